@@ -1,0 +1,27 @@
+/** A search engine process (or remote URL) the harness drives over the Elasticsearch REST API. */
+export interface RunningEngine {
+  /** 'candidate' or 'baseline': the side of the scorecard this engine sits on. */
+  readonly role: 'candidate' | 'baseline';
+  /** Human name with version, e.g. "everycell 0.1.0 (tantivy 0.27)" or "OpenSearch 2.19.1". */
+  readonly product: string;
+  readonly version: string;
+  /** Base URL without trailing slash, e.g. http://127.0.0.1:9201 */
+  readonly url: string;
+  /** OS pid when the harness started the process itself; undefined for --*-url engines. */
+  readonly pid: number | undefined;
+  /** Resolves when the process exited (never for remote engines). Used to detect a dead engine mid-run. */
+  readonly exited: Promise<{ code: number | null; signal: string | null }>;
+  /** Stop the process (SIGTERM, then SIGKILL after a grace period). No-op for remote engines. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Data directory for this engine, under the run's folder. Created if missing. */
+  dataDir: string;
+  /** Where the engine's stdout/stderr go (a file path under the run's folder). */
+  logFile: string;
+  /** Port to bind on 127.0.0.1; the harness picks a free one. */
+  port: number;
+  /** Give up if not ready (green) within this many ms. */
+  startTimeoutMs?: number;
+}

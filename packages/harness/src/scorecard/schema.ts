@@ -1,0 +1,130 @@
+/**
+ * The scorecard contract: what one run of the harness publishes. Everything downstream
+ * (SCORECARD.md, the DuckDB history, the site, the gate) reads only this shape.
+ * Bump SCORECARD_SCHEMA_VERSION on any incompatible change.
+ */
+export const SCORECARD_SCHEMA_VERSION = 1;
+
+export type Verdict = 'WIN' | 'LOSE' | 'TIE' | 'N/A';
+export const VERDICTS: readonly Verdict[] = ['WIN', 'LOSE', 'TIE', 'N/A'];
+
+export type RowGroup = 'ingest' | 'query' | 'metric' | 'bucket' | 'pipeline' | 'feature' | 'mixed' | 'knn' | 'disk';
+
+export type Role = 'candidate' | 'baseline';
+
+export interface EngineInfo {
+  role: Role;
+  product: string;
+  version: string;
+  url: string;
+  /** true when the harness started the process; false for --candidate-url / --baseline-url. */
+  startedByHarness: boolean;
+}
+
+export interface Manifest {
+  machine: { cpuModel: string; cores: number; memoryBytes: number; kernel: string; platform: string };
+  node: string;
+  gitRevision: string;
+  candidate: EngineInfo;
+  baseline: EngineInfo;
+  corpus: { name: string; seed: number; docs: number; contentHash: string };
+  /** Every harness setting that shaped the run (rate, iterations, warmups, rounds, timeouts, ...). */
+  settings: Record<string, string | number | boolean | string[]>;
+}
+
+/** One engine's measurement of one row. */
+export interface SideMeasurement {
+  /** false when the feasibility probe was refused (4xx) or the engine failed the row. */
+  supported: boolean;
+  /** Why it is unsupported or failed (ES error type and reason, or a harness message). */
+  error?: string;
+  /** Timed samples that count (warmups excluded). */
+  samples: number;
+  /** Requests in the timed phase that returned non-2xx or timed out. */
+  errors: number;
+  /** Timed requests not sent because the in-flight cap was reached (open loop: never queued). */
+  dropped?: number;
+  /** p99 of send lag (actual minus intended send), ms: how late the harness itself was. */
+  sendLagP99?: number;
+  /** Latency from the intended send time, milliseconds (read rows). */
+  p50?: number;
+  p99?: number;
+  /** Service time from the actual send, milliseconds (read rows). */
+  serviceP50?: number;
+  /** Achieved request rate over the timed phase (read rows). */
+  achievedRate?: number;
+  /** The row's single value for non-latency rows: docs/s (ingest), bytes (disk), recall. */
+  value?: number;
+}
+
+export interface Mismatch {
+  /** One line: what differs, e.g. "hits.total: 1200 vs 1187". */
+  summary: string;
+  /** The two result signals that were compared. */
+  candidate: unknown;
+  baseline: unknown;
+}
+
+export interface RowResult {
+  /** Stable id across runs, e.g. "query.term" or "ingest.1-client". */
+  id: string;
+  group: RowGroup;
+  /** Family name, e.g. "term", "date_histogram". */
+  family: string;
+  title: string;
+  /** Unit of the compared value: 'ms' for latency rows, 'docs/s', 'bytes', 'recall'. */
+  unit: 'ms' | 'docs/s' | 'bytes' | 'recall';
+  /** Which direction is better for the raw value. */
+  betterIs: 'lower' | 'higher';
+  /** A representative request body (the probe's), for drill-downs. */
+  request?: unknown;
+  candidate: SideMeasurement;
+  baseline: SideMeasurement;
+  /** Normalised so that > 1 always means the candidate is better. Absent for N/A. */
+  ratio?: number;
+  /** 95% confidence interval of the ratio, same normalisation. */
+  ci?: [number, number];
+  verdict: Verdict;
+  /** Why this verdict: ratio, interval, margin, or the N/A cause. */
+  reason: string;
+  mismatch?: Mismatch;
+  /** How many response pairs had their result signals compared (probe + sampled timed responses). */
+  signalChecks?: number;
+}
+
+export interface Scorecard {
+  schemaVersion: typeof SCORECARD_SCHEMA_VERSION;
+  runId: string;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+  /** 'partial' when interrupted (Ctrl-C); 'failed' when the run itself failed (exit 2). */
+  status: 'complete' | 'partial' | 'failed';
+  failure?: string;
+  durationMs: number;
+  manifest: Manifest;
+  counts: Record<Verdict, number>;
+  rows: RowResult[];
+  /** 0 no LOSE, 1 any LOSE, 2 the run failed. */
+  exitCode: 0 | 1 | 2;
+}
+
+/**
+ * The DuckDB history (scorecards/history.duckdb, not committed: rebuilt from the committed
+ * scorecard.json files by `npm run history -w packages/harness -- rebuild`).
+ */
+export const HISTORY_SCHEMA_VERSION = 1;
+export const HISTORY_DDL = `
+CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
+CREATE TABLE IF NOT EXISTS runs (
+  run_id VARCHAR PRIMARY KEY, created_at TIMESTAMP, status VARCHAR, git_revision VARCHAR,
+  corpus VARCHAR, docs BIGINT, candidate VARCHAR, baseline VARCHAR,
+  wins INTEGER, loses INTEGER, ties INTEGER, na INTEGER, exit_code INTEGER, scorecard JSON
+);
+CREATE TABLE IF NOT EXISTS rows (
+  run_id VARCHAR, row_id VARCHAR, grp VARCHAR, family VARCHAR, title VARCHAR, unit VARCHAR,
+  verdict VARCHAR, ratio DOUBLE, ci_low DOUBLE, ci_high DOUBLE,
+  candidate_p50 DOUBLE, candidate_p99 DOUBLE, baseline_p50 DOUBLE, baseline_p99 DOUBLE,
+  candidate_value DOUBLE, baseline_value DOUBLE, reason VARCHAR,
+  PRIMARY KEY (run_id, row_id)
+);
+`;

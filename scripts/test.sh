@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The whole test suite: what CI runs (.ci/run) and what the README tells a newcomer to run.
+# Order: cheap static checks first, then builds, then unit tests, then end-to-end tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "system dependencies"
+bash scripts/ensure-deps.sh test
+[ -d node_modules ] || npm ci --no-audit --no-fund
+
+step "format and lint"
+npx biome check .
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+step "build (engine addon, baseline launcher)"
+npm run build
+
+step "typecheck"
+npx tsc -b
+
+step "engine core: cargo test"
+cargo test --workspace --quiet
+
+step "engine service tests"
+npm run test -w packages/engine-napi
+
+step "harness tests (unit + end-to-end against both real engines)"
+npm run test -w packages/harness
+
+step "site tests (Playwright in Debian chromium)"
+npm run test -w apps/web
