@@ -1,0 +1,265 @@
+//! Aggregations: parsing (`aggs`/`aggregations`), an exact collector over fast fields and
+//! the ES response rendering. We collect ourselves rather than through tantivy's
+//! aggregation module because ES semantics differ there: tantivy's terms counts are
+//! approximate across segments and its date_histogram has no calendar intervals.
+
+mod collect;
+mod render;
+
+pub use collect::{AggCollector, AggFruit};
+pub use render::render_aggs;
+
+use serde_json::{Map, Value};
+
+use crate::date_math::CalendarUnit;
+use crate::error::{EngineError, Result};
+use crate::mapping::{FieldType, Mapping};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetricOp {
+    Avg,
+    Sum,
+    Min,
+    Max,
+    ValueCount,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TermsOrder {
+    CountDesc,
+    CountAsc,
+    KeyAsc,
+    KeyDesc,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interval {
+    Calendar(CalendarUnit),
+    FixedMs(i64),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum AggKind {
+    Metric { op: MetricOp },
+    Terms { size: usize, min_doc_count: u64, order: TermsOrder },
+    DateHistogram { interval: Interval, min_doc_count: u64 },
+}
+
+/// The field an aggregation reads, resolved against the mapping (`None` when unmapped).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AggField {
+    pub name: String,
+    pub resolved: Option<(String, FieldType)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct AggRequest {
+    pub name: String,
+    pub kind: AggKind,
+    pub field: AggField,
+    pub subs: Vec<AggRequest>,
+}
+
+fn agg_err(reason: String) -> EngineError {
+    EngineError::Parsing(reason)
+}
+
+fn shard_illegal(reason: String) -> EngineError {
+    EngineError::SearchPhase { cause_type: "illegal_argument_exception", reason }
+}
+
+/// Parses the `aggs` object: `{name: {<type>: {...}, aggs?: {...}}}`.
+pub fn parse_aggs(value: &Value, mapping: &Mapping) -> Result<Vec<AggRequest>> {
+    let obj = value.as_object().ok_or_else(|| agg_err("Expected [START_OBJECT] under [aggregations]".into()))?;
+    obj.iter().map(|(name, def)| parse_one(name, def, mapping)).collect()
+}
+
+fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
+    let def = def.as_object().ok_or_else(|| agg_err(format!("Expected [START_OBJECT] under [{name}]")))?;
+    let mut kind_def: Option<(&str, &Map<String, Value>)> = None;
+    let mut subs = Vec::new();
+    for (key, value) in def {
+        match key.as_str() {
+            "aggs" | "aggregations" => subs = parse_aggs(value, mapping)?,
+            "meta" => {}
+            kind => {
+                if let Some((first, _)) = kind_def {
+                    return Err(agg_err(format!(
+                        "Found two aggregation type definitions in [{name}]: [{first}] and [{kind}]"
+                    )));
+                }
+                let body =
+                    value.as_object().ok_or_else(|| agg_err(format!("Expected [START_OBJECT] under [{kind}]")))?;
+                kind_def = Some((kind, body));
+            }
+        }
+    }
+    let (kind_name, body) = kind_def.ok_or_else(|| agg_err(format!("Missing definition for aggregation [{name}]")))?;
+    let mut field = None;
+    let mut size = 10usize;
+    let mut min_doc_count = None;
+    let mut order = TermsOrder::CountDesc;
+    let mut interval = None;
+    let allowed: &[&str] = match kind_name {
+        "avg" | "sum" | "min" | "max" | "value_count" => &["field"],
+        "terms" => &["field", "size", "min_doc_count", "order", "shard_size"],
+        "date_histogram" => &["field", "calendar_interval", "fixed_interval", "min_doc_count", "time_zone"],
+        other => return Err(agg_err(format!("Unknown aggregation type [{other}]"))),
+    };
+    for (key, value) in body {
+        if !allowed.contains(&key.as_str()) {
+            return Err(EngineError::XContentParse(format!("[{kind_name}] unknown field [{key}]")));
+        }
+        let bad = || EngineError::XContentParse(format!("[{kind_name}] failed to parse field [{key}]"));
+        match key.as_str() {
+            "field" => field = Some(value.as_str().ok_or_else(bad)?.to_string()),
+            "size" => size = value.as_u64().ok_or_else(bad)? as usize,
+            "shard_size" => {}
+            "min_doc_count" => min_doc_count = Some(value.as_u64().ok_or_else(bad)?),
+            "order" => order = parse_order(value).ok_or_else(bad)?,
+            "calendar_interval" => {
+                let s = value.as_str().ok_or_else(bad)?;
+                let unit = CalendarUnit::from_calendar_interval(s).ok_or_else(|| {
+                    shard_illegal(format!("The supplied interval [{s}] could not be parsed as a calendar interval."))
+                })?;
+                interval = Some(Interval::Calendar(unit));
+            }
+            "fixed_interval" => {
+                let s = value.as_str().ok_or_else(bad)?;
+                let ms = crate::settings::parse_time_value_ms("fixed_interval", value)
+                    .ok()
+                    .flatten()
+                    .filter(|ms| *ms > 0)
+                    .ok_or_else(|| shard_illegal(format!("failed to parse setting [date_histogram.fixedInterval] with value [{s}] as a time value: unit is missing or unrecognized")))?;
+                interval = Some(Interval::FixedMs(ms as i64));
+            }
+            "time_zone" => {
+                let tz = value.as_str().unwrap_or_default();
+                if !matches!(tz, "UTC" | "Z" | "+00:00" | "Etc/UTC") {
+                    return Err(shard_illegal(format!("time_zone [{tz}] is not supported (UTC only)")));
+                }
+            }
+            _ => unreachable!("checked against the allowed list"),
+        }
+    }
+    let field_name = field.ok_or_else(|| {
+        shard_illegal(format!("Required one of fields [field, script], but none were specified. ({name})"))
+    })?;
+    let resolved =
+        mapping.get(&field_name).map(|fm| (mapping.schema.get_field_name(fm.field).to_string(), fm.field_type));
+    let kind = match kind_name {
+        "avg" => AggKind::Metric { op: MetricOp::Avg },
+        "sum" => AggKind::Metric { op: MetricOp::Sum },
+        "min" => AggKind::Metric { op: MetricOp::Min },
+        "max" => AggKind::Metric { op: MetricOp::Max },
+        "value_count" => AggKind::Metric { op: MetricOp::ValueCount },
+        "terms" => {
+            if min_doc_count == Some(0) {
+                return Err(shard_illegal("[terms] min_doc_count 0 is not supported".into()));
+            }
+            AggKind::Terms { size, min_doc_count: min_doc_count.unwrap_or(1), order }
+        }
+        _ => {
+            let interval = interval
+                .ok_or_else(|| shard_illegal("Invalid interval specified, must be non-null and non-empty".into()))?;
+            AggKind::DateHistogram { interval, min_doc_count: min_doc_count.unwrap_or(0) }
+        }
+    };
+    check_field_type(kind_name, &kind, &field_name, resolved.as_ref().map(|r| r.1))?;
+    if matches!(kind, AggKind::Metric { .. }) && !subs.is_empty() {
+        return Err(agg_err(format!("Aggregator [{name}] of type [{kind_name}] cannot accept sub-aggregations")));
+    }
+    Ok(AggRequest { name: name.to_string(), kind, field: AggField { name: field_name, resolved }, subs })
+}
+
+fn parse_order(value: &Value) -> Option<TermsOrder> {
+    let obj = match value {
+        Value::Array(a) if a.len() == 1 => a[0].as_object()?,
+        Value::Object(o) => o,
+        _ => return None,
+    };
+    if obj.len() != 1 {
+        return None;
+    }
+    let (key, dir) = obj.iter().next()?;
+    Some(match (key.as_str(), dir.as_str()?) {
+        ("_count", "desc") => TermsOrder::CountDesc,
+        ("_count", "asc") => TermsOrder::CountAsc,
+        ("_key", "asc") => TermsOrder::KeyAsc,
+        ("_key", "desc") => TermsOrder::KeyDesc,
+        _ => return None,
+    })
+}
+
+fn check_field_type(kind_name: &str, kind: &AggKind, field: &str, ty: Option<FieldType>) -> Result<()> {
+    let Some(ty) = ty else { return Ok(()) };
+    if ty == FieldType::Text {
+        return Err(shard_illegal(format!(
+            "Fielddata is disabled on [{field}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead."
+        )));
+    }
+    let ok = match kind {
+        AggKind::Metric { op: MetricOp::ValueCount } | AggKind::Terms { .. } => true,
+        AggKind::Metric { .. } => ty != FieldType::Keyword,
+        AggKind::DateHistogram { .. } => ty == FieldType::Date || ty.is_i64() || ty.is_f64(),
+    };
+    if !ok {
+        return Err(shard_illegal(format!(
+            "Field [{field}] of type [{}] is not supported for aggregation [{kind_name}]",
+            ty.name()
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn mapping() -> Mapping {
+        Mapping::from_mappings_json(&json!({"properties": {"k": {"type": "keyword"}, "t": {"type": "text"}, "n": {"type": "long"}, "d": {"type": "date"}}})).unwrap()
+    }
+
+    #[test]
+    fn parses_nested_aggs_with_defaults() {
+        let aggs = parse_aggs(
+            &json!({"by_k": {"terms": {"field": "k"}, "aggs": {"per_month": {"date_histogram": {"field": "d", "calendar_interval": "month"}, "aggs": {"avg_n": {"avg": {"field": "n"}}}}}}}),
+            &mapping(),
+        )
+        .unwrap();
+        assert_eq!(aggs[0].kind, AggKind::Terms { size: 10, min_doc_count: 1, order: TermsOrder::CountDesc });
+        assert_eq!(
+            aggs[0].subs[0].kind,
+            AggKind::DateHistogram { interval: Interval::Calendar(CalendarUnit::Month), min_doc_count: 0 }
+        );
+        assert_eq!(aggs[0].subs[0].subs[0].kind, AggKind::Metric { op: MetricOp::Avg });
+    }
+
+    #[test]
+    fn fixed_intervals_and_orders() {
+        let aggs = parse_aggs(&json!({"h": {"date_histogram": {"field": "d", "fixed_interval": "30m"}}, "t": {"terms": {"field": "k", "order": {"_key": "asc"}}}}), &mapping()).unwrap();
+        let by_name = |n: &str| aggs.iter().find(|a| a.name == n).unwrap().kind.clone();
+        assert_eq!(by_name("h"), AggKind::DateHistogram { interval: Interval::FixedMs(1_800_000), min_doc_count: 0 });
+        assert_eq!(by_name("t"), AggKind::Terms { size: 10, min_doc_count: 1, order: TermsOrder::KeyAsc });
+    }
+
+    #[test]
+    fn rejects_unknown_types_fields_and_text() {
+        let m = mapping();
+        assert_eq!(
+            parse_aggs(&json!({"x": {"cardinality_x": {"field": "k"}}}), &m).unwrap_err().to_string(),
+            "Unknown aggregation type [cardinality_x]"
+        );
+        assert!(matches!(
+            parse_aggs(&json!({"x": {"terms": {"field": "k", "bogus": 1}}}), &m),
+            Err(EngineError::XContentParse(_))
+        ));
+        assert!(parse_aggs(&json!({"x": {"terms": {"field": "t"}}}), &m)
+            .unwrap_err()
+            .to_string()
+            .contains("Fielddata is disabled"));
+        assert!(parse_aggs(&json!({"x": {"avg": {"field": "k"}}}), &m).is_err());
+        assert!(parse_aggs(&json!({"x": {"date_histogram": {"field": "d", "calendar_interval": "2d"}}}), &m).is_err());
+    }
+}

@@ -1,0 +1,200 @@
+//! Aggregation results as Elasticsearch 8 renders them: metric `value` (null when no docs,
+//! except `sum`/`value_count` which are 0), terms buckets by count desc then key asc with
+//! `sum_other_doc_count`, date_histogram buckets with `key_as_string` and empty buckets
+//! filled between the first and last when `min_doc_count` is 0.
+
+use std::cmp::Ordering;
+
+use serde_json::{json, Map, Value};
+
+use super::collect::{BucketKey, FruitBucket};
+use super::{AggFruit, AggKind, AggRequest, Interval, MetricOp, TermsOrder};
+use crate::date::format_millis;
+use crate::date_math::add_units;
+use crate::mapping::FieldType;
+
+pub fn render_aggs(reqs: &[AggRequest], fruits: &[AggFruit]) -> Value {
+    let mut out = Map::new();
+    for (req, fruit) in reqs.iter().zip(fruits) {
+        out.insert(req.name.clone(), render_one(req, fruit));
+    }
+    Value::Object(out)
+}
+
+fn field_type(req: &AggRequest) -> Option<FieldType> {
+    req.field.resolved.as_ref().map(|r| r.1)
+}
+
+fn render_one(req: &AggRequest, fruit: &AggFruit) -> Value {
+    match (&req.kind, fruit) {
+        (AggKind::Metric { op }, AggFruit::Metric(m)) => {
+            let value = match op {
+                MetricOp::Sum => json!(m.sum),
+                MetricOp::ValueCount => json!(m.count),
+                _ if m.count == 0 => Value::Null,
+                MetricOp::Avg => json!(m.sum / m.count as f64),
+                MetricOp::Min => json!(m.min),
+                MetricOp::Max => json!(m.max),
+            };
+            let mut body = json!({ "value": value });
+            if field_type(req) == Some(FieldType::Date) && matches!(op, MetricOp::Min | MetricOp::Max) && m.count > 0 {
+                let ms = if *op == MetricOp::Min { m.min } else { m.max };
+                body["value_as_string"] = json!(format_millis(ms as i64));
+            }
+            body
+        }
+        (AggKind::Terms { size, min_doc_count, order }, AggFruit::Buckets(buckets)) => {
+            render_terms(req, buckets.iter().collect(), *size, *min_doc_count, *order)
+        }
+        (AggKind::DateHistogram { interval, min_doc_count }, AggFruit::Buckets(buckets)) => {
+            render_histogram(req, buckets.iter().collect(), *interval, *min_doc_count)
+        }
+        _ => unreachable!("fruit shape follows the request"),
+    }
+}
+
+/// A bucket key decoded for sorting and output.
+#[derive(Debug, Clone, PartialEq)]
+enum KeyValue {
+    Str(String),
+    Int(i64),
+    Float(f64),
+}
+
+fn decode(key: &BucketKey, ty: Option<FieldType>) -> KeyValue {
+    match key {
+        BucketKey::Str(s) => KeyValue::Str(s.clone()),
+        BucketKey::Num(raw) => match ty {
+            Some(t) if t.is_f64() => KeyValue::Float(f64::from_bits(*raw)),
+            _ => KeyValue::Int(*raw as i64),
+        },
+    }
+}
+
+fn cmp_keys(a: &KeyValue, b: &KeyValue) -> Ordering {
+    match (a, b) {
+        (KeyValue::Str(a), KeyValue::Str(b)) => a.cmp(b),
+        (KeyValue::Int(a), KeyValue::Int(b)) => a.cmp(b),
+        (KeyValue::Float(a), KeyValue::Float(b)) => a.total_cmp(b),
+        _ => Ordering::Equal,
+    }
+}
+
+fn bucket_json(req: &AggRequest, key: &KeyValue, bucket: Option<&FruitBucket>, ty: Option<FieldType>) -> Value {
+    let mut obj = Map::new();
+    match key {
+        KeyValue::Str(s) => {
+            obj.insert("key".into(), json!(s));
+        }
+        KeyValue::Float(f) => {
+            obj.insert("key".into(), json!(f));
+        }
+        KeyValue::Int(i) => {
+            obj.insert("key".into(), json!(i));
+            match ty {
+                Some(FieldType::Date) => {
+                    obj.insert("key_as_string".into(), json!(format_millis(*i)));
+                }
+                Some(FieldType::Boolean) => {
+                    obj.insert("key_as_string".into(), json!(if *i == 1 { "true" } else { "false" }));
+                }
+                _ if matches!(req.kind, AggKind::DateHistogram { .. }) => {
+                    obj.insert("key_as_string".into(), json!(format_millis(*i)));
+                }
+                _ => {}
+            }
+        }
+    }
+    obj.insert("doc_count".into(), json!(bucket.map_or(0, |b| b.count)));
+    for (i, sub) in req.subs.iter().enumerate() {
+        let value = match bucket {
+            Some(b) => render_one(sub, &b.subs[i]),
+            None => render_one(sub, &AggFruit::empty(sub)),
+        };
+        obj.insert(sub.name.clone(), value);
+    }
+    Value::Object(obj)
+}
+
+fn render_terms(
+    req: &AggRequest,
+    buckets: Vec<(&BucketKey, &FruitBucket)>,
+    size: usize,
+    min_doc_count: u64,
+    order: TermsOrder,
+) -> Value {
+    let ty = field_type(req);
+    let mut decoded: Vec<(KeyValue, &FruitBucket)> =
+        buckets.into_iter().filter(|(_, b)| b.count >= min_doc_count).map(|(k, b)| (decode(k, ty), b)).collect();
+    let total: u64 = decoded.iter().map(|(_, b)| b.count).sum();
+    decoded.sort_by(|(ka, a), (kb, b)| match order {
+        TermsOrder::CountDesc => b.count.cmp(&a.count).then_with(|| cmp_keys(ka, kb)),
+        TermsOrder::CountAsc => a.count.cmp(&b.count).then_with(|| cmp_keys(ka, kb)),
+        TermsOrder::KeyAsc => cmp_keys(ka, kb),
+        TermsOrder::KeyDesc => cmp_keys(kb, ka),
+    });
+    decoded.truncate(size);
+    let shown: u64 = decoded.iter().map(|(_, b)| b.count).sum();
+    let rendered: Vec<Value> = decoded.iter().map(|(k, b)| bucket_json(req, k, Some(b), ty)).collect();
+    json!({ "doc_count_error_upper_bound": 0, "sum_other_doc_count": total - shown, "buckets": rendered })
+}
+
+fn render_histogram(
+    req: &AggRequest,
+    buckets: Vec<(&BucketKey, &FruitBucket)>,
+    interval: Interval,
+    min_doc_count: u64,
+) -> Value {
+    let mut keyed: Vec<(i64, &FruitBucket)> = buckets
+        .into_iter()
+        .map(|(k, b)| {
+            (
+                match k {
+                    BucketKey::Num(raw) => *raw as i64,
+                    BucketKey::Str(_) => 0,
+                },
+                b,
+            )
+        })
+        .collect();
+    keyed.sort_by_key(|(k, _)| *k);
+    let mut out = Vec::new();
+    let key_json = |ms: i64, bucket: Option<&FruitBucket>| {
+        let mut obj = Map::new();
+        obj.insert("key_as_string".into(), json!(format_millis(ms)));
+        obj.insert("key".into(), json!(ms));
+        obj.insert("doc_count".into(), json!(bucket.map_or(0, |b| b.count)));
+        for (i, sub) in req.subs.iter().enumerate() {
+            let value = match bucket {
+                Some(b) => render_one(sub, &b.subs[i]),
+                None => render_one(sub, &AggFruit::empty(sub)),
+            };
+            obj.insert(sub.name.clone(), value);
+        }
+        Value::Object(obj)
+    };
+    if min_doc_count == 0 {
+        if let (Some(first), Some(last)) = (keyed.first().map(|k| k.0), keyed.last().map(|k| k.0)) {
+            let mut next = keyed.iter().peekable();
+            let mut at = first;
+            // Bounded by the number of intervals between the first and last non-empty buckets.
+            while at <= last {
+                let bucket = match next.peek() {
+                    Some((k, b)) if *k == at => {
+                        next.next();
+                        Some(*b)
+                    }
+                    _ => None,
+                };
+                out.push(key_json(at, bucket));
+                at = match interval {
+                    Interval::FixedMs(step) => at + step,
+                    Interval::Calendar(unit) => add_units(at, 1, unit),
+                };
+            }
+        }
+    } else {
+        out.extend(keyed.iter().filter(|(_, b)| b.count >= min_doc_count).map(|(k, b)| key_json(*k, Some(b))));
+    }
+    json!({ "buckets": out })
+}

@@ -1,0 +1,92 @@
+//! Elasticsearch query DSL -> `QueryAst`. One file per query type, each with its own serde
+//! structs (`deny_unknown_fields`, so an unsupported option fails loudly) and tests.
+
+mod bool_query;
+mod match_all;
+mod match_query;
+mod range;
+mod term;
+mod terms;
+
+use serde_json::Value;
+
+use crate::ast::QueryAst;
+use crate::error::{EngineError, Result};
+
+/// Parses one query object `{"<type>": {...}}`.
+pub fn parse_query(value: &Value) -> Result<QueryAst> {
+    let obj = value.as_object().ok_or_else(|| {
+        EngineError::Parsing(format!("query malformed, must start with start_object but found [{}]", token_name(value)))
+    })?;
+    let mut entries = obj.iter();
+    let (kind, body) =
+        entries.next().ok_or_else(|| EngineError::Parsing("query malformed, empty clause found".to_string()))?;
+    if let Some((next, _)) = entries.next() {
+        return Err(EngineError::Parsing(format!(
+            "[{kind}] malformed query, expected [END_OBJECT] but found [FIELD_NAME] ([{next}])"
+        )));
+    }
+    match kind.as_str() {
+        "match_all" => match_all::parse(body),
+        "match_none" => match_all::parse_none(body),
+        "term" => term::parse(body),
+        "terms" => terms::parse(body),
+        "range" => range::parse(body),
+        "match" => match_query::parse(body),
+        "bool" => bool_query::parse(body),
+        other => Err(EngineError::Parsing(format!("unknown query [{other}]"))),
+    }
+}
+
+/// Deserialises a query's options, turning serde errors into ES `parsing_exception`s.
+pub(crate) fn from_value<T: serde::de::DeserializeOwned>(kind: &str, value: &Value) -> Result<T> {
+    serde_json::from_value(value.clone()).map_err(|e| EngineError::Parsing(format!("[{kind}] {e}")))
+}
+
+/// The single `{field: options}` entry of a field-level query such as `term` or `range`.
+pub(crate) fn single_field<'a>(kind: &str, body: &'a Value) -> Result<(&'a String, &'a Value)> {
+    let obj = body
+        .as_object()
+        .ok_or_else(|| EngineError::Parsing(format!("[{kind}] query malformed, no start_object after query name")))?;
+    let mut entries = obj.iter();
+    let first = entries
+        .next()
+        .ok_or_else(|| EngineError::Parsing(format!("[{kind}] query doesn't support empty field name")))?;
+    if let Some((second, _)) = entries.next() {
+        return Err(EngineError::Parsing(format!(
+            "[{kind}] query doesn't support multiple fields, found [{}] and [{second}]",
+            first.0
+        )));
+    }
+    Ok(first)
+}
+
+fn token_name(value: &Value) -> &'static str {
+    match value {
+        Value::Array(_) => "START_ARRAY",
+        Value::String(_) => "VALUE_STRING",
+        Value::Number(_) => "VALUE_NUMBER",
+        Value::Bool(_) => "VALUE_BOOLEAN",
+        Value::Null => "VALUE_NULL",
+        Value::Object(_) => "START_OBJECT",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn unknown_query_type_is_a_parsing_exception() {
+        let err = parse_query(&json!({"fuzzy_wuzzy": {}})).unwrap_err();
+        assert_eq!(err.es_type_and_status(), ("parsing_exception", 400));
+        assert_eq!(err.to_string(), "unknown query [fuzzy_wuzzy]");
+    }
+
+    #[test]
+    fn two_query_types_in_one_object_are_rejected() {
+        let err = parse_query(&json!({"match_all": {}, "term": {"a": 1}})).unwrap_err();
+        assert!(err.to_string().contains("malformed query"), "{err}");
+    }
+}

@@ -1,0 +1,258 @@
+//! The engine: a data directory of indices, the ES-level operations over them (JSON in,
+//! JSON out) and the background refresher that gives ES's 1s near-real-time default.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use serde_json::{json, Map, Value};
+
+use crate::bulk::{execute_bulk, parse_bulk};
+use crate::error::{json_syntax_error, EngineError, Result};
+use crate::index::IndexHandle;
+use crate::names::validate_index_name;
+
+const INDICES_DIR: &str = "indices";
+const REFRESH_TICK: Duration = Duration::from_millis(100);
+
+struct Shared {
+    data_dir: PathBuf,
+    indices: RwLock<HashMap<String, Arc<IndexHandle>>>,
+    stop: AtomicBool,
+}
+
+pub struct Engine {
+    /// Exclusive lock on `<data-dir>/engine.lock`, held for the engine's lifetime so two
+    /// processes never serve (and write) the same data directory.
+    _lock: std::fs::File,
+    shared: Arc<Shared>,
+    refresher: Mutex<Option<JoinHandle<()>>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefreshPolicy {
+    None,
+    Immediate,
+    WaitFor,
+}
+
+impl RefreshPolicy {
+    pub fn parse(value: Option<&str>) -> Result<RefreshPolicy> {
+        match value {
+            None | Some("false") => Ok(RefreshPolicy::None),
+            Some("true") | Some("") => Ok(RefreshPolicy::Immediate),
+            Some("wait_for") => Ok(RefreshPolicy::WaitFor),
+            Some(other) => Err(EngineError::IllegalArgument(format!("Unknown value for refresh: [{other}]."))),
+        }
+    }
+}
+
+fn parse_json_body(body: &[u8]) -> Result<Value> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Value::Null);
+    }
+    serde_json::from_slice(body).map_err(|e| json_syntax_error(&e))
+}
+
+impl Engine {
+    /// Opens every index under `data_dir` (replaying translogs) and starts the refresher.
+    pub fn open(data_dir: &Path) -> Result<Engine> {
+        let indices_dir = data_dir.join(INDICES_DIR);
+        std::fs::create_dir_all(&indices_dir)?;
+        let lock = std::fs::File::create(data_dir.join("engine.lock"))?;
+        if lock.try_lock().is_err() {
+            return Err(EngineError::IllegalArgument(format!(
+                "data directory {} is in use by another everycell engine",
+                data_dir.display()
+            )));
+        }
+        let mut indices = HashMap::new();
+        for entry in std::fs::read_dir(&indices_dir)? {
+            let path = entry?.path();
+            if !path.is_dir() {
+                continue;
+            }
+            let handle = IndexHandle::open(&path)?;
+            indices.insert(handle.name.clone(), Arc::new(handle));
+        }
+        let shared = Arc::new(Shared {
+            data_dir: data_dir.to_path_buf(),
+            indices: RwLock::new(indices),
+            stop: AtomicBool::new(false),
+        });
+        let worker = shared.clone();
+        let refresher =
+            std::thread::Builder::new().name("everycell-refresh".into()).spawn(move || refresh_loop(&worker))?;
+        Ok(Engine { _lock: lock, shared, refresher: Mutex::new(Some(refresher)) })
+    }
+
+    fn get(&self, name: &str) -> Result<Arc<IndexHandle>> {
+        self.shared
+            .indices
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(name)
+            .cloned()
+            .ok_or_else(|| EngineError::IndexNotFound(name.to_string()))
+    }
+
+    pub fn index_exists(&self, name: &str) -> bool {
+        self.get(name).is_ok()
+    }
+
+    pub fn create_index(&self, name: &str, body: &[u8]) -> Result<String> {
+        validate_index_name(name)?;
+        let body = parse_json_body(body)?;
+        let mut settings = Value::Null;
+        let mut mappings = Value::Null;
+        for (key, value) in body.as_object().into_iter().flatten() {
+            match key.as_str() {
+                "settings" => settings = value.clone(),
+                "mappings" => mappings = value.clone(),
+                "aliases" if value.as_object().is_some_and(Map::is_empty) => {}
+                other => return Err(EngineError::Parsing(format!("unknown key [{other}] for create index"))),
+            }
+        }
+        let mut indices = self.shared.indices.write().unwrap_or_else(|p| p.into_inner());
+        if indices.contains_key(name) {
+            return Err(EngineError::IndexAlreadyExists(name.to_string()));
+        }
+        let dir = self.shared.data_dir.join(INDICES_DIR).join(name);
+        if dir.exists() {
+            // Left over from an interrupted create or delete: it holds nothing acknowledged.
+            std::fs::remove_dir_all(&dir)?;
+        }
+        let handle = match IndexHandle::create(&dir, name, &settings, &mappings) {
+            Ok(h) => h,
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&dir);
+                return Err(e);
+            }
+        };
+        indices.insert(name.to_string(), Arc::new(handle));
+        Ok(json!({ "acknowledged": true, "shards_acknowledged": true, "index": name }).to_string())
+    }
+
+    pub fn delete_index(&self, name: &str) -> Result<String> {
+        let handle = self
+            .shared
+            .indices
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(name)
+            .ok_or_else(|| EngineError::IndexNotFound(name.to_string()))?;
+        let dir = handle.dir().to_path_buf();
+        drop(handle);
+        std::fs::remove_dir_all(&dir)?;
+        Ok(json!({ "acknowledged": true }).to_string())
+    }
+
+    pub fn get_index(&self, name: &str) -> Result<String> {
+        let h = self.get(name)?;
+        let mut mappings = h.mappings_json.clone();
+        if mappings.is_null() {
+            mappings = json!({});
+        }
+        let body = json!({ name: {
+            "aliases": {},
+            "mappings": mappings,
+            "settings": h.settings.to_json(&h.uuid, &h.name, h.creation_date),
+        }});
+        Ok(body.to_string())
+    }
+
+    pub fn bulk(&self, default_index: Option<&str>, body: &[u8], refresh: RefreshPolicy) -> Result<String> {
+        let items = parse_bulk(body, default_index)?;
+        execute_bulk(items, |name| self.get(name).ok(), refresh != RefreshPolicy::None)
+    }
+
+    pub fn refresh(&self, name: &str) -> Result<String> {
+        self.get(name)?.refresh()?;
+        Ok(json!({ "_shards": { "total": 2, "successful": 1, "failed": 0 } }).to_string())
+    }
+
+    pub fn search(&self, name: &str, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+        crate::search::search(self.get(name)?.as_ref(), body, params)
+    }
+
+    pub fn count(&self, name: &str, body: &[u8]) -> Result<String> {
+        crate::search::count(self.get(name)?.as_ref(), body)
+    }
+
+    pub fn stats(&self, name: &str) -> Result<String> {
+        let h = self.get(name)?;
+        let stats = json!({
+            "docs": { "count": h.num_docs(), "deleted": 0 },
+            "store": { "size_in_bytes": h.store_size_in_bytes() },
+        });
+        let body = json!({
+            "_shards": { "total": 2, "successful": 1, "failed": 0 },
+            "_all": { "primaries": stats, "total": stats },
+            "indices": { name: { "uuid": h.uuid, "health": "green", "status": "open", "primaries": stats, "total": stats } },
+        });
+        Ok(body.to_string())
+    }
+
+    pub fn cluster_health(&self) -> String {
+        let n = self.shared.indices.read().unwrap_or_else(|p| p.into_inner()).len();
+        json!({
+            "cluster_name": "everycell",
+            "status": "green",
+            "timed_out": false,
+            "number_of_nodes": 1,
+            "number_of_data_nodes": 1,
+            "active_primary_shards": n,
+            "active_shards": n,
+            "relocating_shards": 0,
+            "initializing_shards": 0,
+            "unassigned_shards": 0,
+            "delayed_unassigned_shards": 0,
+            "number_of_pending_tasks": 0,
+            "number_of_in_flight_fetch": 0,
+            "task_max_waiting_in_queue_millis": 0,
+            "active_shards_percent_as_number": 100.0,
+        })
+        .to_string()
+    }
+
+    /// Stops the refresher and commits every index; safe to call more than once.
+    pub fn close(&self) -> Result<()> {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        if let Some(handle) = self.refresher.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            let _ = handle.join();
+        }
+        let indices: Vec<_> = self.shared.indices.read().unwrap_or_else(|p| p.into_inner()).values().cloned().collect();
+        for index in indices {
+            index.close()?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.close();
+    }
+}
+
+fn refresh_loop(shared: &Shared) {
+    while !shared.stop.load(Ordering::SeqCst) {
+        std::thread::sleep(REFRESH_TICK);
+        let due: Vec<_> = shared
+            .indices
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .filter(|h| h.refresh_due())
+            .cloned()
+            .collect();
+        for index in due {
+            if let Err(e) = index.refresh() {
+                eprintln!("everycell: scheduled refresh of [{}] failed: {e}", index.name);
+            }
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! One error type for the whole engine and the single table that maps each kind to the
+//! Elasticsearch error `type` and HTTP status, so every caller renders errors the same way.
+
+use serde_json::json;
+
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("{0}")]
+    Parsing(String),
+    #[error("{0}")]
+    XContentParse(String),
+    #[error("no such index [{0}]")]
+    IndexNotFound(String),
+    #[error("index [{0}] already exists")]
+    IndexAlreadyExists(String),
+    #[error("{reason}")]
+    InvalidIndexName { index: String, reason: String },
+    #[error("{0}")]
+    IllegalArgument(String),
+    #[error("{0}")]
+    MapperParsing(String),
+    #[error("{0}")]
+    DocumentParsing(String),
+    #[error("[{id}]: version conflict, document already exists (current version [{version}])")]
+    VersionConflict { id: String, version: u64 },
+    #[error("{0}")]
+    ActionRequestValidation(String),
+    /// A failure while executing a search on the shard; ES wraps these in
+    /// `search_phase_execution_exception` ("all shards failed") with the cause as root cause.
+    #[error("{reason}")]
+    SearchPhase { cause_type: &'static str, reason: String },
+    #[error("{0}")]
+    Panic(String),
+    #[error("{0}")]
+    Internal(String),
+}
+
+pub type Result<T> = std::result::Result<T, EngineError>;
+
+impl EngineError {
+    /// The one mapping table: engine error -> (ES error type, HTTP status).
+    pub fn es_type_and_status(&self) -> (&'static str, u16) {
+        match self {
+            EngineError::Parsing(_) => ("parsing_exception", 400),
+            EngineError::XContentParse(_) => ("x_content_parse_exception", 400),
+            EngineError::IndexNotFound(_) => ("index_not_found_exception", 404),
+            EngineError::IndexAlreadyExists(_) => ("resource_already_exists_exception", 400),
+            EngineError::InvalidIndexName { .. } => ("invalid_index_name_exception", 400),
+            EngineError::IllegalArgument(_) => ("illegal_argument_exception", 400),
+            EngineError::MapperParsing(_) => ("mapper_parsing_exception", 400),
+            EngineError::DocumentParsing(_) => ("document_parsing_exception", 400),
+            EngineError::VersionConflict { .. } => ("version_conflict_engine_exception", 409),
+            EngineError::ActionRequestValidation(_) => ("action_request_validation_exception", 400),
+            EngineError::SearchPhase { .. } => ("search_phase_execution_exception", 400),
+            EngineError::Panic(_) => ("engine_panic_exception", 500),
+            EngineError::Internal(_) => ("exception", 500),
+        }
+    }
+
+    pub fn status(&self) -> u16 {
+        self.es_type_and_status().1
+    }
+
+    /// The `{type, reason, ...}` cause object ES puts in `root_cause` and `error`.
+    pub fn cause_json(&self) -> serde_json::Value {
+        let (kind, _) = self.es_type_and_status();
+        let mut cause = json!({ "type": kind, "reason": self.to_string() });
+        match self {
+            EngineError::IndexNotFound(index) => {
+                cause["resource.type"] = json!("index_or_alias");
+                cause["resource.id"] = json!(index);
+                cause["index_uuid"] = json!("_na_");
+                cause["index"] = json!(index);
+            }
+            EngineError::IndexAlreadyExists(index) | EngineError::InvalidIndexName { index, .. } => {
+                cause["index_uuid"] = json!("_na_");
+                cause["index"] = json!(index);
+            }
+            _ => {}
+        }
+        cause
+    }
+
+    /// The full ES error body: `{"error":{"root_cause":[..],"type","reason"},"status":N}`.
+    pub fn to_es_body(&self) -> serde_json::Value {
+        if let EngineError::SearchPhase { cause_type, reason } = self {
+            let cause = json!({ "type": cause_type, "reason": reason });
+            let error = json!({
+                "root_cause": [cause.clone()],
+                "type": "search_phase_execution_exception",
+                "reason": "all shards failed",
+                "phase": "query",
+                "grouped": true,
+                "failed_shards": [{ "shard": 0, "index": null, "node": null, "reason": cause.clone() }],
+                "caused_by": cause,
+            });
+            return json!({ "error": error, "status": self.status() });
+        }
+        let cause = self.cause_json();
+        let mut error = cause.clone();
+        error["root_cause"] = json!([cause]);
+        json!({ "error": error, "status": self.status() })
+    }
+}
+
+impl From<tantivy::TantivyError> for EngineError {
+    fn from(e: tantivy::TantivyError) -> Self {
+        EngineError::Internal(format!("tantivy: {e}"))
+    }
+}
+
+impl From<std::io::Error> for EngineError {
+    fn from(e: std::io::Error) -> Self {
+        EngineError::Internal(format!("io: {e}"))
+    }
+}
+
+/// Renders a serde_json syntax error the way ES's XContent parser reports positions.
+pub fn json_syntax_error(e: &serde_json::Error) -> EngineError {
+    EngineError::XContentParse(format!("[{}:{}] {}", e.line(), e.column(), e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maps_every_kind_to_es_type_and_status() {
+        let cases = [
+            (EngineError::Parsing("x".into()), "parsing_exception", 400),
+            (EngineError::IndexNotFound("a".into()), "index_not_found_exception", 404),
+            (EngineError::IndexAlreadyExists("a".into()), "resource_already_exists_exception", 400),
+            (EngineError::VersionConflict { id: "1".into(), version: 1 }, "version_conflict_engine_exception", 409),
+            (EngineError::Panic("boom".into()), "engine_panic_exception", 500),
+        ];
+        for (err, kind, status) in cases {
+            assert_eq!(err.es_type_and_status(), (kind, status));
+        }
+    }
+
+    #[test]
+    fn body_has_root_cause_type_reason_and_status() {
+        let body = EngineError::IndexNotFound("logs".into()).to_es_body();
+        assert_eq!(body["status"], 404);
+        assert_eq!(body["error"]["type"], "index_not_found_exception");
+        assert_eq!(body["error"]["reason"], "no such index [logs]");
+        assert_eq!(body["error"]["root_cause"][0]["type"], "index_not_found_exception");
+        assert_eq!(body["error"]["index"], "logs");
+    }
+
+    #[test]
+    fn search_phase_errors_wrap_the_cause_like_elasticsearch() {
+        let err = EngineError::SearchPhase {
+            cause_type: "illegal_argument_exception",
+            reason: "Result window is too large".into(),
+        };
+        let body = err.to_es_body();
+        assert_eq!(body["status"], 400);
+        assert_eq!(body["error"]["type"], "search_phase_execution_exception");
+        assert_eq!(body["error"]["reason"], "all shards failed");
+        assert_eq!(body["error"]["root_cause"][0]["type"], "illegal_argument_exception");
+    }
+
+    #[test]
+    fn json_syntax_errors_carry_position() {
+        let err = serde_json::from_str::<serde_json::Value>("{\"a\":").unwrap_err();
+        let mapped = json_syntax_error(&err);
+        assert_eq!(mapped.es_type_and_status().0, "x_content_parse_exception");
+        assert!(mapped.to_string().starts_with("[1:5]"), "{mapped}");
+    }
+}

@@ -1,0 +1,334 @@
+//! One open index: mapping, tantivy index/writer/reader, translog and the live version map.
+//! Writes go translog (fsync) -> tantivy writer under one mutex; `refresh` = tantivy commit +
+//! reader reload + translog truncate, which is what makes writes visible to search.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use serde_json::{json, Value};
+use tantivy::schema::IndexRecordOption;
+use tantivy::tokenizer::{LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer};
+use tantivy::{DocSet, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term, TERMINATED};
+
+use crate::error::{EngineError, Result};
+use crate::mapping::{Mapping, ES_STANDARD_TOKENIZER, VERSION_FIELD};
+use crate::settings::IndexSettings;
+use crate::translog::{Op, OpKind, Translog};
+
+const META_FILE: &str = "index.json";
+const TANTIVY_DIR: &str = "tantivy";
+const TRANSLOG_FILE: &str = "translog.log";
+const WRITER_MEMORY_BUDGET: usize = 128 << 20;
+
+/// Close to ES's `standard` analyzer: split on non-alphanumerics, lowercase, drop tokens
+/// over 255 bytes (ES splits them instead). ES uses full Unicode word segmentation (UAX#29).
+pub fn es_standard_analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(SimpleTokenizer::default()).filter(RemoveLongFilter::limit(256)).filter(LowerCaser).build()
+}
+
+#[derive(Debug, Clone, Copy)]
+struct LiveVersion {
+    version: u64,
+    deleted: bool,
+}
+
+struct WriterState {
+    writer: IndexWriter,
+    translog: Translog,
+    /// Versions written since the last refresh, which the reader cannot see yet.
+    live: HashMap<String, LiveVersion>,
+    next_seq_no: u64,
+    dirty: bool,
+    last_refresh: Instant,
+}
+
+pub struct IndexHandle {
+    pub name: String,
+    pub uuid: String,
+    pub creation_date: i64,
+    pub mapping: Mapping,
+    pub settings: IndexSettings,
+    pub mappings_json: Value,
+    pub reader: IndexReader,
+    dir: PathBuf,
+    state: Mutex<WriterState>,
+}
+
+/// A validated write waiting for its version: the outcome of one bulk item.
+pub enum PreparedWrite {
+    /// `auto` ids were generated for this request and cannot exist yet: no version lookup.
+    Index {
+        id: String,
+        auto: bool,
+        create: bool,
+        doc: TantivyDocument,
+        raw: Vec<u8>,
+    },
+    Delete {
+        id: String,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct WriteOutcome {
+    pub id: String,
+    pub version: u64,
+    pub seq_no: u64,
+    pub result: &'static str,
+    pub status: u16,
+}
+
+fn lock(m: &Mutex<WriterState>) -> MutexGuard<'_, WriterState> {
+    // A panic elsewhere must not wedge the index: the state stays consistent per operation.
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn now_millis() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}
+
+impl IndexHandle {
+    pub fn create(dir: &Path, name: &str, settings_json: &Value, mappings_json: &Value) -> Result<IndexHandle> {
+        // Validate both before anything touches the disk.
+        IndexSettings::parse(settings_json)?;
+        let mapping = Mapping::from_mappings_json(mappings_json)?;
+        std::fs::create_dir_all(dir.join(TANTIVY_DIR))?;
+        let meta = json!({
+            "name": name,
+            "uuid": crate::ids::auto_id(),
+            "creation_date": now_millis(),
+            "settings": settings_json,
+            "mappings": mappings_json,
+        });
+        write_atomically(&dir.join(META_FILE), &serde_json::to_vec_pretty(&meta).unwrap())?;
+        Index::create_in_dir(dir.join(TANTIVY_DIR), mapping.schema.clone())?;
+        Self::open(dir)
+    }
+
+    pub fn open(dir: &Path) -> Result<IndexHandle> {
+        let meta: Value = serde_json::from_slice(&std::fs::read(dir.join(META_FILE))?)
+            .map_err(|e| EngineError::Internal(format!("corrupt {META_FILE} in {}: {e}", dir.display())))?;
+        let settings = IndexSettings::parse(&meta["settings"])?;
+        let mapping = Mapping::from_mappings_json(&meta["mappings"])?;
+        let index = Index::open_in_dir(dir.join(TANTIVY_DIR))?;
+        index.tokenizers().register(ES_STANDARD_TOKENIZER, es_standard_analyzer());
+        let writer: IndexWriter = index.writer(WRITER_MEMORY_BUDGET)?;
+        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        let (translog, pending) = Translog::open(&dir.join(TRANSLOG_FILE))?;
+        let handle = IndexHandle {
+            name: meta["name"].as_str().unwrap_or_default().to_string(),
+            uuid: meta["uuid"].as_str().unwrap_or_default().to_string(),
+            creation_date: meta["creation_date"].as_i64().unwrap_or(0),
+            mapping,
+            settings,
+            mappings_json: meta["mappings"].clone(),
+            reader,
+            dir: dir.to_path_buf(),
+            state: Mutex::new(WriterState {
+                writer,
+                translog,
+                live: HashMap::new(),
+                next_seq_no: 0,
+                dirty: false,
+                last_refresh: Instant::now(),
+            }),
+        };
+        handle.init_seq_no()?;
+        handle.replay(pending)?;
+        Ok(handle)
+    }
+
+    fn init_seq_no(&self) -> Result<()> {
+        let searcher = self.reader.searcher();
+        let mut next = 0;
+        for seg in searcher.segment_readers() {
+            if seg.num_docs() > 0 {
+                next = next.max(seg.fast_fields().u64(crate::mapping::SEQ_NO_FIELD)?.max_value() + 1);
+            }
+        }
+        lock(&self.state).next_seq_no = next;
+        Ok(())
+    }
+
+    /// Re-applies translog operations the last commit does not hold, then commits them.
+    fn replay(&self, ops: Vec<Op>) -> Result<()> {
+        if ops.is_empty() {
+            return Ok(());
+        }
+        let mut st = lock(&self.state);
+        for op in &ops {
+            st.writer.delete_term(Term::from_field_text(self.mapping.id_field, &op.id));
+            if op.kind == OpKind::Index {
+                let source: Value = serde_json::from_slice(&op.source)
+                    .map_err(|e| EngineError::Internal(format!("corrupt translog source for [{}]: {e}", op.id)))?;
+                let mut doc = crate::document::build_document(&self.mapping, &op.id, &source, &op.source)?;
+                doc.add_u64(self.mapping.version_field, op.version);
+                doc.add_u64(self.mapping.seq_no_field, op.seq_no);
+                st.writer.add_document(doc)?;
+            }
+            st.next_seq_no = st.next_seq_no.max(op.seq_no + 1);
+        }
+        st.dirty = true;
+        self.refresh_locked(&mut st)
+    }
+
+    /// The version of `id` as last written: live map first, then the committed index.
+    fn current_version(&self, st: &WriterState, searcher: &Searcher, id: &str) -> Result<Option<u64>> {
+        if let Some(live) = st.live.get(id) {
+            return Ok((!live.deleted).then_some(live.version));
+        }
+        let term = Term::from_field_text(self.mapping.id_field, id);
+        for seg in searcher.segment_readers() {
+            let inverted = seg.inverted_index(self.mapping.id_field)?;
+            let Some(mut postings) = inverted.read_postings(&term, IndexRecordOption::Basic)? else { continue };
+            let mut doc = postings.doc();
+            while doc != TERMINATED {
+                if seg.alive_bitset().is_none_or(|alive| alive.is_alive(doc)) {
+                    return Ok(seg.fast_fields().u64(VERSION_FIELD)?.first(doc));
+                }
+                doc = postings.advance();
+            }
+        }
+        Ok(None)
+    }
+
+    /// Applies one bulk's writes for this index: versions and conflicts are decided, the
+    /// operations are made durable in the translog, then handed to the tantivy writer.
+    pub fn write(&self, writes: Vec<PreparedWrite>) -> Result<Vec<Result<WriteOutcome>>> {
+        let mut st = lock(&self.state);
+        let searcher = self.reader.searcher();
+        let mut outcomes = Vec::with_capacity(writes.len());
+        let mut ops = Vec::with_capacity(writes.len());
+        let mut docs: Vec<(Option<Term>, Option<TantivyDocument>)> = Vec::with_capacity(writes.len());
+        for write in writes {
+            match write {
+                PreparedWrite::Index { id, auto, create, mut doc, raw } => {
+                    let current = if auto { None } else { self.current_version(&st, &searcher, &id)? };
+                    if create {
+                        if let Some(version) = current {
+                            outcomes.push(Err(EngineError::VersionConflict { id, version }));
+                            continue;
+                        }
+                    }
+                    let version = current.map_or(1, |v| v + 1);
+                    let seq_no = st.next_seq_no;
+                    st.next_seq_no += 1;
+                    doc.add_text(self.mapping.id_field, &id);
+                    doc.add_u64(self.mapping.version_field, version);
+                    doc.add_u64(self.mapping.seq_no_field, seq_no);
+                    // An id never written before needs no delete; auto ids are fresh by construction.
+                    let delete =
+                        (!auto && current.is_some()).then(|| Term::from_field_text(self.mapping.id_field, &id));
+                    st.live.insert(id.clone(), LiveVersion { version, deleted: false });
+                    ops.push(Op { kind: OpKind::Index, id: id.clone(), version, seq_no, source: raw });
+                    docs.push((delete, Some(doc)));
+                    let (result, status) = if current.is_some() { ("updated", 200) } else { ("created", 201) };
+                    outcomes.push(Ok(WriteOutcome { id, version, seq_no, result, status }));
+                }
+                PreparedWrite::Delete { id } => {
+                    let current = self.current_version(&st, &searcher, &id)?;
+                    let seq_no = st.next_seq_no;
+                    st.next_seq_no += 1;
+                    let Some(prev) = current else {
+                        outcomes.push(Ok(WriteOutcome { id, version: 1, seq_no, result: "not_found", status: 404 }));
+                        continue;
+                    };
+                    let version = prev + 1;
+                    st.live.insert(id.clone(), LiveVersion { version, deleted: true });
+                    ops.push(Op { kind: OpKind::Delete, id: id.clone(), version, seq_no, source: Vec::new() });
+                    docs.push((Some(Term::from_field_text(self.mapping.id_field, &id)), None));
+                    outcomes.push(Ok(WriteOutcome { id, version, seq_no, result: "deleted", status: 200 }));
+                }
+            }
+        }
+        st.translog.append(&ops)?;
+        for (delete, doc) in docs {
+            if let Some(term) = delete {
+                st.writer.delete_term(term);
+            }
+            if let Some(doc) = doc {
+                st.writer.add_document(doc)?;
+            }
+        }
+        if !ops.is_empty() {
+            st.dirty = true;
+        }
+        Ok(outcomes)
+    }
+
+    pub fn refresh(&self) -> Result<()> {
+        let mut st = lock(&self.state);
+        self.refresh_locked(&mut st)
+    }
+
+    fn refresh_locked(&self, st: &mut WriterState) -> Result<()> {
+        if st.dirty {
+            st.writer.commit()?;
+            self.reader.reload()?;
+            st.translog.truncate()?;
+            st.live.clear();
+            st.dirty = false;
+        }
+        st.last_refresh = Instant::now();
+        Ok(())
+    }
+
+    /// True when writes are pending and the refresh interval has elapsed.
+    pub fn refresh_due(&self) -> bool {
+        let Some(interval) = self.settings.refresh_interval_ms else { return false };
+        let st = lock(&self.state);
+        st.dirty && st.last_refresh.elapsed() >= Duration::from_millis(interval)
+    }
+
+    pub fn has_pending_writes(&self) -> bool {
+        lock(&self.state).dirty
+    }
+
+    pub fn searcher(&self) -> Searcher {
+        self.reader.searcher()
+    }
+
+    pub fn num_docs(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+
+    pub fn store_size_in_bytes(&self) -> u64 {
+        dir_size(&self.dir)
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Commits pending writes so a clean shutdown leaves an empty translog.
+    pub fn close(&self) -> Result<()> {
+        self.refresh()
+    }
+}
+
+fn dir_size(path: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(path) else { return 0 };
+    entries
+        .flatten()
+        .map(|e| match e.metadata() {
+            Ok(m) if m.is_dir() => dir_size(&e.path()),
+            Ok(m) => m.len(),
+            Err(_) => 0,
+        })
+        .sum()
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let tmp = path.with_extension("tmp");
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(bytes)?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, path)?;
+    if let Some(parent) = path.parent() {
+        std::fs::File::open(parent)?.sync_all()?;
+    }
+    Ok(())
+}

@@ -1,0 +1,330 @@
+//! `QueryAst` -> tantivy query, through a context holding the mapping and the analyzer.
+//! Field types decide how JSON values become terms; unmapped fields match nothing (as ES).
+
+use std::ops::Bound;
+
+use serde_json::Value;
+use tantivy::query::{
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, EmptyQuery, ExistsQuery, Occur, Query, RangeQuery, TermQuery,
+    TermSetQuery,
+};
+use tantivy::schema::IndexRecordOption;
+use tantivy::tokenizer::TextAnalyzer;
+use tantivy::Term;
+
+use crate::ast::{BoolAst, MinimumShouldMatch, Operator, QueryAst, RangeAst};
+use crate::date::{parse_date_value, parse_format_list};
+use crate::document::coerce_f64;
+use crate::error::{EngineError, Result};
+use crate::mapping::{FieldMapping, FieldType, Mapping};
+
+/// tantivy's BM25 keeps Lucene's old `(k1 + 1)` factor that Lucene 8+ (and so ES) dropped:
+/// tantivy scores are ES scores x 2.2. Constant-score queries are lowered on the same scale
+/// and the search divides every score by this on output, so `_score` matches ES.
+pub const ES_SCORE_SCALE: f32 = 2.2;
+
+pub struct LowerContext<'a> {
+    pub mapping: &'a Mapping,
+    pub analyzer: TextAnalyzer,
+    /// "now" for date math, epoch millis.
+    pub now_ms: i64,
+}
+
+fn shard_err(reason: String) -> EngineError {
+    EngineError::SearchPhase { cause_type: "query_shard_exception", reason }
+}
+
+pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
+    Ok(match ast {
+        QueryAst::MatchAll => Box::new(ConstScoreQuery::new(Box::new(AllQuery), ES_SCORE_SCALE)),
+        QueryAst::MatchNone => Box::new(EmptyQuery),
+        QueryAst::Boost { query, boost } => Box::new(BoostQuery::new(lower(query, ctx)?, *boost)),
+        QueryAst::Term { field, value } => match ctx.mapping.get(field) {
+            None => Box::new(EmptyQuery),
+            Some(fm) => Box::new(TermQuery::new(exact_term(fm, value)?, IndexRecordOption::WithFreqs)),
+        },
+        QueryAst::Terms { field, values } => match ctx.mapping.get(field) {
+            None => Box::new(EmptyQuery),
+            Some(fm) => {
+                let terms = values.iter().map(|v| exact_term(fm, v)).collect::<Result<Vec<_>>>()?;
+                Box::new(ConstScoreQuery::new(Box::new(TermSetQuery::new(terms)), ES_SCORE_SCALE))
+            }
+        },
+        QueryAst::Range(range) => lower_range(range, ctx)?,
+        QueryAst::Match { field, text, operator, minimum_should_match } => {
+            lower_match(field, text, *operator, *minimum_should_match, ctx)?
+        }
+        QueryAst::Bool(b) => lower_bool(b, ctx)?,
+    })
+}
+
+/// The term an exact-value query (term, terms, match on non-text) looks up.
+fn exact_term(fm: &FieldMapping, value: &Value) -> Result<Term> {
+    let bad = |what: &str| {
+        shard_err(format!(
+            "failed to create query: {what} for field [{}] of type [{}]: [{value}]",
+            fm.name,
+            fm.field_type.name()
+        ))
+    };
+    Ok(match fm.field_type {
+        FieldType::Keyword | FieldType::Text => Term::from_field_text(fm.field, &value_as_text(value)),
+        FieldType::Long | FieldType::Integer => {
+            let f = coerce_f64(value).ok_or_else(|| bad("not a number"))?;
+            if f.fract() != 0.0 {
+                return Err(bad("Value has a decimal part"));
+            }
+            let n = match value {
+                Value::Number(n) if n.is_i64() => n.as_i64().unwrap(),
+                Value::String(s) => s.trim().parse::<i64>().unwrap_or(f as i64),
+                _ => f as i64,
+            };
+            Term::from_field_i64(fm.field, n)
+        }
+        FieldType::Double => Term::from_field_f64(fm.field, coerce_f64(value).ok_or_else(|| bad("not a number"))?),
+        FieldType::Float => {
+            Term::from_field_f64(fm.field, coerce_f64(value).ok_or_else(|| bad("not a number"))? as f32 as f64)
+        }
+        FieldType::Date => Term::from_field_i64(
+            fm.field,
+            parse_date_value(value, &fm.date_formats).map_err(|e| shard_err(format!("failed to create query: {e}")))?,
+        ),
+        FieldType::Boolean => {
+            let b = match value {
+                Value::Bool(b) => *b,
+                Value::String(s) if s == "true" => true,
+                Value::String(s) if s == "false" => false,
+                _ => return Err(bad("Can't parse boolean value, expected [true] or [false]")),
+            };
+            Term::from_field_bool(fm.field, b)
+        }
+    })
+}
+
+fn value_as_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn lower_match(
+    field: &str,
+    text: &str,
+    operator: Operator,
+    msm: Option<MinimumShouldMatch>,
+    ctx: &mut LowerContext,
+) -> Result<Box<dyn Query>> {
+    let Some(fm) = ctx.mapping.get(field) else { return Ok(Box::new(EmptyQuery)) };
+    if fm.field_type != FieldType::Text {
+        return Ok(Box::new(TermQuery::new(
+            exact_term(fm, &Value::String(text.to_string()))?,
+            IndexRecordOption::WithFreqs,
+        )));
+    }
+    let mut terms = Vec::new();
+    let mut stream = ctx.analyzer.token_stream(text);
+    while let Some(token) = stream.next() {
+        terms.push(Term::from_field_text(fm.field, &token.text));
+    }
+    if terms.is_empty() {
+        return Ok(Box::new(EmptyQuery));
+    }
+    if terms.len() == 1 {
+        return Ok(Box::new(TermQuery::new(terms.pop().unwrap(), IndexRecordOption::WithFreqs)));
+    }
+    let occur = if operator == Operator::And { Occur::Must } else { Occur::Should };
+    let clauses: Vec<(Occur, Box<dyn Query>)> = terms
+        .into_iter()
+        .map(|t| (occur, Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)) as Box<dyn Query>))
+        .collect();
+    let n = clauses.len();
+    match (operator, msm) {
+        (Operator::Or, Some(m)) => {
+            Ok(Box::new(BooleanQuery::with_minimum_required_clauses(clauses, m.resolve(n).max(1))))
+        }
+        _ => Ok(Box::new(BooleanQuery::new(clauses))),
+    }
+}
+
+fn lower_bool(b: &BoolAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    for q in &b.must {
+        clauses.push((Occur::Must, lower(q, ctx)?));
+    }
+    for q in &b.filter {
+        // Filters restrict without scoring, as in ES.
+        clauses.push((Occur::Must, Box::new(ConstScoreQuery::new(lower(q, ctx)?, 0.0))));
+    }
+    for q in &b.should {
+        clauses.push((Occur::Should, lower(q, ctx)?));
+    }
+    for q in &b.must_not {
+        clauses.push((Occur::MustNot, lower(q, ctx)?));
+    }
+    let required = b.must.len() + b.filter.len();
+    if clauses.is_empty() {
+        return Ok(Box::new(ConstScoreQuery::new(Box::new(AllQuery), ES_SCORE_SCALE)));
+    }
+    if required == 0 && b.should.is_empty() {
+        // Only must_not: ES matches everything else with score 0.
+        clauses.push((Occur::Must, Box::new(ConstScoreQuery::new(Box::new(AllQuery), 0.0))));
+    }
+    // ES default: should clauses are optional once there is a must/filter, else one must match.
+    let min_should = match b.minimum_should_match {
+        Some(m) => m.resolve(b.should.len()),
+        None if required == 0 && !b.should.is_empty() => 1,
+        None => 0,
+    };
+    if min_should > 0 && !b.should.is_empty() {
+        if min_should > b.should.len() {
+            return Ok(Box::new(EmptyQuery));
+        }
+        return Ok(Box::new(BooleanQuery::with_minimum_required_clauses(clauses, min_should)));
+    }
+    if required > 0 || !b.must_not.is_empty() {
+        return Ok(Box::new(BooleanQuery::new(clauses)));
+    }
+    Ok(Box::new(BooleanQuery::new(clauses)))
+}
+
+fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
+    let Some(fm) = ctx.mapping.get(&r.field) else { return Ok(Box::new(EmptyQuery)) };
+    let field = fm.field;
+    let (lower, upper): (Bound<Term>, Bound<Term>) = match fm.field_type {
+        FieldType::Long | FieldType::Integer | FieldType::Date => {
+            let read = |v: &Value| -> Result<f64> {
+                if fm.field_type == FieldType::Date {
+                    parse_range_date(v, fm, r.format.as_deref(), ctx.now_ms).map(|ms| ms as f64)
+                } else {
+                    coerce_f64(v).ok_or_else(|| {
+                        shard_err(format!("failed to create query: For input string: \"{}\"", value_as_text(v)))
+                    })
+                }
+            };
+            // Integer fields: fractional bounds round inwards, as ES does for long ranges.
+            let lo = match (&r.gt, &r.gte) {
+                (Some(v), _) => Some(read(v)?.floor() as i64 + 1),
+                (None, Some(v)) => Some(read(v)?.ceil() as i64),
+                _ => None,
+            };
+            let hi = match (&r.lt, &r.lte) {
+                (Some(v), _) => Some(read(v)?.ceil() as i64 - 1),
+                (None, Some(v)) => Some(read(v)?.floor() as i64),
+                _ => None,
+            };
+            (
+                Bound::Included(Term::from_field_i64(field, lo.unwrap_or(i64::MIN))),
+                Bound::Included(Term::from_field_i64(field, hi.unwrap_or(i64::MAX))),
+            )
+        }
+        FieldType::Double | FieldType::Float => {
+            let read = |v: &Value| {
+                coerce_f64(v).map(|f| if fm.field_type == FieldType::Float { f as f32 as f64 } else { f }).ok_or_else(
+                    || shard_err(format!("failed to create query: For input string: \"{}\"", value_as_text(v))),
+                )
+            };
+            let term = |f: f64| Term::from_field_f64(field, f);
+            let lower = match (&r.gt, &r.gte) {
+                (Some(v), _) => Bound::Excluded(term(read(v)?)),
+                (None, Some(v)) => Bound::Included(term(read(v)?)),
+                _ => Bound::Included(term(f64::NEG_INFINITY)),
+            };
+            let upper = match (&r.lt, &r.lte) {
+                (Some(v), _) => Bound::Excluded(term(read(v)?)),
+                (None, Some(v)) => Bound::Included(term(read(v)?)),
+                _ => Bound::Included(term(f64::INFINITY)),
+            };
+            (lower, upper)
+        }
+        FieldType::Keyword => {
+            let term = |v: &Value| Term::from_field_text(field, &value_as_text(v));
+            let lower = match (&r.gt, &r.gte) {
+                (Some(v), _) => Bound::Excluded(term(v)),
+                (None, Some(v)) => Bound::Included(term(v)),
+                _ => Bound::Unbounded,
+            };
+            let upper = match (&r.lt, &r.lte) {
+                (Some(v), _) => Bound::Excluded(term(v)),
+                (None, Some(v)) => Bound::Included(term(v)),
+                _ => Bound::Unbounded,
+            };
+            if matches!((&lower, &upper), (Bound::Unbounded, Bound::Unbounded)) {
+                let name = ctx.mapping.schema.get_field_name(field).to_string();
+                return Ok(Box::new(ConstScoreQuery::new(Box::new(ExistsQuery::new(name, false)), ES_SCORE_SCALE)));
+            }
+            (lower, upper)
+        }
+        FieldType::Text | FieldType::Boolean => {
+            return Err(shard_err(format!(
+                "failed to create query: range queries on [{}] fields are not supported",
+                fm.field_type.name()
+            )))
+        }
+    };
+    Ok(Box::new(ConstScoreQuery::new(Box::new(RangeQuery::new(lower, upper)), ES_SCORE_SCALE)))
+}
+
+/// A date range bound: a date in the query's or the field's format, epoch millis, or `now`
+/// with optional `+N`/`-N` units and `/unit` rounding (date math, UTC).
+fn parse_range_date(v: &Value, fm: &FieldMapping, format: Option<&str>, now_ms: i64) -> Result<i64> {
+    if let Some(math) = v.as_str().and_then(|s| s.strip_prefix("now")) {
+        return crate::date_math::apply(now_ms, math).map_err(|e| shard_err(format!("failed to create query: {e}")));
+    }
+    let formats = match format {
+        Some(f) => parse_format_list(f).map_err(|e| shard_err(format!("failed to create query: {e}")))?,
+        None => fm.date_formats.clone(),
+    };
+    parse_date_value(v, &formats).map_err(|e| shard_err(format!("failed to create query: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ctx(mapping: &Mapping) -> LowerContext<'_> {
+        LowerContext { mapping, analyzer: crate::index::es_standard_analyzer(), now_ms: 0 }
+    }
+
+    fn mapping() -> Mapping {
+        Mapping::from_mappings_json(
+            &json!({"properties": {"n": {"type": "long"}, "t": {"type": "text"}, "d": {"type": "date"}}}),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn unmapped_fields_match_nothing() {
+        let m = mapping();
+        let q = lower(&QueryAst::Term { field: "nope".into(), value: json!(1) }, &mut ctx(&m)).unwrap();
+        assert!(format!("{q:?}").contains("EmptyQuery"), "{q:?}");
+    }
+
+    #[test]
+    fn bad_values_fail_like_a_shard_failure() {
+        let m = mapping();
+        let err = lower(&QueryAst::Term { field: "n".into(), value: json!("abc") }, &mut ctx(&m)).unwrap_err();
+        assert_eq!(err.es_type_and_status(), ("search_phase_execution_exception", 400));
+        let err = lower(&QueryAst::Term { field: "n".into(), value: json!(1.5) }, &mut ctx(&m)).unwrap_err();
+        assert!(err.to_string().contains("decimal part"), "{err}");
+        let range = RangeAst { field: "t".into(), gte: Some(json!("a")), ..Default::default() };
+        assert!(lower(&QueryAst::Range(range), &mut ctx(&m)).is_err());
+    }
+
+    #[test]
+    fn match_analyzes_text_and_date_math_resolves() {
+        let m = mapping();
+        let q = QueryAst::Match {
+            field: "t".into(),
+            text: "Hello, WORLD".into(),
+            operator: Operator::And,
+            minimum_should_match: None,
+        };
+        let debug = format!("{:?}", lower(&q, &mut ctx(&m)).unwrap());
+        assert!(debug.contains("hello") && debug.contains("world"), "{debug}");
+        let range = RangeAst { field: "d".into(), gte: Some(json!("now-1d")), ..Default::default() };
+        let debug = format!("{:?}", lower(&QueryAst::Range(range), &mut ctx(&m)).unwrap());
+        assert!(debug.contains("-86400000"), "{debug}");
+    }
+}

@@ -1,0 +1,297 @@
+//! Index mappings: the ES `mappings.properties` JSON parsed into typed fields, and the
+//! tantivy schema built from them. Multi-fields (`fields: {keyword: {...}}`) and object
+//! `properties` are flattened to dotted names, as ES reports them.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+use tantivy::schema::{
+    Field, IndexRecordOption, NumericOptions, Schema, SchemaBuilder, TextFieldIndexing, TextOptions, FAST, INDEXED,
+    STORED, STRING,
+};
+
+use crate::date::{parse_format_list, DateFormat, DEFAULT_FORMATS};
+use crate::error::{EngineError, Result};
+
+pub const ES_STANDARD_TOKENIZER: &str = "es_standard";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldType {
+    Keyword,
+    Text,
+    Long,
+    Integer,
+    Double,
+    Float,
+    Date,
+    Boolean,
+}
+
+impl FieldType {
+    fn parse(name: &str) -> Option<FieldType> {
+        Some(match name {
+            "keyword" => FieldType::Keyword,
+            "text" => FieldType::Text,
+            "long" => FieldType::Long,
+            "integer" => FieldType::Integer,
+            "double" => FieldType::Double,
+            "float" => FieldType::Float,
+            "date" => FieldType::Date,
+            "boolean" => FieldType::Boolean,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FieldType::Keyword => "keyword",
+            FieldType::Text => "text",
+            FieldType::Long => "long",
+            FieldType::Integer => "integer",
+            FieldType::Double => "double",
+            FieldType::Float => "float",
+            FieldType::Date => "date",
+            FieldType::Boolean => "boolean",
+        }
+    }
+
+    /// i64-backed columns: long, integer and date (epoch millis).
+    pub fn is_i64(self) -> bool {
+        matches!(self, FieldType::Long | FieldType::Integer | FieldType::Date)
+    }
+
+    pub fn is_f64(self) -> bool {
+        matches!(self, FieldType::Double | FieldType::Float)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct FieldMapping {
+    /// Full dotted ES name, e.g. `user.name` or `title.keyword`.
+    pub name: String,
+    /// Dotted path of the value in `_source` (a multi-field reads its parent's value).
+    pub source_path: String,
+    pub field_type: FieldType,
+    pub date_formats: Vec<DateFormat>,
+    pub ignore_above: Option<usize>,
+    pub field: Field,
+}
+
+#[derive(Debug, Clone)]
+pub struct Mapping {
+    pub fields: BTreeMap<String, FieldMapping>,
+    pub schema: Schema,
+    pub id_field: Field,
+    pub source_field: Field,
+    pub version_field: Field,
+    pub seq_no_field: Field,
+}
+
+pub const ID_FIELD: &str = "_id";
+pub const SOURCE_FIELD: &str = "_source";
+pub const VERSION_FIELD: &str = "_version";
+pub const SEQ_NO_FIELD: &str = "_seq_no";
+
+/// A field definition before it is given a tantivy field.
+struct FieldSpec {
+    name: String,
+    source_path: String,
+    field_type: FieldType,
+    date_formats: Vec<DateFormat>,
+    ignore_above: Option<usize>,
+}
+
+impl Mapping {
+    /// Parses `mappings` (the object holding `properties`) and builds the schema.
+    pub fn from_mappings_json(mappings: &Value) -> Result<Mapping> {
+        let mut specs = Vec::new();
+        if !mappings.is_null() {
+            let obj = mappings
+                .as_object()
+                .ok_or_else(|| mapper_err("Failed to parse mapping: mappings must be an object"))?;
+            for (key, value) in obj {
+                match key.as_str() {
+                    "properties" => parse_properties(value, "", &mut specs)?,
+                    // Accepted; unmapped fields are kept in _source but never indexed.
+                    "dynamic" | "_source" | "_meta" => {}
+                    other => {
+                        return Err(mapper_err(&format!(
+                            "Failed to parse mapping: Root mapping definition has unsupported parameters:  [{other} : {value}]"
+                        )))
+                    }
+                }
+            }
+        }
+        Ok(Self::build(specs))
+    }
+
+    fn build(specs: Vec<FieldSpec>) -> Mapping {
+        let mut builder = SchemaBuilder::new();
+        let id_field = builder.add_text_field(ID_FIELD, STRING | STORED | FAST);
+        let source_field = builder.add_bytes_field(SOURCE_FIELD, STORED);
+        let version_field = builder.add_u64_field(VERSION_FIELD, FAST);
+        let seq_no_field = builder.add_u64_field(SEQ_NO_FIELD, FAST);
+        let mut fields = BTreeMap::new();
+        for (ordinal, spec) in specs.into_iter().enumerate() {
+            // Tantivy names are positional so dots in ES names never meet tantivy's JSON paths.
+            let tantivy_name = format!("f{ordinal}");
+            let numeric = NumericOptions::default().set_indexed().set_fast();
+            let field = match spec.field_type {
+                FieldType::Keyword => builder.add_text_field(&tantivy_name, STRING | FAST),
+                FieldType::Text => {
+                    let indexing = TextFieldIndexing::default()
+                        .set_tokenizer(ES_STANDARD_TOKENIZER)
+                        .set_index_option(IndexRecordOption::WithFreqsAndPositions);
+                    builder.add_text_field(&tantivy_name, TextOptions::default().set_indexing_options(indexing))
+                }
+                FieldType::Long | FieldType::Integer | FieldType::Date => builder.add_i64_field(&tantivy_name, numeric),
+                FieldType::Double | FieldType::Float => builder.add_f64_field(&tantivy_name, numeric),
+                FieldType::Boolean => builder.add_bool_field(&tantivy_name, INDEXED | FAST),
+            };
+            fields.insert(
+                spec.name.clone(),
+                FieldMapping {
+                    name: spec.name,
+                    source_path: spec.source_path,
+                    field_type: spec.field_type,
+                    date_formats: spec.date_formats,
+                    ignore_above: spec.ignore_above,
+                    field,
+                },
+            );
+        }
+        Mapping { fields, schema: builder.build(), id_field, source_field, version_field, seq_no_field }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&FieldMapping> {
+        self.fields.get(name)
+    }
+}
+
+fn mapper_err(reason: &str) -> EngineError {
+    EngineError::MapperParsing(reason.to_string())
+}
+
+fn parse_properties(value: &Value, prefix: &str, out: &mut Vec<FieldSpec>) -> Result<()> {
+    let props =
+        value.as_object().ok_or_else(|| mapper_err("Failed to parse mapping: [properties] must be an object"))?;
+    for (name, def) in props {
+        let full = if prefix.is_empty() { name.clone() } else { format!("{prefix}.{name}") };
+        let def = def.as_object().ok_or_else(|| {
+            mapper_err(&format!("Failed to parse mapping: Expected map for property [fields] on field [{full}]"))
+        })?;
+        parse_field(&full, &full, def, out, true)?;
+    }
+    Ok(())
+}
+
+fn parse_field(
+    name: &str,
+    source_path: &str,
+    def: &Map<String, Value>,
+    out: &mut Vec<FieldSpec>,
+    allow_subfields: bool,
+) -> Result<()> {
+    let type_name = match def.get("type") {
+        Some(Value::String(t)) => t.as_str(),
+        Some(_) => return Err(mapper_err(&format!("Failed to parse mapping: type for [{name}] must be a string"))),
+        None if def.contains_key("properties") => "object",
+        None => "object",
+    };
+    if type_name == "object" {
+        if let Some(props) = def.get("properties") {
+            parse_properties(props, name, out)?;
+        }
+        return Ok(());
+    }
+    let field_type = FieldType::parse(type_name).ok_or_else(|| {
+        mapper_err(&format!("Failed to parse mapping: No handler for type [{type_name}] declared on field [{name}]"))
+    })?;
+    let mut spec = FieldSpec {
+        name: name.to_string(),
+        source_path: source_path.to_string(),
+        field_type,
+        date_formats: DEFAULT_FORMATS.to_vec(),
+        ignore_above: None,
+    };
+    let mut subfields = Vec::new();
+    for (param, value) in def {
+        match (param.as_str(), field_type) {
+            ("type", _) => {}
+            ("format", FieldType::Date) => {
+                let text =
+                    value.as_str().ok_or_else(|| mapper_err("Failed to parse mapping: [format] must be a string"))?;
+                spec.date_formats = parse_format_list(text).map_err(|e| {
+                    mapper_err(&format!("Failed to parse mapping: Error parsing [format] on field [{name}]: {e}"))
+                })?;
+            }
+            ("ignore_above", FieldType::Keyword) => {
+                spec.ignore_above = value.as_u64().map(|v| v as usize);
+            }
+            ("fields", _) if allow_subfields => {
+                let subs = value
+                    .as_object()
+                    .ok_or_else(|| mapper_err("Failed to parse mapping: [fields] must be an object"))?;
+                for (sub_name, sub_def) in subs {
+                    let sub_def = sub_def.as_object().ok_or_else(|| {
+                        mapper_err("Failed to parse mapping: multi-field definitions must be objects")
+                    })?;
+                    subfields.push((format!("{name}.{sub_name}"), sub_def.clone()));
+                }
+            }
+            // Accepted with ES defaults only: we always index and keep doc values.
+            ("index" | "doc_values" | "store" | "norms", _) => {}
+            ("analyzer" | "search_analyzer", FieldType::Text) if value == "standard" => {}
+            _ => {
+                return Err(mapper_err(&format!(
+                    "Failed to parse mapping: unknown parameter [{param}] on mapper [{name}] of type [{type_name}]"
+                )))
+            }
+        }
+    }
+    out.push(spec);
+    for (sub_name, sub_def) in subfields {
+        parse_field(&sub_name, source_path, &sub_def, out, false)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parses_all_supported_types_objects_and_multi_fields() {
+        let mapping = Mapping::from_mappings_json(&json!({
+            "properties": {
+                "title": {"type": "text", "fields": {"raw": {"type": "keyword", "ignore_above": 256}}},
+                "status": {"type": "keyword"},
+                "bytes": {"type": "long"},
+                "port": {"type": "integer"},
+                "price": {"type": "double"},
+                "ratio": {"type": "float"},
+                "ok": {"type": "boolean"},
+                "ts": {"type": "date", "format": "strict_date_optional_time||epoch_millis"},
+                "user": {"properties": {"name": {"type": "keyword"}}}
+            }
+        }))
+        .unwrap();
+        let raw = mapping.get("title.raw").unwrap();
+        assert_eq!(raw.field_type, FieldType::Keyword);
+        assert_eq!(raw.source_path, "title");
+        assert_eq!(raw.ignore_above, Some(256));
+        assert_eq!(mapping.get("user.name").unwrap().source_path, "user.name");
+        assert_eq!(mapping.get("ts").unwrap().field_type, FieldType::Date);
+        assert_eq!(mapping.fields.len(), 10);
+    }
+
+    #[test]
+    fn rejects_unknown_types_and_parameters() {
+        let err = Mapping::from_mappings_json(&json!({"properties": {"a": {"type": "geo_point"}}})).unwrap_err();
+        assert_eq!(err.es_type_and_status().0, "mapper_parsing_exception");
+        assert!(err.to_string().contains("No handler for type [geo_point]"));
+        let err = Mapping::from_mappings_json(&json!({"properties": {"a": {"type": "long", "bogus": 1}}})).unwrap_err();
+        assert!(err.to_string().contains("unknown parameter [bogus]"));
+    }
+}

@@ -1,0 +1,298 @@
+//! `_search` and `_count`: request parsing (body + URL parameters), execution through one
+//! pass of collectors (top hits + total, aggregations), and the ES 8 response.
+
+pub mod sort;
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use serde_json::{Map, Value};
+use tantivy::collector::{Count, TopDocs};
+use tantivy::schema::Value as _;
+use tantivy::TantivyDocument;
+
+use crate::aggs::{parse_aggs, render_aggs, AggCollector, AggRequest};
+use crate::ast::QueryAst;
+use crate::dsl::parse_query;
+use crate::error::{json_syntax_error, EngineError, Result};
+use crate::index::{es_standard_analyzer, IndexHandle};
+use crate::lower::{lower, LowerContext, ES_SCORE_SCALE};
+use sort::{parse_sort, sort_values_json, Hit, SortSpec, SortTarget, TopHitsCollector, TopHitsFruit};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrackTotalHits {
+    Off,
+    UpTo(u64),
+    Exact,
+}
+
+pub struct SearchRequest {
+    pub query: QueryAst,
+    pub size: usize,
+    pub from: usize,
+    pub sort: Option<Vec<SortSpec>>,
+    pub track_total_hits: TrackTotalHits,
+    pub track_scores: bool,
+    pub source: bool,
+    pub aggs: Vec<AggRequest>,
+}
+
+const SHARDS: &str = r#"{"total":1,"successful":1,"skipped":0,"failed":0}"#;
+
+fn parse_body(body: &[u8]) -> Result<Map<String, Value>> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Map::new());
+    }
+    match serde_json::from_slice::<Value>(body).map_err(|e| json_syntax_error(&e))? {
+        Value::Object(o) => Ok(o),
+        _ => Err(EngineError::Parsing("request body is required to be an object".into())),
+    }
+}
+
+fn usize_param(key: &str, v: &Value) -> Result<usize> {
+    v.as_u64()
+        .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+        .map(|n| n as usize)
+        .ok_or_else(|| EngineError::Parsing(format!("[{key}] must be a non-negative integer, found [{v}]")))
+}
+
+fn bool_param(key: &str, v: &Value) -> Result<bool> {
+    match v {
+        Value::Bool(b) => Ok(*b),
+        Value::String(s) if s == "true" || s.is_empty() => Ok(true),
+        Value::String(s) if s == "false" => Ok(false),
+        _ => Err(EngineError::IllegalArgument(format!(
+            "Failed to parse value [{v}] as only [true] or [false] are allowed for [{key}]"
+        ))),
+    }
+}
+
+fn track_total_hits(v: &Value) -> Result<TrackTotalHits> {
+    match v {
+        Value::Bool(true) => Ok(TrackTotalHits::Exact),
+        Value::Bool(false) => Ok(TrackTotalHits::Off),
+        Value::String(s) if s == "true" => Ok(TrackTotalHits::Exact),
+        Value::String(s) if s == "false" => Ok(TrackTotalHits::Off),
+        other => match usize_param("track_total_hits", other)? {
+            n if n as u64 >= i32::MAX as u64 => Ok(TrackTotalHits::Exact),
+            n => Ok(TrackTotalHits::UpTo(n as u64)),
+        },
+    }
+}
+
+/// `sort=field:desc,other` from the URL.
+fn url_sort(s: &str) -> Value {
+    Value::Array(
+        s.split(',')
+            .map(|item| match item.split_once(':') {
+                Some((field, order)) => serde_json::json!({ field: order }),
+                None => Value::String(item.to_string()),
+            })
+            .collect(),
+    )
+}
+
+impl SearchRequest {
+    /// Parses the body, then applies URL parameters (which win, as in ES).
+    pub fn parse(body: &[u8], params: &Map<String, Value>, handle: &IndexHandle) -> Result<SearchRequest> {
+        let obj = parse_body(body)?;
+        let mut req = SearchRequest {
+            query: QueryAst::MatchAll,
+            size: 10,
+            from: 0,
+            sort: None,
+            track_total_hits: TrackTotalHits::UpTo(10_000),
+            track_scores: false,
+            source: true,
+            aggs: Vec::new(),
+        };
+        let mut aggs_seen = false;
+        for (key, value) in &obj {
+            match key.as_str() {
+                "query" => req.query = parse_query(value)?,
+                "size" => req.size = usize_param(key, value)?,
+                "from" => req.from = usize_param(key, value)?,
+                "sort" => req.sort = Some(parse_sort(value, &handle.mapping)?),
+                "track_total_hits" => req.track_total_hits = track_total_hits(value)?,
+                "track_scores" => req.track_scores = bool_param(key, value)?,
+                "_source" => {
+                    req.source = match value {
+                        Value::Bool(b) => *b,
+                        _ => {
+                            return Err(EngineError::Parsing(
+                                "[_source] only true or false is supported (no source filtering)".into(),
+                            ))
+                        }
+                    }
+                }
+                "aggs" | "aggregations" => {
+                    if aggs_seen {
+                        return Err(EngineError::Parsing(
+                            "Found two aggregation definitions: [aggs] and [aggregations]".into(),
+                        ));
+                    }
+                    aggs_seen = true;
+                    req.aggs = parse_aggs(value, &handle.mapping)?;
+                }
+                "timeout" => {}
+                other => {
+                    let token = if value.is_object() {
+                        "START_OBJECT"
+                    } else if value.is_array() {
+                        "START_ARRAY"
+                    } else {
+                        "VALUE"
+                    };
+                    return Err(EngineError::Parsing(format!("Unknown key for a {token} in [{other}].")));
+                }
+            }
+        }
+        for (key, value) in params {
+            match key.as_str() {
+                "size" => req.size = usize_param(key, value)?,
+                "from" => req.from = usize_param(key, value)?,
+                "track_total_hits" => req.track_total_hits = track_total_hits(value)?,
+                "track_scores" => req.track_scores = bool_param(key, value)?,
+                "_source" => req.source = bool_param(key, value)?,
+                "sort" => req.sort = Some(parse_sort(&url_sort(value.as_str().unwrap_or_default()), &handle.mapping)?),
+                "timeout" | "pretty" | "typed_keys" | "rest_total_hits_as_int" | "filter_path" | "error_trace" => {}
+                other => {
+                    return Err(EngineError::IllegalArgument(format!(
+                        "request [/{}/_search] contains unrecognized parameter: [{other}]",
+                        handle.name
+                    )))
+                }
+            }
+        }
+        let window = req.from + req.size;
+        if window > handle.settings.max_result_window {
+            return Err(EngineError::SearchPhase {
+                cause_type: "illegal_argument_exception",
+                reason: format!(
+                    "Result window is too large, from + size must be less than or equal to: [{}] but was [{window}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.",
+                    handle.settings.max_result_window
+                ),
+            });
+        }
+        Ok(req)
+    }
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}
+
+fn lower_query(handle: &IndexHandle, query: &QueryAst) -> Result<Box<dyn tantivy::query::Query>> {
+    let mut ctx = LowerContext { mapping: &handle.mapping, analyzer: es_standard_analyzer(), now_ms: now_ms() };
+    lower(query, &mut ctx)
+}
+
+pub fn search(handle: &IndexHandle, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+    let started = Instant::now();
+    let req = SearchRequest::parse(body, params, handle)?;
+    let query = lower_query(handle, &req.query)?;
+    let searcher = handle.searcher();
+    let by_score = req.sort.is_none();
+    let specs =
+        req.sort.clone().unwrap_or_else(|| vec![SortSpec { target: SortTarget::Score, order: sort::Order::Desc }]);
+    let sorted_by_score = specs.iter().any(|s| s.target == SortTarget::Score);
+    let limit = req.from + req.size;
+    // With no hits to return nothing needs a score (ES reports max_score null then).
+    let scoring = limit > 0 && (by_score || sorted_by_score || req.track_scores);
+    let (top, aggs) = if by_score && req.aggs.is_empty() {
+        // Relevance order without aggregations: tantivy's block-max WAND top-k plus a
+        // separate count (O(1) per segment for a plain term query) instead of scoring all.
+        (top_by_score(&searcher, query.as_ref(), limit, req.track_total_hits)?, Vec::new())
+    } else {
+        let hits_collector = TopHitsCollector { specs: specs.clone(), limit, scoring };
+        if req.aggs.is_empty() {
+            (searcher.search(query.as_ref(), &hits_collector)?, Vec::new())
+        } else {
+            let agg_collector = AggCollector { aggs: Arc::new(req.aggs.clone()) };
+            searcher.search(query.as_ref(), &(hits_collector, agg_collector))?
+        }
+    };
+
+    let mut out = String::with_capacity(256 + req.size * 256);
+    let _ = write!(out, r#"{{"took":{},"timed_out":false,"_shards":{SHARDS},"hits":{{"#, started.elapsed().as_millis());
+    match req.track_total_hits {
+        TrackTotalHits::Off => {}
+        TrackTotalHits::Exact => {
+            let _ = write!(out, r#""total":{{"value":{},"relation":"eq"}},"#, top.total);
+        }
+        TrackTotalHits::UpTo(limit) => {
+            let (value, relation) = if top.total > limit { (limit, "gte") } else { (top.total, "eq") };
+            let _ = write!(out, r#""total":{{"value":{value},"relation":"{relation}"}},"#);
+        }
+    }
+    let max_score =
+        if scoring && top.total > 0 { top.max_score.map(|s| serde_json::json!(s / ES_SCORE_SCALE)) } else { None };
+    let _ = write!(out, r#""max_score":{},"hits":["#, max_score.unwrap_or(Value::Null));
+    for (i, hit) in top.hits.iter().skip(req.from).enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let doc: TantivyDocument = searcher.doc(hit.address)?;
+        let id = doc.get_first(handle.mapping.id_field).and_then(|v| v.as_str()).unwrap_or_default();
+        out.push_str(r#"{"_index":"#);
+        out.push_str(&serde_json::to_string(&handle.name).unwrap());
+        out.push_str(r#","_id":"#);
+        out.push_str(&serde_json::to_string(id).unwrap());
+        out.push_str(r#","_score":"#);
+        if scoring {
+            out.push_str(&serde_json::to_string(&(hit.score / ES_SCORE_SCALE)).unwrap());
+        } else {
+            out.push_str("null");
+        }
+        if req.source {
+            // The stored bytes are the document exactly as sent (validated JSON at index time).
+            let raw = doc.get_first(handle.mapping.source_field).and_then(|v| v.as_bytes()).unwrap_or(b"{}");
+            out.push_str(r#","_source":"#);
+            out.push_str(std::str::from_utf8(raw).unwrap_or("{}"));
+        }
+        if !by_score {
+            out.push_str(r#","sort":"#);
+            out.push_str(&Value::Array(sort_values_json(hit, &specs)).to_string());
+        }
+        out.push('}');
+    }
+    out.push_str("]}");
+    if !req.aggs.is_empty() {
+        out.push_str(r#","aggregations":"#);
+        out.push_str(&render_aggs(&req.aggs, &aggs).to_string());
+    }
+    out.push('}');
+    Ok(out)
+}
+
+fn top_by_score(
+    searcher: &tantivy::Searcher,
+    query: &dyn tantivy::query::Query,
+    limit: usize,
+    track: TrackTotalHits,
+) -> Result<TopHitsFruit> {
+    let total = if track == TrackTotalHits::Off { 0 } else { query.count(searcher)? as u64 };
+    if limit == 0 {
+        return Ok(TopHitsFruit { hits: Vec::new(), total, max_score: None });
+    }
+    let top = searcher.search(query, &TopDocs::with_limit(limit).order_by_score())?;
+    let max_score = top.first().map(|(score, _)| *score);
+    let hits = top.into_iter().map(|(score, address)| Hit { key: Vec::new(), address, score }).collect();
+    Ok(TopHitsFruit { hits, total, max_score })
+}
+
+/// `_count`: `{"query": ...}` or an empty body.
+pub fn count(handle: &IndexHandle, body: &[u8]) -> Result<String> {
+    let obj = parse_body(body)?;
+    let mut query = QueryAst::MatchAll;
+    for (key, value) in &obj {
+        match key.as_str() {
+            "query" => query = parse_query(value)?,
+            other => return Err(EngineError::Parsing(format!("request does not support [{other}]"))),
+        }
+    }
+    let lowered = lower_query(handle, &query)?;
+    let n = handle.searcher().search(lowered.as_ref(), &Count)?;
+    Ok(format!(r#"{{"count":{n},"_shards":{SHARDS}}}"#))
+}

@@ -1,0 +1,378 @@
+//! Sort specs and the top-(from+size) hits collector. Each segment keeps a bounded heap of
+//! its best docs keyed by order-preserving integers (keyword sorts use segment-local term
+//! ordinals); only the survivors are turned into global keys (ords -> strings) and merged,
+//! so deep pages never materialise every match. Missing values sort last, as ES's default.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use serde_json::Value;
+use tantivy::collector::{Collector, SegmentCollector};
+use tantivy::columnar::{Column, StrColumn};
+use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader};
+
+use crate::error::{EngineError, Result};
+use crate::mapping::{FieldType, Mapping};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    Asc,
+    Desc,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SortTarget {
+    Score,
+    Doc,
+    Field { name: String, tantivy_name: String, field_type: FieldType },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SortSpec {
+    pub target: SortTarget,
+    pub order: Order,
+}
+
+fn sort_err(reason: String) -> EngineError {
+    EngineError::SearchPhase { cause_type: "query_shard_exception", reason }
+}
+
+/// Parses ES `sort`: a string, an object or an array of either.
+pub fn parse_sort(value: &Value, mapping: &Mapping) -> Result<Vec<SortSpec>> {
+    let items: Vec<&Value> = match value {
+        Value::Array(a) => a.iter().collect(),
+        other => vec![other],
+    };
+    if items.len() > MAX_SORT_KEYS {
+        return Err(EngineError::Parsing(format!("[sort] at most {MAX_SORT_KEYS} sort keys are supported")));
+    }
+    let mut specs = Vec::with_capacity(items.len());
+    for item in items {
+        let (name, order) = match item {
+            Value::String(s) => (s.as_str(), None),
+            Value::Object(o) if o.len() == 1 => {
+                let (name, opts) = o.iter().next().unwrap();
+                let order = match opts {
+                    Value::String(s) => Some(s.as_str()),
+                    Value::Object(opts) => {
+                        let mut order = None;
+                        for (k, v) in opts {
+                            match (k.as_str(), v) {
+                                ("order", Value::String(s)) => order = Some(s.as_str()),
+                                ("missing", Value::String(s)) if s == "_last" => {}
+                                ("unmapped_type", Value::String(_)) => {}
+                                _ => return Err(EngineError::Parsing(format!("[sort] option [{k}] is not supported"))),
+                            }
+                        }
+                        order
+                    }
+                    _ => return Err(EngineError::Parsing(format!("[sort] malformed sort for [{name}]"))),
+                };
+                (name.as_str(), order)
+            }
+            _ => return Err(EngineError::Parsing("[sort] malformed sort: expected a field name or an object".into())),
+        };
+        let order = match order {
+            None => None,
+            Some("asc") => Some(Order::Asc),
+            Some("desc") => Some(Order::Desc),
+            Some(other) => {
+                return Err(EngineError::Parsing(format!("[sort] unknown order [{other}], expected [asc] or [desc]")))
+            }
+        };
+        let target = match name {
+            "_score" => SortTarget::Score,
+            "_doc" => SortTarget::Doc,
+            field => {
+                let fm = mapping
+                    .get(field)
+                    .ok_or_else(|| sort_err(format!("No mapping found for [{field}] in order to sort on")))?;
+                if fm.field_type == FieldType::Text {
+                    return Err(EngineError::SearchPhase {
+                        cause_type: "illegal_argument_exception",
+                        reason: format!("Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [{field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory."),
+                    });
+                }
+                SortTarget::Field {
+                    name: field.to_string(),
+                    tantivy_name: mapping.schema.get_field_name(fm.field).to_string(),
+                    field_type: fm.field_type,
+                }
+            }
+        };
+        let default = if target == SortTarget::Score { Order::Desc } else { Order::Asc };
+        specs.push(SortSpec { target, order: order.unwrap_or(default) });
+    }
+    Ok(specs)
+}
+
+/// Order-preserving maps into u64.
+fn i64_key(v: i64) -> u64 {
+    (v as u64) ^ (1 << 63)
+}
+fn f64_key(v: f64) -> u64 {
+    let bits = v.to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | (1 << 63)
+    }
+}
+fn f64_from_key(k: u64) -> f64 {
+    f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k })
+}
+fn score_key(s: f32) -> u64 {
+    f64_key(s as f64)
+}
+
+/// One sort value: (missing, encoded) flattened to a u128 so "missing" sorts after all.
+fn part(value: Option<u64>, order: Order) -> u128 {
+    match value {
+        None => u128::MAX,
+        Some(v) => (if order == Order::Desc { !v } else { v }) as u128,
+    }
+}
+
+enum SegSource {
+    Score,
+    Doc,
+    I64(Column<i64>),
+    F64(Column<f64>),
+    Bool(Column<bool>),
+    Str(StrColumn),
+    Missing,
+}
+
+impl SegSource {
+    fn value(&self, doc: DocId, score: Score, order: Order) -> Option<u64> {
+        let pick = |it: &mut dyn Iterator<Item = u64>| if order == Order::Asc { it.min() } else { it.max() };
+        match self {
+            SegSource::Score => Some(score_key(score)),
+            SegSource::Doc => Some(doc as u64),
+            SegSource::I64(c) => pick(&mut c.values_for_doc(doc).map(i64_key)),
+            SegSource::F64(c) => pick(&mut c.values_for_doc(doc).map(f64_key)),
+            SegSource::Bool(c) => pick(&mut c.values_for_doc(doc).map(u64::from)),
+            SegSource::Str(c) => pick(&mut c.term_ords(doc)),
+            SegSource::Missing => None,
+        }
+    }
+}
+
+/// A sort value after merging, comparable across segments.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GlobalPart {
+    Num(u128),
+    Str { value: Option<String>, order: Order },
+}
+
+impl Eq for GlobalPart {}
+impl PartialOrd for GlobalPart {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for GlobalPart {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (GlobalPart::Num(a), GlobalPart::Num(b)) => a.cmp(b),
+            (GlobalPart::Str { value: a, order }, GlobalPart::Str { value: b, .. }) => match (a, b) {
+                (None, None) => Ordering::Equal,
+                (None, Some(_)) => Ordering::Greater,
+                (Some(_), None) => Ordering::Less,
+                (Some(a), Some(b)) if *order == Order::Desc => b.cmp(a),
+                (Some(a), Some(b)) => a.cmp(b),
+            },
+            (GlobalPart::Num(_), _) => Ordering::Less,
+            _ => Ordering::Greater,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Hit {
+    pub key: Vec<GlobalPart>,
+    pub address: DocAddress,
+    pub score: Score,
+}
+
+pub struct TopHitsFruit {
+    pub hits: Vec<Hit>,
+    pub total: u64,
+    pub max_score: Option<Score>,
+}
+
+/// Sort keys live inline (no allocation per collected doc); unused slots stay equal.
+pub const MAX_SORT_KEYS: usize = 4;
+type SortKey = [u128; MAX_SORT_KEYS];
+
+pub struct TopHitsCollector {
+    pub specs: Vec<SortSpec>,
+    pub limit: usize,
+    pub scoring: bool,
+}
+
+pub struct TopHitsSegment {
+    segment: SegmentOrdinal,
+    sources: Vec<(SegSource, Order)>,
+    limit: usize,
+    heap: BinaryHeap<(SortKey, DocId, u32)>,
+    scratch: SortKey,
+    total: u64,
+    max_score: Option<Score>,
+}
+
+impl Collector for TopHitsCollector {
+    type Fruit = TopHitsFruit;
+    type Child = TopHitsSegment;
+
+    fn for_segment(&self, segment: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<TopHitsSegment> {
+        let ff = reader.fast_fields();
+        let mut sources = Vec::with_capacity(self.specs.len());
+        for spec in &self.specs {
+            let source = match &spec.target {
+                SortTarget::Score => SegSource::Score,
+                SortTarget::Doc => SegSource::Doc,
+                SortTarget::Field { tantivy_name, field_type, .. } => match field_type {
+                    FieldType::Keyword => ff.str(tantivy_name)?.map_or(SegSource::Missing, SegSource::Str),
+                    FieldType::Double | FieldType::Float => {
+                        ff.column_opt::<f64>(tantivy_name)?.map_or(SegSource::Missing, SegSource::F64)
+                    }
+                    FieldType::Boolean => {
+                        ff.column_opt::<bool>(tantivy_name)?.map_or(SegSource::Missing, SegSource::Bool)
+                    }
+                    FieldType::Text => SegSource::Missing,
+                    _ => ff.column_opt::<i64>(tantivy_name)?.map_or(SegSource::Missing, SegSource::I64),
+                },
+            };
+            sources.push((source, spec.order));
+        }
+        Ok(TopHitsSegment {
+            segment,
+            sources,
+            limit: self.limit,
+            heap: BinaryHeap::with_capacity(self.limit.min(10_000) + 1),
+            scratch: [u128::MAX; MAX_SORT_KEYS],
+            total: 0,
+            max_score: None,
+        })
+    }
+
+    fn requires_scoring(&self) -> bool {
+        self.scoring
+    }
+
+    fn merge_fruits(&self, fruits: Vec<TopHitsFruit>) -> tantivy::Result<TopHitsFruit> {
+        let total = fruits.iter().map(|f| f.total).sum();
+        let max_score = fruits.iter().filter_map(|f| f.max_score).reduce(f32::max);
+        let mut hits: Vec<Hit> = fruits.into_iter().flat_map(|f| f.hits).collect();
+        hits.sort_by(|a, b| {
+            a.key
+                .cmp(&b.key)
+                .then(a.address.segment_ord.cmp(&b.address.segment_ord))
+                .then(a.address.doc_id.cmp(&b.address.doc_id))
+        });
+        hits.truncate(self.limit);
+        Ok(TopHitsFruit { hits, total, max_score })
+    }
+}
+
+impl SegmentCollector for TopHitsSegment {
+    type Fruit = TopHitsFruit;
+
+    fn collect(&mut self, doc: DocId, score: Score) {
+        self.total += 1;
+        if self.max_score.is_none_or(|m| score > m) {
+            self.max_score = Some(score);
+        }
+        if self.limit == 0 {
+            return;
+        }
+        for (slot, (source, order)) in self.scratch.iter_mut().zip(&self.sources) {
+            *slot = part(source.value(doc, score, *order), *order);
+        }
+        if self.heap.len() < self.limit {
+            self.heap.push((self.scratch, doc, score.to_bits()));
+        } else if let Some(worst) = self.heap.peek() {
+            // Docs arrive in increasing id order, so an equal key never displaces (ES keeps the lower doc).
+            if self.scratch < worst.0 {
+                self.heap.pop();
+                self.heap.push((self.scratch, doc, score.to_bits()));
+            }
+        }
+    }
+
+    fn harvest(self) -> TopHitsFruit {
+        let mut hits = Vec::with_capacity(self.heap.len());
+        let mut buf = String::new();
+        for (key, doc, score_bits) in self.heap.into_vec() {
+            let global = key
+                .iter()
+                .zip(&self.sources)
+                .map(|(k, (source, order))| match source {
+                    SegSource::Str(col) => {
+                        let value = (*k != u128::MAX).then(|| {
+                            let ord = if *order == Order::Desc { !(*k as u64) } else { *k as u64 };
+                            buf.clear();
+                            let _ = col.ord_to_str(ord, &mut buf);
+                            buf.clone()
+                        });
+                        GlobalPart::Str { value, order: *order }
+                    }
+                    _ => GlobalPart::Num(*k),
+                })
+                .collect();
+            hits.push(Hit {
+                key: global,
+                address: DocAddress::new(self.segment, doc),
+                score: f32::from_bits(score_bits),
+            });
+        }
+        TopHitsFruit { hits, total: self.total, max_score: self.max_score }
+    }
+}
+
+/// The `sort` array ES puts on each hit: dates as epoch millis, missing as ES renders them.
+pub fn sort_values_json(hit: &Hit, specs: &[SortSpec]) -> Vec<Value> {
+    hit.key
+        .iter()
+        .zip(specs)
+        .map(|(part, spec)| {
+            let decoded = |k: u128| if spec.order == Order::Desc { !(k as u64) } else { k as u64 };
+            match (part, &spec.target) {
+                (GlobalPart::Str { value, .. }, _) => value.clone().map_or(Value::Null, Value::String),
+                (GlobalPart::Num(_), SortTarget::Score) => serde_json::json!(hit.score / crate::lower::ES_SCORE_SCALE),
+                (GlobalPart::Num(k), SortTarget::Doc) => {
+                    serde_json::json!(decoded(*k) as i64 + ((hit.address.segment_ord as i64) << 32))
+                }
+                (GlobalPart::Num(k), SortTarget::Field { field_type, .. }) => {
+                    let missing = *k == u128::MAX;
+                    match field_type {
+                        FieldType::Double | FieldType::Float if missing => {
+                            Value::String(if spec.order == Order::Asc { "Infinity" } else { "-Infinity" }.into())
+                        }
+                        FieldType::Double | FieldType::Float => serde_json::json!(f64_from_key(decoded(*k))),
+                        _ if missing => serde_json::json!(if spec.order == Order::Asc { i64::MAX } else { i64::MIN }),
+                        FieldType::Boolean => serde_json::json!(decoded(*k)),
+                        _ => serde_json::json!((decoded(*k) ^ (1 << 63)) as i64),
+                    }
+                }
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encodings_preserve_order() {
+        let ints = [i64::MIN, -5, 0, 3, i64::MAX];
+        assert!(ints.windows(2).all(|w| i64_key(w[0]) < i64_key(w[1])));
+        let floats = [f64::NEG_INFINITY, -2.5, -0.0, 0.5, 1e300];
+        assert!(floats.windows(2).all(|w| f64_key(w[0]) < f64_key(w[1])));
+        assert_eq!(f64_from_key(f64_key(-2.5)), -2.5);
+        assert!(part(Some(u64::MAX), Order::Asc) < part(None, Order::Asc));
+        assert!(part(Some(0), Order::Desc) < part(None, Order::Desc));
+    }
+}

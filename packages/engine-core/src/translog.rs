@@ -1,0 +1,169 @@
+//! Write-ahead translog, one per index. A bulk's operations are appended and fsynced before
+//! they reach the tantivy writer, so an acknowledged bulk survives a crash (ES's default
+//! `index.translog.durability: request`). A refresh commits tantivy and then empties the log;
+//! opening an index replays whatever the log still holds. Replay is idempotent because every
+//! replayed operation is an upsert/delete by `_id`.
+//!
+//! Record layout: `[u32 len][u32 crc32(payload)][payload]`, payload =
+//! `[u8 kind][u64 version][u64 seq_no][u32 id_len][id][source bytes]`. A torn or corrupt tail
+//! (a write that never returned, so never acknowledged) ends the replay and is cut off.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::Path;
+
+use crate::error::Result;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpKind {
+    Index = 1,
+    Delete = 2,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Op {
+    pub kind: OpKind,
+    pub id: String,
+    pub version: u64,
+    pub seq_no: u64,
+    pub source: Vec<u8>,
+}
+
+pub struct Translog {
+    file: File,
+    len: u64,
+}
+
+impl Translog {
+    /// Opens (or creates) the log and returns the operations it holds.
+    pub fn open(path: &Path) -> Result<(Translog, Vec<Op>)> {
+        let mut file = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path)?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        let (ops, good_len) = decode_all(&bytes);
+        if good_len as usize != bytes.len() {
+            file.set_len(good_len)?;
+            file.sync_all()?;
+        }
+        file.seek(SeekFrom::Start(good_len))?;
+        Ok((Translog { file, len: good_len }, ops))
+    }
+
+    /// Appends the operations and fsyncs; returns only once they are durable.
+    pub fn append(&mut self, ops: &[Op]) -> Result<()> {
+        if ops.is_empty() {
+            return Ok(());
+        }
+        let mut out = BufWriter::with_capacity(1 << 20, &mut self.file);
+        let mut written = 0u64;
+        for op in ops {
+            let record = encode(op);
+            out.write_all(&record)?;
+            written += record.len() as u64;
+        }
+        out.flush()?;
+        drop(out);
+        self.file.sync_data()?;
+        self.len += written;
+        Ok(())
+    }
+
+    /// Empties the log once its operations are committed in tantivy.
+    pub fn truncate(&mut self) -> Result<()> {
+        self.file.set_len(0)?;
+        self.file.seek(SeekFrom::Start(0))?;
+        self.file.sync_all()?;
+        self.len = 0;
+        Ok(())
+    }
+
+    pub fn size_in_bytes(&self) -> u64 {
+        self.len
+    }
+}
+
+fn encode(op: &Op) -> Vec<u8> {
+    let mut payload = Vec::with_capacity(21 + op.id.len() + op.source.len());
+    payload.push(op.kind as u8);
+    payload.extend_from_slice(&op.version.to_le_bytes());
+    payload.extend_from_slice(&op.seq_no.to_le_bytes());
+    payload.extend_from_slice(&(op.id.len() as u32).to_le_bytes());
+    payload.extend_from_slice(op.id.as_bytes());
+    payload.extend_from_slice(&op.source);
+    let mut record = Vec::with_capacity(8 + payload.len());
+    record.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    record.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    record.extend_from_slice(&payload);
+    record
+}
+
+/// Decodes every complete, intact record; returns them and the byte length they span.
+fn decode_all(bytes: &[u8]) -> (Vec<Op>, u64) {
+    let mut ops = Vec::new();
+    let mut pos = 0usize;
+    while let Some((op, next)) = decode_one(bytes, pos) {
+        ops.push(op);
+        pos = next;
+    }
+    (ops, pos as u64)
+}
+
+fn decode_one(bytes: &[u8], pos: usize) -> Option<(Op, usize)> {
+    let u32_at = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()));
+    let u64_at = |at: usize| bytes.get(at..at + 8).map(|b| u64::from_le_bytes(b.try_into().unwrap()));
+    let len = u32_at(pos)? as usize;
+    let crc = u32_at(pos + 4)?;
+    let payload = bytes.get(pos + 8..pos + 8 + len)?;
+    if crc32fast::hash(payload) != crc || payload.len() < 21 {
+        return None;
+    }
+    let kind = match payload[0] {
+        1 => OpKind::Index,
+        2 => OpKind::Delete,
+        _ => return None,
+    };
+    let base = pos + 8;
+    let version = u64_at(base + 1)?;
+    let seq_no = u64_at(base + 9)?;
+    let id_len = u32_at(base + 17)? as usize;
+    let id = std::str::from_utf8(payload.get(21..21 + id_len)?).ok()?.to_string();
+    let source = payload.get(21 + id_len..)?.to_vec();
+    Some((Op { kind, id, version, seq_no, source }, pos + 8 + len))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(id: &str) -> Op {
+        Op { kind: OpKind::Index, id: id.into(), version: 1, seq_no: 3, source: br#"{"a":1}"#.to_vec() }
+    }
+
+    #[test]
+    fn appended_ops_come_back_on_reopen() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("translog.log");
+        let (mut log, ops) = Translog::open(&path).unwrap();
+        assert!(ops.is_empty());
+        log.append(&[op("a"), op("b")]).unwrap();
+        drop(log);
+        let (_, ops) = Translog::open(&path).unwrap();
+        assert_eq!(ops, vec![op("a"), op("b")]);
+    }
+
+    #[test]
+    fn torn_tail_is_cut_and_truncate_empties() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("translog.log");
+        let (mut log, _) = Translog::open(&path).unwrap();
+        log.append(&[op("a"), op("b")]).unwrap();
+        drop(log);
+        let full = std::fs::metadata(&path).unwrap().len();
+        OpenOptions::new().write(true).open(&path).unwrap().set_len(full - 3).unwrap();
+        let (mut log, ops) = Translog::open(&path).unwrap();
+        assert_eq!(ops, vec![op("a")]);
+        log.truncate().unwrap();
+        drop(log);
+        assert!(Translog::open(&path).unwrap().1.is_empty());
+    }
+}

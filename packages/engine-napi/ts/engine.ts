@@ -1,0 +1,93 @@
+/**
+ * The hand-written wrapper over the generated native module: every call takes and returns
+ * JSON text (bodies as Buffers), and native failures become `EngineError`s carrying the ES
+ * status and body. Heavy calls (bulk, refresh, aggregating searches) run on the libuv pool;
+ * cheap ones stay synchronous, because the hop to the pool costs more than they do.
+ */
+import { NativeEngine } from '../index.js';
+import { decodeNativeError } from './errors.js';
+
+function call<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw decodeNativeError(err);
+  }
+}
+
+async function callAsync<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw decodeNativeError(err);
+  }
+}
+
+const AGGS_MARKERS = [Buffer.from('"aggs"'), Buffer.from('"aggregations"')];
+
+/** A search goes to the thread pool when it aggregates; plain searches run inline. */
+export function searchRunsAsync(body: Buffer): boolean {
+  return AGGS_MARKERS.some((marker) => body.includes(marker));
+}
+
+export class Engine {
+  readonly #native: NativeEngine;
+
+  constructor(dataDir: string) {
+    this.#native = call(() => new NativeEngine(dataDir));
+  }
+
+  createIndex(index: string, body: Buffer): string {
+    return call(() => this.#native.createIndex(index, body));
+  }
+
+  deleteIndex(index: string): string {
+    return call(() => this.#native.deleteIndex(index));
+  }
+
+  getIndex(index: string): string {
+    return call(() => this.#native.getIndex(index));
+  }
+
+  indexExists(index: string): boolean {
+    return call(() => this.#native.indexExists(index));
+  }
+
+  stats(index: string): string {
+    return call(() => this.#native.stats(index));
+  }
+
+  clusterHealth(): string {
+    return call(() => this.#native.clusterHealth());
+  }
+
+  bulk(index: string | undefined, body: Buffer, refresh: string | undefined): Promise<string> {
+    return callAsync(() => this.#native.bulk(index, body, refresh));
+  }
+
+  refresh(index: string): Promise<string> {
+    return callAsync(() => this.#native.refresh(index));
+  }
+
+  count(index: string, body: Buffer): string {
+    return call(() => this.#native.countSync(index, body));
+  }
+
+  /** URL parameters travel as a JSON object of strings. */
+  async search(index: string, body: Buffer, params: Record<string, string>): Promise<string> {
+    const paramsJson = Object.keys(params).length === 0 ? '' : JSON.stringify(params);
+    if (searchRunsAsync(body)) {
+      return callAsync(() => this.#native.search(index, body, paramsJson));
+    }
+    return call(() => this.#native.searchSync(index, body, paramsJson));
+  }
+
+  debugPanic(): string {
+    return call(() => this.#native.debugPanic());
+  }
+
+  /** Commits every index; the engine must not be used afterwards. */
+  close(): void {
+    call(() => this.#native.close());
+  }
+}
