@@ -1,0 +1,176 @@
+import type { Metadata } from 'next';
+import { TableScroll } from '@/components/table-scroll';
+import { getLatestRun } from '@/lib/data';
+import { formatBytes, formatDate } from '@/lib/format';
+import { benchmarkRules } from '@/lib/methodology';
+import { FLAG_FOR_SETTING, reproduceRun } from '@/lib/reproduce';
+import { runHref } from '@/lib/routes';
+
+export const metadata: Metadata = { title: 'Methodology' };
+
+const integer = new Intl.NumberFormat('en-US');
+const FLAG = new Map(FLAG_FOR_SETTING);
+
+function settingText(value: string | number | boolean | string[]): string {
+  return Array.isArray(value) ? value.join(', ') : String(value);
+}
+
+export default function MethodologyPage() {
+  const latest = getLatestRun();
+  if (!latest) {
+    return (
+      <section className="empty">
+        <h1>Methodology</h1>
+        <p>
+          This page is generated from the latest run&apos;s manifest, and there is no run yet. Run{' '}
+          <code>npm run bench</code> and rebuild the site.
+        </p>
+      </section>
+    );
+  }
+  const { scorecard } = latest;
+  const { manifest } = scorecard;
+  const { machine, candidate, baseline, corpus } = manifest;
+  const reproduction = reproduceRun(manifest);
+  return (
+    <article className="methodology">
+      <p className="eyebrow">Methodology</p>
+      <h1>How the scorecard is measured</h1>
+      <p className="lede">
+        Generated from the manifest of the latest run,{' '}
+        <a href={runHref(scorecard.runId)}>{scorecard.runId}</a> (
+        <time dateTime={scorecard.createdAt}>{formatDate(scorecard.createdAt)}</time>).
+      </p>
+
+      <section>
+        <h2 id="rules" className="section-title">
+          The rules
+        </h2>
+        <ol className="rules">
+          {benchmarkRules(manifest).map((rule) => (
+            <li key={rule.title}>
+              <strong>{rule.title}.</strong> {rule.text}
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section>
+        <h2 id="reproduce" className="section-title">
+          How to reproduce this run
+        </h2>
+        <p>From a clone of the repository, on a machine like the one below:</p>
+        {/* Focusable: a long command scrolls sideways, and keyboard users must be able to scroll it. */}
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: scrollable region, see above. */}
+        <pre className="command" tabIndex={0}>
+          <code>{reproduction.lines.join('\n')}</code>
+        </pre>
+        {reproduction.caveats.length > 0 ? (
+          <ul className="caveats">
+            {reproduction.caveats.map((caveat) => (
+              <li key={caveat}>{caveat}</li>
+            ))}
+          </ul>
+        ) : null}
+        {reproduction.fixedSettings.length > 0 ? (
+          <p className="muted">
+            Recorded values without a flag ({reproduction.fixedSettings.join(', ')}) come from the code and
+            lockfile at that revision.
+          </p>
+        ) : null}
+      </section>
+
+      <section>
+        <h2 id="environment" className="section-title">
+          Machine, versions and corpus
+        </h2>
+        <TableScroll label="Machine, versions and corpus">
+          <table className="score-table compact kv-table">
+            <caption>Where and with what the latest run was measured.</caption>
+            <tbody>
+              <tr>
+                <th scope="row">CPU</th>
+                <td>
+                  {machine.cpuModel}, {machine.cores} cores
+                </td>
+              </tr>
+              <tr>
+                <th scope="row">Memory</th>
+                <td>{formatBytes(machine.memoryBytes)}</td>
+              </tr>
+              <tr>
+                <th scope="row">Operating system</th>
+                <td>
+                  {machine.platform}, {machine.kernel}
+                </td>
+              </tr>
+              <tr>
+                <th scope="row">Node.js</th>
+                <td>{manifest.node}</td>
+              </tr>
+              <tr>
+                <th scope="row">Git revision</th>
+                <td>
+                  <code>{manifest.gitRevision}</code>
+                </td>
+              </tr>
+              {[candidate, baseline].map((engine) => (
+                <tr key={engine.role}>
+                  <th scope="row">{engine.role === 'candidate' ? 'Candidate' : 'Baseline'}</th>
+                  <td>
+                    {engine.product} {engine.version}{' '}
+                    <span className="muted">
+                      {engine.startedByHarness
+                        ? 'started by the harness'
+                        : `already running at ${engine.url}`}
+                    </span>
+                  </td>
+                </tr>
+              ))}
+              <tr>
+                <th scope="row">Corpus</th>
+                <td>
+                  {corpus.name}, {integer.format(corpus.docs)} documents, seed {corpus.seed},{' '}
+                  <code>{corpus.contentHash}</code>
+                </td>
+              </tr>
+            </tbody>
+          </table>
+        </TableScroll>
+      </section>
+
+      <section>
+        <h2 id="settings" className="section-title">
+          Every setting
+        </h2>
+        <TableScroll label="Every setting">
+          <table className="score-table compact kv-table">
+            <caption>
+              The harness settings recorded in the manifest, with the bench flag that sets each.
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Setting</th>
+                <th scope="col">Value</th>
+                <th scope="col">Flag</th>
+              </tr>
+            </thead>
+            <tbody>
+              {Object.entries(manifest.settings).map(([key, value]) => (
+                <tr key={key} data-setting={key}>
+                  <th scope="row">
+                    <code>{key}</code>
+                  </th>
+                  <td>{settingText(value)}</td>
+                  <td>
+                    {FLAG.has(key) ? <code>{FLAG.get(key)}</code> : <span className="muted">no flag</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      </section>
+    </article>
+  );
+}

@@ -1,0 +1,21 @@
+import type { Verdict } from '@/lib/definitions';
+import { VERDICT_MEANING } from '@/lib/format';
+import { VERDICT_ORDER } from '@/lib/prepare';
+import { verdictClass } from './verdict-badge';
+
+/** The headline: how many rows of the run got each verdict. */
+export function VerdictCounts({ counts }: { counts: Record<Verdict, number> }) {
+  return (
+    <ul className="counts" aria-label="Verdict counts">
+      {VERDICT_ORDER.map((verdict) => (
+        <li key={verdict} className={`count count-${verdictClass(verdict)}`} data-testid={`count-${verdict}`}>
+          <span className="count-label">{verdict}</span>
+          <span className="count-value" data-testid={`count-${verdict}-value`}>
+            {counts[verdict]}
+          </span>
+          <span className="count-meaning">{VERDICT_MEANING[verdict]}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,63 @@
+/**
+ * The benchmark's rules in words, with the numbers the run actually used filled in from its
+ * manifest settings. The wording follows the harness (packages/harness/src/verdict/decide.ts,
+ * runner/, stats/bootstrap.ts); a setting the manifest lacks is described without a number.
+ */
+import type { Manifest } from './definitions';
+
+export interface Rule {
+  title: string;
+  text: string;
+}
+
+type Settings = Manifest['settings'];
+
+function num(settings: Settings, key: string): number | undefined {
+  const value = settings[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+const integer = new Intl.NumberFormat('en-US');
+
+/** "200 requests/s" when the setting is there, the fallback phrase when it is not. */
+function say(value: number | undefined, render: (value: number) => string, fallback: string): string {
+  return value === undefined ? fallback : render(value);
+}
+
+export function benchmarkRules(manifest: Manifest): Rule[] {
+  const s = manifest.settings;
+  const margin = num(s, 'tieMargin');
+  const winAt = margin === undefined ? '1 + margin' : (1 + margin).toFixed(3);
+  const loseAt = margin === undefined ? '1 / (1 + margin)' : (1 / (1 + margin)).toFixed(3);
+  const collapse = num(s, 'collapseErrorRate');
+  return [
+    {
+      title: 'Same data on both engines',
+      text: `Both engines load the same seeded corpus (${manifest.corpus.name}, ${integer.format(manifest.corpus.docs)} documents, seed ${manifest.corpus.seed}, content ${manifest.corpus.contentHash}) through the bulk API${say(num(s, 'bulkSize'), (n) => `, ${integer.format(n)} documents per request`, '')}. Ingest throughput is itself a row.`,
+    },
+    {
+      title: 'Open-loop load',
+      text: `Each read row sends requests to each engine on a fixed schedule${say(num(s, 'rate'), (n) => ` of ${integer.format(n)} requests/s`, '')}, request i at its own absolute time. Latency is measured from the intended send time, so an engine that falls behind is charged for the wait. Requests beyond the in-flight cap${say(num(s, 'connections'), (n) => ` (${n} per engine)`, '')} are dropped and counted, never queued.`,
+    },
+    {
+      title: 'Rounds, warmup and order',
+      text: `${say(num(s, 'iterations'), (n) => `${integer.format(n)} timed requests`, 'The timed requests')} per engine and row are split over ${say(num(s, 'rounds'), (n) => `${n} rounds`, 'several rounds')}; the engine that goes first alternates each round. ${say(num(s, 'warmup'), (n) => `${n} untimed warmup requests`, 'Untimed warmup requests')} per engine precede each round and are excluded from the statistics.`,
+    },
+    {
+      title: 'Same answers, or no verdict',
+      text: `The engines' results (hit counts, top hits, aggregation values) are compared on the probe request${say(num(s, 'signalEvery'), (n) => ` and on every ${n}th timed response`, ' and on sampled timed responses')}. If they differ the row is N/A and both sides are shown: a fast wrong answer does not win.`,
+    },
+    {
+      title: 'Ratio and confidence interval',
+      text: `Every ratio is normalised so that > 1 means the candidate is better: baseline p50 / candidate p50 for latency rows, candidate docs/s / baseline docs/s for ingest. The 95% confidence interval comes from ${say(num(s, 'bootstrapResamples'), (n) => `${integer.format(n)} bootstrap resamples`, 'bootstrap resamples')}${say(num(s, 'bootstrapBlock'), (n) => `, latency samples resampled in blocks of ${n} consecutive requests because noise on a shared machine comes in bursts`, '')}.`,
+    },
+    {
+      title: 'Verdict',
+      text: `N/A when either engine does not support the request, the results differ, or the harness itself fell behind its schedule${say(num(s, 'maxSendLagP99Ms'), (n) => ` (send-lag p99 above ${n} ms)`, '')}. A side whose failed and dropped requests exceed ${say(collapse, (n) => `${n * 100}%`, 'the collapse limit')} has collapsed and loses the row (both collapsed: N/A). Otherwise WIN when the interval lies above 1 and the ratio is at least ${winAt}; LOSE when the interval lies below 1 and the ratio is at most ${loseAt}; TIE otherwise, and a WIN becomes a TIE if the candidate had more failed requests.`,
+    },
+    {
+      title: 'The gate',
+      text: 'A pull request fails its check when any row is LOSE or the run itself failed. WIN, TIE and N/A pass; N/A rows are listed with their cause so they can be fixed.',
+    },
+  ];
+}

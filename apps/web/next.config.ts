@@ -1,0 +1,24 @@
+import { resolve } from 'node:path';
+import type { NextConfig } from 'next';
+
+// GitHub Pages serves a project site under /<repo>; the deploy sets EVERYCELL_BASE_PATH to it.
+const basePath = process.env.EVERYCELL_BASE_PATH ?? '';
+if (basePath !== '' && !/^\/[\w.-]+(\/[\w.-]+)*$/.test(basePath)) {
+  throw new Error(`EVERYCELL_BASE_PATH must look like "/everycell" (got "${basePath}")`);
+}
+
+const config: NextConfig = {
+  output: 'export',
+  // A custom distDir is where a static export lands; the browser tests build into their own.
+  distDir: process.env.EVERYCELL_OUT_DIR ?? '.next',
+  basePath,
+  trailingSlash: true,
+  images: { unoptimized: true },
+  poweredByHeader: false,
+  reactStrictMode: true,
+  // Native DuckDB bindings and vega's CommonJS/ESM mix load from node_modules at build time.
+  serverExternalPackages: ['@duckdb/node-api', '@duckdb/node-bindings', 'vega', 'vega-lite'],
+  turbopack: { root: resolve(process.cwd(), '../..') },
+};
+
+export default config;
