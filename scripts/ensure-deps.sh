@@ -10,6 +10,12 @@ command -v cargo >/dev/null || { echo "error: cargo not found: install Rust (htt
 command -v java >/dev/null || missing+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null || missing+=(maven)
 if [ "$want" = test ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
+# actionlint checks the workflows in the test suite; built from the Go module proxy once.
+if [ "$want" = test ] && ! command -v actionlint >/dev/null && [ ! -x "$(go env GOPATH 2>/dev/null)/bin/actionlint" ]; then
+  command -v go >/dev/null || { echo "error: go not found: install Go (apt-get install -y golang) to build actionlint" >&2; exit 2; }
+  echo "installing actionlint"
+  go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.7
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
     echo "error: missing system packages: run 'sudo apt-get install -y ${missing[*]}' and re-run" >&2

@@ -10,6 +10,7 @@ bash scripts/ensure-deps.sh test
 [ -d node_modules ] || npm ci --no-audit --no-fund
 
 step "format and lint"
+"$(command -v actionlint || echo "$(go env GOPATH)/bin/actionlint")" .github/workflows/*.yml
 npx biome check .
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
@@ -19,6 +20,7 @@ npm run build
 
 step "typecheck"
 npx tsc -b
+npm run typecheck -w apps/web
 
 step "engine core: cargo test"
 cargo test --workspace --quiet

@@ -8,7 +8,16 @@ export const SCORECARD_SCHEMA_VERSION = 1;
 export type Verdict = 'WIN' | 'LOSE' | 'TIE' | 'N/A';
 export const VERDICTS: readonly Verdict[] = ['WIN', 'LOSE', 'TIE', 'N/A'];
 
-export type RowGroup = 'ingest' | 'query' | 'metric' | 'bucket' | 'pipeline' | 'feature' | 'mixed' | 'knn' | 'disk';
+export type RowGroup =
+  | 'ingest'
+  | 'query'
+  | 'metric'
+  | 'bucket'
+  | 'pipeline'
+  | 'feature'
+  | 'mixed'
+  | 'knn'
+  | 'disk';
 
 export type Role = 'candidate' | 'baseline';
 

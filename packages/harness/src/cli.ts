@@ -1,0 +1,51 @@
+import pc from 'picocolors';
+import { HELP, parseBenchArgs, UsageError } from './cli/args.js';
+import { runBench } from './cli/bench.js';
+import { createProgress } from './cli/progress.js';
+import { renderSummary } from './cli/summary.js';
+
+async function main(argv: string[]): Promise<number> {
+  let args: ReturnType<typeof parseBenchArgs>;
+  try {
+    args = parseBenchArgs(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`bench: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  if (args.help) {
+    console.log(HELP);
+    return 0;
+  }
+
+  // First Ctrl-C: stop sending, stop engines, write a partial scorecard. Second: leave now.
+  const abort = new AbortController();
+  process.on('SIGINT', () => {
+    if (abort.signal.aborted) process.exit(130);
+    console.error(
+      '\ninterrupted: stopping engines and writing a partial scorecard (Ctrl-C again to quit now)',
+    );
+    abort.abort();
+  });
+  process.on('SIGTERM', () => abort.abort());
+
+  const outcome = await runBench({ ...args, progress: createProgress(), abort: abort.signal });
+  if (!outcome.card) {
+    console.error(pc.red(`bench: ${outcome.error ?? 'the run failed'}`));
+    return 2;
+  }
+  console.log(renderSummary(outcome.card));
+  if (outcome.card.failure) console.error(pc.red(`run ${outcome.card.status}: ${outcome.card.failure}`));
+  console.log(`scorecard: ${outcome.dir}/SCORECARD.md`);
+  return outcome.exitCode;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(pc.red(`bench: harness error: ${(error as Error).stack ?? error}`));
+    process.exit(2);
+  },
+);

@@ -1,0 +1,154 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ALL_FAMILIES, selectFamilies } from '../families/index.js';
+import { DEFAULT_SETTINGS, type RunSettings } from '../runner/settings.js';
+import { REPO_ROOT } from '../scorecard/manifest.js';
+
+export interface BenchArgs {
+  settings: RunSettings;
+  out: string;
+  candidateUrl?: string;
+  baselineUrl?: string;
+  help: boolean;
+}
+
+/** A bad flag: the CLI prints the message (which names the fix) and exits 2. */
+export class UsageError extends Error {}
+
+const d = DEFAULT_SETTINGS;
+export const HELP = `usage: npm run bench -w packages/harness -- [flags]
+
+Loads the same seeded corpus into the candidate (everycell) and the baseline (OpenSearch),
+measures every row on both, and writes <out>/<run-id>/scorecard.json, SCORECARD.md and the
+history database. Exit status: 0 no LOSE, 1 any LOSE, 2 the run failed or was interrupted.
+
+  --docs N            corpus size; accepts 20000, 100k, 1m (default ${d.docs})
+  --rate R            open-loop arrival rate per engine, requests/s (default ${d.rate})
+  --iterations N      timed requests per engine per read row, split over the rounds (default ${d.iterations})
+  --warmup N          untimed warmup requests per engine per round (default ${d.warmup})
+  --prewarm N         untimed requests per engine per read row before any timing, so a JIT/JVM engine
+                      is measured warm (default ${d.prewarm})
+  --rounds N          rounds per row; engine order alternates each round (default ${d.rounds})
+  --families GLOBS    comma-separated globs over read-row ids, e.g. 'query.*,bucket.terms' (default '*');
+                      ingest always runs because it loads the data
+  --seed N            corpus and request seed (default ${d.seed})
+  --connections N     in-flight cap per engine; requests beyond it are dropped (default ${d.connections})
+  --timeout-ms N      per-request bound in ms (default ${d.timeoutMs})
+  --bulk-size N       documents per bulk request (default ${d.bulkSize})
+  --margin X          tie margin as a fraction: WIN/LOSE need the ratio beyond 1 +/- X (default ${d.tieMargin})
+  --max-send-lag-ms N read rows where the harness's own send lag p99 exceeds N ms on both engines are N/A
+                      (default ${d.maxSendLagP99Ms})
+  --candidate-url U   use a running candidate at U instead of starting one
+  --baseline-url U    use a running baseline at U instead of starting OpenSearch
+  --out DIR           where run folders and history.duckdb go (default <repo>/scorecards)
+  --help              this text
+
+Row ids: ${ALL_FAMILIES.map((f) => f.id).join(', ')}`;
+
+function parseCount(flag: string, raw: string, min: number): number {
+  const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(raw.trim());
+  const n = m
+    ? Number(m[1]) * (m[2]?.toLowerCase() === 'k' ? 1e3 : m[2]?.toLowerCase() === 'm' ? 1e6 : 1)
+    : Number.NaN;
+  if (!Number.isInteger(n) || n < min)
+    throw new UsageError(
+      `--${flag} must be a whole number >= ${min}, got "${raw}" (e.g. --${flag} ${min === 0 ? 0 : Math.max(min, 10)})`,
+    );
+  return n;
+}
+
+function parsePositive(flag: string, raw: string): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${flag} must be a number > 0, got "${raw}"`);
+  return n;
+}
+
+function parseUrl(flag: string, raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
+    return url.origin;
+  } catch {
+    throw new UsageError(`--${flag} must be an http URL like http://127.0.0.1:9200, got "${raw}"`);
+  }
+}
+
+export function parseBenchArgs(argv: string[]): BenchArgs {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        docs: { type: 'string' },
+        rate: { type: 'string' },
+        iterations: { type: 'string' },
+        warmup: { type: 'string' },
+        prewarm: { type: 'string' },
+        rounds: { type: 'string' },
+        families: { type: 'string' },
+        seed: { type: 'string' },
+        connections: { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        'bulk-size': { type: 'string' },
+        margin: { type: 'string' },
+        'max-send-lag-ms': { type: 'string' },
+        'candidate-url': { type: 'string' },
+        'baseline-url': { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.split('\n')[0]}; run with --help for the flags`);
+  }
+  const s: RunSettings = { ...DEFAULT_SETTINGS };
+  const str = (k: string) => values[k] as string | undefined;
+  if (str('docs') !== undefined) s.docs = parseCount('docs', str('docs') as string, 1);
+  if (str('rate') !== undefined) s.rate = parsePositive('rate', str('rate') as string);
+  if (str('iterations') !== undefined)
+    s.iterations = parseCount('iterations', str('iterations') as string, 1);
+  if (str('warmup') !== undefined) s.warmup = parseCount('warmup', str('warmup') as string, 0);
+  if (str('prewarm') !== undefined) s.prewarm = parseCount('prewarm', str('prewarm') as string, 0);
+  if (str('rounds') !== undefined) s.rounds = parseCount('rounds', str('rounds') as string, 1);
+  if (str('seed') !== undefined) s.seed = parseCount('seed', str('seed') as string, 0);
+  if (str('connections') !== undefined)
+    s.connections = parseCount('connections', str('connections') as string, 1);
+  if (str('timeout-ms') !== undefined) s.timeoutMs = parseCount('timeout-ms', str('timeout-ms') as string, 1);
+  if (str('bulk-size') !== undefined) s.bulkSize = parseCount('bulk-size', str('bulk-size') as string, 1);
+  if (str('max-send-lag-ms') !== undefined)
+    s.maxSendLagP99Ms = parsePositive('max-send-lag-ms', str('max-send-lag-ms') as string);
+  if (str('margin') !== undefined) {
+    const m = Number(str('margin'));
+    if (!(m >= 0 && m < 1))
+      throw new UsageError(
+        `--margin must be a fraction in [0, 1), got "${str('margin')}" (e.g. --margin 0.05)`,
+      );
+    s.tieMargin = m;
+  }
+  if (str('families') !== undefined) {
+    s.families = str('families') as string;
+    if (selectFamilies(s.families).length === 0) {
+      throw new UsageError(
+        `--families "${s.families}" matches no row; ids are ${ALL_FAMILIES.map((f) => f.id).join(', ')}`,
+      );
+    }
+  }
+  if (s.iterations < s.rounds)
+    throw new UsageError(`--iterations (${s.iterations}) must be at least --rounds (${s.rounds})`);
+  const args: BenchArgs = {
+    settings: s,
+    // npm runs workspace scripts in the package folder; a relative --out means the caller's folder.
+    out:
+      str('out') === undefined
+        ? resolve(REPO_ROOT, 'scorecards')
+        : resolve(process.env.INIT_CWD ?? process.cwd(), str('out') as string),
+    help: values.help === true,
+  };
+  if (str('candidate-url') !== undefined)
+    args.candidateUrl = parseUrl('candidate-url', str('candidate-url') as string);
+  if (str('baseline-url') !== undefined)
+    args.baselineUrl = parseUrl('baseline-url', str('baseline-url') as string);
+  return args;
+}

@@ -1,0 +1,144 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { prepareBulk } from '../corpus/bulk.js';
+import { CORPUS_NAME, generateCorpus } from '../corpus/generate.js';
+import { INDEX_NAME } from '../corpus/mapping.js';
+import { selectFamilies } from '../families/index.js';
+import { appendRun, historyPath, withHistory } from '../history/db.js';
+import { realClock } from '../runner/clock.js';
+import { EngineFailure, Interrupted } from '../runner/errors.js';
+import { ingestBoth } from '../runner/ingest.js';
+import { measureReadRow, prewarm } from '../runner/readRow.js';
+import type { RunSettings } from '../runner/settings.js';
+import { Side } from '../runner/side.js';
+import { buildScorecard } from '../scorecard/build.js';
+import { buildManifest, engineInfo, gitRevision, REPO_ROOT } from '../scorecard/manifest.js';
+import { makeRunId } from '../scorecard/runId.js';
+import type { RowResult, Scorecard } from '../scorecard/schema.js';
+import { writeSamples, writeScorecard } from '../scorecard/write.js';
+import { INGEST_ROW_ID, ingestRowResult } from '../verdict/ingestRowResult.js';
+import { readRowResult } from '../verdict/readRowResult.js';
+import { startEngines } from './engines.js';
+import type { Progress } from './progress.js';
+
+export interface BenchOptions {
+  settings: RunSettings;
+  out: string;
+  candidateUrl?: string;
+  baselineUrl?: string;
+  progress: Progress;
+  abort: AbortSignal;
+}
+
+export interface BenchOutcome {
+  card?: Scorecard;
+  dir?: string;
+  exitCode: 0 | 1 | 2;
+  /** Set when the run failed before anything could be written. */
+  error?: string;
+}
+
+/**
+ * One whole run: corpus -> engines -> ingest row -> read rows -> scorecard + history.
+ * Whatever happens after the engines are up, they are stopped and what was measured is written.
+ */
+export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
+  const { settings, progress, abort } = opts;
+  const started = new Date();
+  const t0 = performance.now();
+  const runId = makeRunId(started, gitRevision());
+  const runDir = join(REPO_ROOT, '.runs', runId);
+  const families = selectFamilies(settings.families);
+
+  progress.log(`run ${runId}: building a ${settings.docs}-doc corpus (seed ${settings.seed})`);
+  const corpus = prepareBulk(generateCorpus(settings.seed, settings.docs), settings.bulkSize);
+
+  let engines: Awaited<ReturnType<typeof startEngines>>;
+  try {
+    engines = await startEngines({ ...opts, runDir, log: progress.log });
+  } catch (error) {
+    return { exitCode: 2, error: `could not start or reach the engines: ${(error as Error).message}` };
+  }
+  progress.log(`candidate: ${engines.candidate.product} at ${engines.candidate.url}`);
+  progress.log(`baseline:  ${engines.baseline.product} at ${engines.baseline.url}`);
+
+  const sides = {
+    candidate: new Side(engines.candidate, settings.connections, settings.timeoutMs, abort),
+    baseline: new Side(engines.baseline, settings.connections, settings.timeoutMs, abort),
+  };
+  const rows: RowResult[] = [];
+  let status: Scorecard['status'] = 'complete';
+  let failure: string | undefined;
+  try {
+    progress.start(3 + families.length * settings.rounds * 2);
+    const ingested = await ingestBoth(sides, corpus, INDEX_NAME, settings, (what) =>
+      progress.step('ingest', what),
+    );
+    sides.candidate.check();
+    sides.baseline.check();
+    progress.advance();
+    progress.advance();
+    const { candidate: cIngest, baseline: bIngest } = ingested;
+    rows.push(ingestRowResult({ candidate: cIngest, baseline: bIngest }, corpus.docs, settings));
+    await writeSamples(opts.out, runId, INGEST_ROW_ID, {
+      candidate: cIngest.bulkMs,
+      baseline: bIngest.bulkMs,
+    });
+
+    await prewarm(families, sides, INDEX_NAME, settings, realClock, (role, family) =>
+      progress.step('prewarm', `${role} ${family.id}`),
+    );
+    progress.advance();
+    for (const family of families) {
+      progress.step('read', family.id);
+      let phases = 0;
+      const raw = await measureReadRow(family, sides, INDEX_NAME, settings, realClock, (what) => {
+        // Called as each engine-round starts, so the one before it has just finished.
+        if (phases++ > 0) progress.advance();
+        progress.step('read', `${family.id} ${what}`);
+      });
+      // An unsupported row skips its rounds; count them done either way.
+      for (let i = Math.max(phases, 1); i <= settings.rounds * 2; i++) progress.advance();
+      rows.push(readRowResult(raw, settings));
+      await writeSamples(opts.out, runId, family.id, {
+        candidate: { timed: raw.candidate.timed, warmup: raw.candidate.warmup },
+        baseline: { timed: raw.baseline.timed, warmup: raw.baseline.warmup },
+      });
+    }
+  } catch (error) {
+    if (error instanceof Interrupted) {
+      status = 'partial';
+      failure = 'interrupted (Ctrl-C)';
+    } else {
+      status = 'failed';
+      failure =
+        error instanceof EngineFailure ? error.message : `harness error: ${(error as Error).stack ?? error}`;
+    }
+  } finally {
+    progress.stop();
+    await Promise.all([sides.candidate.client.close(), sides.baseline.client.close()]);
+    await Promise.all([engines.candidate.stop(), engines.baseline.stop()]);
+    // Engine data is bulky and rebuilt every run; the logs stay for post-mortems.
+    await rm(join(runDir, 'candidate', 'data'), { recursive: true, force: true });
+    await rm(join(runDir, 'baseline', 'home', 'data'), { recursive: true, force: true });
+  }
+
+  const card = buildScorecard({
+    runId,
+    createdAt: started,
+    durationMs: performance.now() - t0,
+    status,
+    failure,
+    manifest: buildManifest({
+      candidate: engineInfo(engines.candidate),
+      baseline: engineInfo(engines.baseline),
+      corpus: { name: CORPUS_NAME, seed: settings.seed, docs: corpus.docs, contentHash: corpus.contentHash },
+      settings,
+      extra: { index: INDEX_NAME, schedule: `open loop, constant rate`, engineLogs: runDir },
+    }),
+    rows,
+  });
+  const dir = await writeScorecard(opts.out, card);
+  await withHistory(historyPath(opts.out), (conn) => appendRun(conn, card));
+  return { card, dir, exitCode: card.exitCode };
+}

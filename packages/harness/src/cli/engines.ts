@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+import { startCandidate } from '../engines/candidate.js';
+import { ensureBaselineBuilt, startOpenSearch } from '../engines/opensearch.js';
+import { freePort } from '../engines/ports.js';
+import { connectRemote } from '../engines/remote.js';
+import type { RunningEngine } from '../engines/types.js';
+
+export interface EngineSources {
+  candidateUrl?: string;
+  baselineUrl?: string;
+  /** Run folder for engine data and logs (outside scorecards/). */
+  runDir: string;
+  log(line: string): void;
+}
+
+/**
+ * Start (or connect to) both engines. If one fails, the other is stopped before the error
+ * propagates: a failed start never leaves a JVM behind.
+ */
+export async function startEngines(
+  src: EngineSources,
+): Promise<{ candidate: RunningEngine; baseline: RunningEngine }> {
+  const candidate = (async () => {
+    if (src.candidateUrl) return connectRemote('candidate', src.candidateUrl);
+    return startCandidate({
+      dataDir: join(src.runDir, 'candidate', 'data'),
+      logFile: join(src.runDir, 'candidate', 'engine.log'),
+      port: await freePort(),
+    });
+  })();
+  const baseline = (async () => {
+    if (src.baselineUrl) return connectRemote('baseline', src.baselineUrl);
+    await ensureBaselineBuilt({ log: src.log });
+    return startOpenSearch({
+      dataDir: join(src.runDir, 'baseline', 'home'),
+      logFile: join(src.runDir, 'baseline', 'engine.log'),
+      port: await freePort(),
+    });
+  })();
+  const [c, b] = await Promise.allSettled([candidate, baseline]);
+  if (c.status === 'fulfilled' && b.status === 'fulfilled') return { candidate: c.value, baseline: b.value };
+  if (c.status === 'fulfilled') await c.value.stop();
+  if (b.status === 'fulfilled') await b.value.stop();
+  const reasons = [c, b].filter((r) => r.status === 'rejected').map((r) => (r.reason as Error).message);
+  throw new Error(reasons.join('\n'));
+}

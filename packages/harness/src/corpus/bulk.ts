@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import type { CorpusDoc } from './generate.js';
+
+export interface BulkBatch {
+  /** NDJSON body for POST /<index>/_bulk, newline-terminated. */
+  body: string;
+  docs: number;
+}
+
+export interface PreparedCorpus {
+  batches: BulkBatch[];
+  docs: number;
+  /** sha256 of the concatenated bulk NDJSON (independent of batch size): proves both runs used the same data. */
+  contentHash: string;
+}
+
+/** Build every bulk body before the clock starts, so timing measures the engines, not JSON.stringify. */
+export function prepareBulk(corpus: Iterable<CorpusDoc>, batchSize: number): PreparedCorpus {
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new Error(`batch size must be a positive integer, got ${batchSize}`);
+  const hash = createHash('sha256');
+  const batches: BulkBatch[] = [];
+  let lines: string[] = [];
+  let inBatch = 0;
+  let docs = 0;
+  const flush = () => {
+    if (inBatch === 0) return;
+    const body = lines.join('');
+    hash.update(body);
+    batches.push({ body, docs: inBatch });
+    lines = [];
+    inBatch = 0;
+  };
+  for (const doc of corpus) {
+    lines.push(`${JSON.stringify({ index: { _id: doc.id } })}\n${JSON.stringify(doc.source)}\n`);
+    inBatch++;
+    docs++;
+    if (inBatch === batchSize) flush();
+  }
+  flush();
+  return { batches, docs, contentHash: hash.digest('hex') };
+}

@@ -1,0 +1,94 @@
+import type { BucketSignal, Signal } from './types.js';
+
+/** Relative tolerance for metric values: sums and averages of doubles depend on summation order. */
+export const METRIC_RELATIVE_TOLERANCE = 1e-6;
+
+export function metricsAgree(
+  a: number | null,
+  b: number | null,
+  tolerance = METRIC_RELATIVE_TOLERANCE,
+): boolean {
+  if (a === null || b === null) return a === b;
+  if (a === b) return true;
+  const scale = Math.max(Math.abs(a), Math.abs(b));
+  return Math.abs(a - b) <= tolerance * scale;
+}
+
+const show = (x: unknown): string => {
+  const s = JSON.stringify(x);
+  return s === undefined ? 'absent' : s.length > 80 ? `${s.slice(0, 77)}...` : s;
+};
+
+function compareMetrics(
+  where: string,
+  c: Record<string, number | null> | undefined,
+  b: Record<string, number | null> | undefined,
+): string | undefined {
+  const names = new Set([...Object.keys(c ?? {}), ...Object.keys(b ?? {})]);
+  for (const name of names) {
+    const cv = c?.[name];
+    const bv = b?.[name];
+    if (cv === undefined || bv === undefined || !metricsAgree(cv, bv)) {
+      return `${where}${name}: ${show(cv)} vs ${show(bv)}`;
+    }
+  }
+  return undefined;
+}
+
+function compareBuckets(
+  name: string,
+  c: BucketSignal[] | undefined,
+  b: BucketSignal[] | undefined,
+): string | undefined {
+  if (!c || !b) return `aggregations.${name}: ${c ? 'present' : 'absent'} vs ${b ? 'present' : 'absent'}`;
+  const bByKey = new Map(b.map((x) => [String(x.key), x]));
+  const cByKey = new Map(c.map((x) => [String(x.key), x]));
+  const missing = [...bByKey.keys()].filter((k) => !cByKey.has(k));
+  const extra = [...cByKey.keys()].filter((k) => !bByKey.has(k));
+  if (missing.length > 0 || extra.length > 0) {
+    return `aggregations.${name}: candidate lacks buckets ${show(missing)}, has extra ${show(extra)}`;
+  }
+  for (const cb of c) {
+    const bb = bByKey.get(String(cb.key)) as BucketSignal;
+    if (cb.docCount !== bb.docCount)
+      return `aggregations.${name}[${cb.key}].doc_count: ${cb.docCount} vs ${bb.docCount}`;
+    const diff = compareMetrics(`aggregations.${name}[${cb.key}].`, cb.metrics, bb.metrics);
+    if (diff) return diff;
+  }
+  return undefined;
+}
+
+function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/**
+ * Compare a candidate signal with the baseline's; undefined when they agree, else one line
+ * naming the first material difference ("candidate vs baseline"). Totals, counts, ids, sort
+ * values and bucket keys/doc_counts must match exactly; metric values to 1e-6 relative.
+ */
+export function compareSignals(c: Signal, b: Signal): string | undefined {
+  if (c.total || b.total) {
+    if (!c.total || !b.total) return `hits.total: ${show(c.total)} vs ${show(b.total)}`;
+    if (c.total.value !== b.total.value || c.total.relation !== b.total.relation) {
+      return `hits.total: ${c.total.value} (${c.total.relation}) vs ${b.total.value} (${b.total.relation})`;
+    }
+  }
+  if (c.count !== b.count) return `count: ${show(c.count)} vs ${show(b.count)}`;
+  if (c.ids || b.ids) {
+    if (!c.ids || !b.ids || !sameList(c.ids, b.ids)) return `hit ids: ${show(c.ids)} vs ${show(b.ids)}`;
+  }
+  if (c.sortValues || b.sortValues) {
+    if (!c.sortValues || !b.sortValues || !sameList(c.sortValues, b.sortValues)) {
+      return `sorted values: ${show(c.sortValues)} vs ${show(b.sortValues)}`;
+    }
+  }
+  const metricDiff = compareMetrics('aggregations.', c.metrics, b.metrics);
+  if (metricDiff) return metricDiff;
+  const aggNames = new Set([...Object.keys(c.buckets ?? {}), ...Object.keys(b.buckets ?? {})]);
+  for (const name of aggNames) {
+    const diff = compareBuckets(name, c.buckets?.[name], b.buckets?.[name]);
+    if (diff) return diff;
+  }
+  return undefined;
+}

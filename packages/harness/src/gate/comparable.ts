@@ -1,0 +1,12 @@
+import type { Scorecard } from '../scorecard/schema.js';
+
+/** Same corpus, same size, same row selection: only then is a missing row or extra N/A a coverage loss. */
+export function comparable(a: Scorecard, b: Scorecard): boolean {
+  const ca = a.manifest.corpus;
+  const cb = b.manifest.corpus;
+  return (
+    ca.name === cb.name &&
+    ca.docs === cb.docs &&
+    String(a.manifest.settings?.families ?? '*') === String(b.manifest.settings?.families ?? '*')
+  );
+}

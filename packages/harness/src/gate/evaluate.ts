@@ -1,0 +1,181 @@
+import type { RowResult, Scorecard, Verdict } from '../scorecard/schema.js';
+import { comparable } from './comparable.js';
+import { renderSummary } from './render.js';
+import { isExpired, isIsoDay, type Waiver } from './waivers.js';
+
+/** 0 pass, 1 an unwaived LOSE, 2 the run failed, 3 coverage fell against the previous run. */
+export type GateExitCode = 0 | 1 | 2 | 3;
+
+export interface GateInput {
+  scorecard: Scorecard;
+  /** The latest run of main, when there is one. */
+  previous?: Scorecard;
+  waivers: readonly Waiver[];
+  /** Today in UTC, YYYY-MM-DD: passed in so the evaluation stays a pure function. */
+  today: string;
+}
+
+export interface FailingRow {
+  id: string;
+  title: string;
+  reason: string;
+  /** Set when a waiver named this row but its date has passed. */
+  expiredWaiver?: Waiver;
+}
+
+export interface WaivedRow {
+  id: string;
+  title: string;
+  reason: string;
+  waiver: Waiver;
+}
+
+export interface ChangedRow {
+  id: string;
+  title: string;
+  from: Verdict;
+  to: Verdict;
+  /** WIN <-> LOSE: the candidate went from better to worse or back. */
+  flip: boolean;
+  reason: string;
+}
+
+export interface Coverage {
+  /** false when there is no previous run or it used another corpus, size or row selection. */
+  compared: boolean;
+  /** Why coverage was not compared, for the summary. */
+  note?: string;
+  naBefore: number;
+  naNow: number;
+  /** Row ids in the previous run that this run does not have. */
+  missingRows: string[];
+  /** Rows that had a verdict before and are N/A now. */
+  newlyNA: string[];
+  dropped: boolean;
+}
+
+export interface GateResult {
+  exitCode: GateExitCode;
+  /** One line: what the gate decided and why. */
+  headline: string;
+  summaryMarkdown: string;
+  /** Run failure cause when exitCode is 2. */
+  runFailure?: string;
+  failingRows: FailingRow[];
+  changedRows: ChangedRow[];
+  waivedRows: WaivedRow[];
+  /** Every expired waiver in the file, whether or not its row lost this time. */
+  expiredWaivers: Waiver[];
+  /** Unexpired waivers whose row did not LOSE: candidates for removal. */
+  unusedWaivers: Waiver[];
+  coverage: Coverage;
+}
+
+function runFailure(card: Scorecard): string | undefined {
+  if (card.status === 'failed') return card.failure ?? 'the run failed';
+  if (card.status === 'partial') return card.failure ?? 'the run was interrupted and is partial';
+  if (card.exitCode === 2) return card.failure ?? 'the run exited with status 2';
+  return undefined;
+}
+
+function coverage(card: Scorecard, previous: Scorecard | undefined): Coverage {
+  const naNow = card.rows.filter((r) => r.verdict === 'N/A').length;
+  const none = { naBefore: 0, naNow, missingRows: [], newlyNA: [], dropped: false };
+  if (!previous) return { ...none, compared: false, note: 'no previous run to compare with' };
+  if (!comparable(card, previous)) {
+    const p = previous.manifest.corpus;
+    const c = card.manifest.corpus;
+    return {
+      ...none,
+      compared: false,
+      note: `previous run ${previous.runId} used ${p.name} with ${p.docs} docs (families ${String(previous.manifest.settings?.families ?? '*')}), this run ${c.name} with ${c.docs} docs (families ${String(card.manifest.settings?.families ?? '*')}): coverage not compared`,
+    };
+  }
+  const now = new Map(card.rows.map((r) => [r.id, r]));
+  const naBefore = previous.rows.filter((r) => r.verdict === 'N/A').length;
+  const missingRows = previous.rows.filter((r) => !now.has(r.id)).map((r) => r.id);
+  const newlyNA = previous.rows
+    .filter((r) => r.verdict !== 'N/A' && now.get(r.id)?.verdict === 'N/A')
+    .map((r) => r.id);
+  return {
+    compared: true,
+    naBefore,
+    naNow,
+    missingRows,
+    newlyNA,
+    dropped: naNow > naBefore || missingRows.length > 0,
+  };
+}
+
+function changedRows(card: Scorecard, previous: Scorecard | undefined): ChangedRow[] {
+  if (!previous) return [];
+  const before = new Map(previous.rows.map((r) => [r.id, r.verdict]));
+  const changed: ChangedRow[] = [];
+  for (const row of card.rows) {
+    const from = before.get(row.id);
+    if (from === undefined || from === row.verdict) continue;
+    const flip = (from === 'WIN' && row.verdict === 'LOSE') || (from === 'LOSE' && row.verdict === 'WIN');
+    changed.push({ id: row.id, title: row.title, from, to: row.verdict, flip, reason: row.reason });
+  }
+  // Flips first: they are the changes a reviewer must look at; otherwise keep scorecard order.
+  return changed.sort((a, b) => Number(b.flip) - Number(a.flip));
+}
+
+/** Decide the gate for one run. Pure: same input, same result, no I/O. */
+export function evaluateGate(input: GateInput): GateResult {
+  const { scorecard: card, previous, waivers, today } = input;
+  if (!isIsoDay(today)) throw new Error(`evaluateGate: today must be YYYY-MM-DD, got "${today}"`);
+  const byRow = new Map(waivers.map((w) => [w.row, w]));
+  const loses: RowResult[] = card.rows.filter((r) => r.verdict === 'LOSE');
+
+  const failingRows: FailingRow[] = [];
+  const waivedRows: WaivedRow[] = [];
+  for (const row of loses) {
+    const waiver = byRow.get(row.id);
+    if (waiver && !isExpired(waiver, today)) {
+      waivedRows.push({ id: row.id, title: row.title, reason: row.reason, waiver });
+    } else {
+      const failing: FailingRow = { id: row.id, title: row.title, reason: row.reason };
+      if (waiver) failing.expiredWaiver = waiver;
+      failingRows.push(failing);
+    }
+  }
+  const losing = new Set(loses.map((r) => r.id));
+  const expiredWaivers = waivers.filter((w) => isExpired(w, today));
+  const unusedWaivers = waivers.filter((w) => !isExpired(w, today) && !losing.has(w.row));
+  const cov = coverage(card, previous);
+  const failure = runFailure(card);
+
+  let exitCode: GateExitCode;
+  let headline: string;
+  if (failure !== undefined) {
+    exitCode = 2;
+    headline = `run failed: ${failure}`;
+  } else if (failingRows.length > 0) {
+    exitCode = 1;
+    const expired = failingRows.filter((r) => r.expiredWaiver).length;
+    headline = `${failingRows.length} LOSE row${failingRows.length === 1 ? '' : 's'} not waived${expired ? ` (${expired} with an expired waiver)` : ''}`;
+  } else if (cov.dropped) {
+    exitCode = 3;
+    const parts = [];
+    if (cov.naNow > cov.naBefore) parts.push(`N/A rows ${cov.naBefore} -> ${cov.naNow}`);
+    if (cov.missingRows.length > 0) parts.push(`${cov.missingRows.length} row(s) missing`);
+    headline = `coverage fell against ${previous?.runId}: ${parts.join(', ')}`;
+  } else {
+    exitCode = 0;
+    headline = waivedRows.length > 0 ? `passed with ${waivedRows.length} waived LOSE row(s)` : 'passed';
+  }
+
+  const result: Omit<GateResult, 'summaryMarkdown'> = {
+    exitCode,
+    headline,
+    failingRows,
+    changedRows: changedRows(card, previous),
+    waivedRows,
+    expiredWaivers,
+    unusedWaivers,
+    coverage: cov,
+  };
+  if (failure !== undefined) result.runFailure = failure;
+  return { ...result, summaryMarkdown: renderSummary(card, previous, result) };
+}

@@ -1,0 +1,162 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { REPO_ROOT } from '../scorecard/manifest.js';
+import { DEFAULT_WAIVERS, fromCaller } from './args.js';
+import { judge, reportNoScorecard } from './judge.js';
+import { ScorecardInputError } from './scorecards.js';
+import { WaiverFileError } from './waivers.js';
+
+/**
+ * `npm run ci:gate`: the pull-request gate exactly as the workflow runs it. Runs the bench at CI
+ * scale into --out, then judges the new run against the newest committed comparable run in
+ * scorecards/ (main's latest) with the waivers file, and exits with the gate status.
+ */
+
+/**
+ * CI scale: a fifth of the published corpus and half the timed requests, so a PR run finishes in
+ * a few minutes on a 2-core runner; p99 still has >= 100 samples per engine per row.
+ */
+export const CI_SCALE = ['--docs', '20000', '--iterations', '300', '--rounds', '2', '--prewarm', '100'];
+
+const HELP = `usage: npm run ci:gate -- [--out DIR] [--scorecards DIR] [--waivers FILE] [--summary FILE]
+                       [--comment FILE] [bench flags...]
+
+Runs the bench at CI scale (${CI_SCALE.join(' ')}) into --out (default ci-out), then the gate
+on the new run against the newest committed run in --scorecards (default scorecards/).
+Any other flag goes to the bench after the CI-scale ones, so it overrides them (e.g. --docs 5000).
+Exit status: 0 pass, 1 unwaived LOSE, 2 run failed, 3 coverage fell.`;
+
+interface RunnerArgs {
+  out: string;
+  scorecards: string;
+  waivers: string;
+  summary?: string;
+  comment?: string;
+  bench: string[];
+  help: boolean;
+}
+
+const OWN = new Set(['--out', '--scorecards', '--waivers', '--summary', '--comment']);
+
+function parseRunnerArgs(argv: string[]): RunnerArgs {
+  const own = new Map<string, string>();
+  const bench: string[] = [];
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i] as string;
+    const [flag, inline] = token.split(/=(.*)/s, 2) as [string, string | undefined];
+    if (flag === '--help' || flag === '-h') help = true;
+    else if (OWN.has(flag)) {
+      const value = inline ?? argv[++i];
+      if (value === undefined || value.startsWith('--') || value.trim() === '')
+        throw new Error(`${flag} needs a value, e.g. ${flag} ci-out`);
+      own.set(flag, value);
+    } else bench.push(token);
+  }
+  const path = (flag: string) => (own.has(flag) ? fromCaller(own.get(flag) as string) : undefined);
+  const args: RunnerArgs = {
+    out: path('--out') ?? resolve(REPO_ROOT, 'ci-out'),
+    scorecards: path('--scorecards') ?? resolve(REPO_ROOT, 'scorecards'),
+    waivers: path('--waivers') ?? DEFAULT_WAIVERS,
+    bench,
+    help,
+  };
+  const summary = path('--summary');
+  if (summary) args.summary = summary;
+  const comment = path('--comment');
+  if (comment) args.comment = comment;
+  return args;
+}
+
+const runFolders = (dir: string) =>
+  new Set(
+    existsSync(dir)
+      ? readdirSync(dir, { withFileTypes: true })
+          .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'scorecard.json')))
+          .map((e) => e.name)
+      : [],
+  );
+
+/** Run the bench through npm, as a developer would; resolves with its exit status (null: killed). */
+function runBench(args: string[]): Promise<number | null> {
+  // Under `npm run`, npm_execpath is npm's own script: reuse it rather than trusting PATH (but
+  // not when another tool, e.g. npx or yarn, set it).
+  const npm = process.env.npm_execpath;
+  const [command, prefix] = npm && /npm-cli\.[cm]?js$/.test(npm) ? [process.execPath, [npm]] : ['npm', []];
+  const child = spawn(command, [...prefix, 'run', 'bench', '-w', 'packages/harness', '--', ...args], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+  });
+  // A cancelled CI job sends SIGTERM: let the bench stop its engines and write what it has.
+  const forward = () => child.kill('SIGTERM');
+  process.once('SIGTERM', forward);
+  // Ctrl-C reaches the bench too (same process group): it writes a partial scorecard, which
+  // this process must stay alive to judge (a partial run fails the gate with 2).
+  const ignore = () => {};
+  process.on('SIGINT', ignore);
+  return new Promise((resolveCode, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      process.off('SIGTERM', forward);
+      process.off('SIGINT', ignore);
+      resolveCode(code);
+    });
+  });
+}
+
+async function main(argv: string[]): Promise<number> {
+  let args: RunnerArgs;
+  try {
+    args = parseRunnerArgs(argv);
+  } catch (error) {
+    console.error(`ci:gate: ${(error as Error).message}; run with --help for the flags`);
+    return 2;
+  }
+  if (args.help) {
+    console.log(HELP);
+    return 0;
+  }
+  mkdirSync(args.out, { recursive: true });
+  const before = runFolders(args.out);
+  const benchArgs = ['--out', args.out, ...CI_SCALE, ...args.bench];
+  console.log(`ci:gate: npm run bench -w packages/harness -- ${benchArgs.join(' ')}`);
+  const benchCode = await runBench(benchArgs);
+  const fresh = [...runFolders(args.out)].filter((name) => !before.has(name)).sort();
+  const newest = fresh.at(-1);
+  if (newest === undefined) {
+    const message = `the bench exited with ${benchCode ?? 'a signal'} and wrote no scorecard into ${args.out}`;
+    console.error(`ci:gate: ${message}`);
+    // Still produce the summary and the comment, which say there is nothing to judge.
+    reportNoScorecard(args, message);
+    return 2;
+  }
+
+  let gateCode: number;
+  try {
+    const options = { ...args, scorecard: join(args.out, newest), withScorecardMarkdown: true };
+    gateCode = judge(existsSync(args.scorecards) ? { ...options, previous: args.scorecards } : options);
+  } catch (error) {
+    if (error instanceof ScorecardInputError || error instanceof WaiverFileError) {
+      console.error(`ci:gate: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  // The bench's own status can only make things worse: a crash after writing is still a failed run.
+  if (benchCode !== 0 && benchCode !== 1 && gateCode !== 2) {
+    console.error(`ci:gate: the bench exited with ${benchCode ?? 'a signal'}: the run counts as failed`);
+    return 2;
+  }
+  return gateCode;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`ci:gate: internal error: ${(error as Error).stack ?? error}`);
+    process.exitCode = 2;
+  },
+);

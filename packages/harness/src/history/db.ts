@@ -1,0 +1,133 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { HISTORY_DDL, HISTORY_SCHEMA_VERSION, type Scorecard } from '../scorecard/schema.js';
+
+export const historyPath = (outDir: string) => join(outDir, 'history.duckdb');
+
+/** Open (creating if needed) the history database and make sure its tables exist. */
+export async function withHistory<T>(path: string, fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  const instance = await DuckDBInstance.create(path);
+  const conn = await instance.connect();
+  try {
+    await conn.run(HISTORY_DDL);
+    await conn.run('INSERT OR REPLACE INTO meta VALUES ($1, $2)', [
+      'history_schema_version',
+      String(HISTORY_SCHEMA_VERSION),
+    ]);
+    return await fn(conn);
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
+const orNull = (x: number | undefined): DuckDBValue => (x === undefined ? null : x);
+
+/** Insert one run and all its rows in a single transaction: either all of it lands or none. */
+export async function appendRun(conn: DuckDBConnection, card: Scorecard): Promise<void> {
+  await conn.run('BEGIN TRANSACTION');
+  try {
+    await conn.run(
+      `INSERT INTO runs (run_id, created_at, status, git_revision, corpus, docs, candidate, baseline,
+         wins, loses, ties, na, exit_code, scorecard)
+       VALUES ($1, CAST($2 AS TIMESTAMP), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      [
+        card.runId,
+        card.createdAt,
+        card.status,
+        card.manifest.gitRevision,
+        card.manifest.corpus.name,
+        card.manifest.corpus.docs,
+        card.manifest.candidate.product,
+        card.manifest.baseline.product,
+        card.counts.WIN,
+        card.counts.LOSE,
+        card.counts.TIE,
+        card.counts['N/A'],
+        card.exitCode,
+        JSON.stringify(card),
+      ],
+    );
+    for (const row of card.rows) {
+      await conn.run(
+        `INSERT INTO rows VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+        [
+          card.runId,
+          row.id,
+          row.group,
+          row.family,
+          row.title,
+          row.unit,
+          row.verdict,
+          orNull(row.ratio),
+          orNull(row.ci?.[0]),
+          orNull(row.ci?.[1]),
+          orNull(row.candidate.p50),
+          orNull(row.candidate.p99),
+          orNull(row.baseline.p50),
+          orNull(row.baseline.p99),
+          orNull(row.candidate.value),
+          orNull(row.baseline.value),
+          row.reason,
+        ],
+      );
+    }
+    await conn.run('COMMIT');
+  } catch (error) {
+    await conn.run('ROLLBACK');
+    throw error;
+  }
+}
+
+/** Every <out>/<run>/scorecard.json, oldest run first (run ids sort by time). */
+export async function findScorecards(outDir: string): Promise<string[]> {
+  if (!existsSync(outDir)) return [];
+  const entries = await readdir(outDir, { withFileTypes: true });
+  return entries
+    .filter((e) => e.isDirectory() && existsSync(join(outDir, e.name, 'scorecard.json')))
+    .map((e) => join(outDir, e.name, 'scorecard.json'))
+    .sort();
+}
+
+/** Recreate the history from the committed scorecard.json files; returns how many runs went in. */
+export async function rebuildHistory(outDir: string): Promise<number> {
+  const path = historyPath(outDir);
+  await rm(path, { force: true });
+  await rm(`${path}.wal`, { force: true });
+  const files = await findScorecards(outDir);
+  return withHistory(path, async (conn) => {
+    for (const file of files) {
+      const card = JSON.parse(await readFile(file, 'utf8')) as Scorecard;
+      try {
+        await appendRun(conn, card);
+      } catch (error) {
+        throw new Error(`${file}: ${(error as Error).message}`);
+      }
+    }
+    return files.length;
+  });
+}
+
+export interface RunSummary {
+  run_id: string;
+  created_at: string;
+  status: string;
+  wins: number;
+  loses: number;
+  ties: number;
+  na: number;
+  exit_code: number;
+  candidate: string;
+  baseline: string;
+}
+
+export async function listRuns(conn: DuckDBConnection, limit = 20): Promise<RunSummary[]> {
+  const reader = await conn.runAndReadAll(
+    `SELECT run_id, CAST(created_at AS VARCHAR) AS created_at, status, wins, loses, ties, na, exit_code, candidate, baseline
+     FROM runs ORDER BY created_at DESC, run_id DESC LIMIT $1`,
+    [limit],
+  );
+  return reader.getRowObjectsJson() as unknown as RunSummary[];
+}

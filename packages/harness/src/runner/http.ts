@@ -1,0 +1,108 @@
+import { Pool, errors as undiciErrors } from 'undici';
+import type { SendResult } from './samples.js';
+
+export interface HttpResponse {
+  status: number;
+  text: string;
+}
+
+/** A request that never produced a response, classified for the error counts. */
+export class TransportError extends Error {
+  constructor(
+    readonly kind: 'timeout' | 'refused' | 'transport',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}
+
+function classify(error: unknown): TransportError {
+  const e = error as { code?: string; name?: string; message?: string; cause?: { code?: string } };
+  const code = e.code ?? e.cause?.code;
+  const message = e.message ?? String(error);
+  if (
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError ||
+    e.name === 'TimeoutError' ||
+    e.name === 'AbortError'
+  ) {
+    return new TransportError('timeout', message);
+  }
+  if (code === 'ECONNREFUSED') return new TransportError('refused', `connection refused (${message})`);
+  return new TransportError('transport', `${code ?? e.name ?? 'error'}: ${message}`);
+}
+
+/**
+ * One engine's HTTP client: a keep-alive pool of `connections` sockets. Every response body is
+ * read in full, so service time includes transferring the answer, as a real client would.
+ */
+export class EngineClient {
+  private readonly pool: Pool;
+
+  constructor(
+    readonly url: string,
+    readonly connections: number,
+    readonly timeoutMs: number,
+  ) {
+    this.pool = new Pool(url, {
+      connections,
+      pipelining: 1,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      connectTimeout: Math.min(timeoutMs, 10_000),
+    });
+  }
+
+  /** Send and read the whole body. Throws TransportError when no HTTP response arrived in time. */
+  async request(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    body?: string,
+    timeoutMs = this.timeoutMs,
+  ) {
+    const contentType = path.includes('_bulk') ? 'application/x-ndjson' : 'application/json';
+    try {
+      const res = await this.pool.request({
+        method,
+        path,
+        body,
+        headers: body === undefined ? {} : { 'content-type': contentType },
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const text = await res.body.text();
+      return { status: res.statusCode, text } satisfies HttpResponse;
+    } catch (error) {
+      throw classify(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
+
+/** Map a timed request's fate to a sample outcome; only a refused connection is run-fatal. */
+export function outcomeOf(res: HttpResponse): SendResult {
+  return { outcome: res.status >= 200 && res.status < 300 ? 'ok' : 'http_error', status: res.status };
+}
+
+/** ES error body -> "type: reason", or a short excerpt when the body is not ES-shaped. */
+export function esErrorSummary(status: number, body: unknown): string {
+  const error = (body as { error?: unknown } | undefined)?.error;
+  if (error && typeof error === 'object') {
+    const e = error as {
+      type?: unknown;
+      reason?: unknown;
+      root_cause?: { type?: unknown; reason?: unknown }[];
+    };
+    const root = e.root_cause?.[0];
+    const type = String(e.type ?? root?.type ?? 'error');
+    const reason = String(e.reason ?? root?.reason ?? '');
+    return `HTTP ${status} ${type}: ${reason}`.trim();
+  }
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return `HTTP ${status}: ${(text ?? '').slice(0, 200)}`;
+}

@@ -1,0 +1,27 @@
+/** How one scheduled request ended. */
+export type Outcome = 'ok' | 'http_error' | 'timeout' | 'transport_error' | 'dropped';
+
+/** One scheduled request of a timed or warmup phase, kept raw for the samples/ folder. */
+export interface Sample {
+  /** Index within its phase (timed samples: unique within the row across rounds). */
+  i: number;
+  phase: 'warmup' | 'timed';
+  round: number;
+  /** Intended send instant, ms after the phase started. */
+  atMs: number;
+  outcome: Outcome;
+  /** HTTP status, 0 when there was none. */
+  status: number;
+  /** Actual send minus intended send, ms (NaN when dropped). */
+  lagMs: number;
+  /** Response end minus INTENDED send, ms: includes any wait the schedule imposed. */
+  latencyMs: number;
+  /** Response end minus actual send, ms. */
+  serviceMs: number;
+}
+
+/** What a send reports back to the open loop. */
+export interface SendResult {
+  outcome: Exclude<Outcome, 'dropped'>;
+  status: number;
+}

@@ -1,0 +1,66 @@
+/** Every knob that shapes a run; all of it is written to the manifest. */
+export interface RunSettings {
+  docs: number;
+  seed: number;
+  /** Open-loop arrival rate per engine, requests/s. */
+  rate: number;
+  /** Timed requests per engine per row, split evenly over the rounds. */
+  iterations: number;
+  /** Untimed warmup requests per engine per round. */
+  warmup: number;
+  /** Rounds per row; engine order alternates per round (A B, B A, ...). */
+  rounds: number;
+  /** In-flight cap per engine = connection pool size; beyond it requests are dropped. */
+  connections: number;
+  timeoutMs: number;
+  bulkSize: number;
+  bulkTimeoutMs: number;
+  /** Bulk batches sent to a throwaway index first (JIT/JVM warmup). */
+  ingestWarmupBatches: number;
+  /** Compare result signals on every Nth timed response (plus the probe). */
+  signalEvery: number;
+  /** A ratio must clear 1 +/- this margin (as well as its interval) to be a WIN or LOSE. */
+  tieMargin: number;
+  /** Error (incl. dropped) share above which a side has collapsed and loses the row. */
+  collapseErrorRate: number;
+  bootstrapResamples: number;
+  /**
+   * If the harness's own send lag p99 exceeds this on either side, the machine could not keep
+   * the schedule (latency is measured from the intended send, so the lag would be charged to
+   * the engine): the row is N/A rather than a verdict on noise.
+   */
+  maxSendLagP99Ms: number;
+  /** Consecutive timed requests resampled together in the latency bootstrap (bursty noise). */
+  bootstrapBlock: number;
+  /**
+   * Untimed requests per engine per read row, all sent before any row is timed: a JVM needs far
+   * more than the per-round warmup to compile its hot paths, and the harness warms up too.
+   */
+  prewarm: number;
+  /** Comma-separated globs over read-row ids; ingest always runs (it loads the data). */
+  families: string;
+}
+
+export const DEFAULT_SETTINGS: RunSettings = {
+  docs: 100_000,
+  seed: 42,
+  rate: 200,
+  iterations: 600,
+  warmup: 15,
+  rounds: 2,
+  connections: 64,
+  timeoutMs: 15_000,
+  bulkSize: 1000,
+  bulkTimeoutMs: 60_000,
+  ingestWarmupBatches: 20,
+  signalEvery: 20,
+  tieMargin: 0.05,
+  collapseErrorRate: 0.01,
+  bootstrapResamples: 1000,
+  maxSendLagP99Ms: 10,
+  bootstrapBlock: 50,
+  prewarm: 200,
+  families: '*',
+};
+
+export const perRound = (s: RunSettings): number => Math.ceil(s.iterations / s.rounds);

@@ -1,0 +1,110 @@
+import type { RowResult, Scorecard, SideMeasurement } from './schema.js';
+
+/** SCORECARD.md: a pure function of the scorecard, so the prose can never drift from the run. */
+
+const num = (x: number, digits = 2) =>
+  x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function sideCell(row: RowResult, side: SideMeasurement): string {
+  if (!side.supported) return 'unsupported';
+  if (row.unit === 'docs/s') return side.value === undefined ? 'n/a' : `${num(side.value, 0)} docs/s`;
+  if (side.p50 === undefined) return 'no samples';
+  const p99 = side.p99 === undefined ? '' : `, p99 ${num(side.p99)}`;
+  return `p50 ${num(side.p50)} ms${p99}`;
+}
+
+function ratioCell(row: RowResult): string {
+  return row.ratio === undefined ? '-' : `${num(row.ratio, 3)}x`;
+}
+
+function ciCell(row: RowResult): string {
+  return row.ci ? `[${num(row.ci[0], 3)}, ${num(row.ci[1], 3)}]` : '-';
+}
+
+function methodology(card: Scorecard): string[] {
+  const s = card.manifest.settings;
+  const v = (key: string) => {
+    const x = s[key];
+    return x === undefined ? '?' : Array.isArray(x) ? x.join(', ') : String(x);
+  };
+  const pct = (key: string) => (typeof s[key] === 'number' ? `${num((s[key] as number) * 100, 2)}%` : '?');
+  const c = card.manifest.corpus;
+  return [
+    `- **Corpus**: \`${c.name}\`, ${num(c.docs, 0)} documents from seed ${c.seed}, sha256 \`${c.contentHash}\`. Both engines receive the same documents with explicit ids.`,
+    `- **Ingest** (\`ingest.1-client\`): one client, ${v('bulkSize')} documents per bulk, bodies built before the clock starts; each engine first indexes ${v('ingestWarmupBatches')} bulks into a throwaway index (warmup), then the corpus goes in as ${v('rounds')} contiguous chunks with the engine order alternating per round (C B, B C, ...); an engine's time is the sum of its chunks, from the first bulk of a chunk to its last response, the last chunk ending with the \`_refresh\`. \`_count\` must equal the corpus size on both. Ratio = candidate docs/s / baseline docs/s; the interval resamples each side's per-bulk latencies (${v('bootstrapResamples')} resamples).`,
+    `- **Read rows**: open loop at ${v('rate')} requests/s per engine: request *i* is due at t0 + i/rate whatever happened before; latency is measured from that intended instant, service time from the actual send. At most ${v('connections')} requests in flight; beyond that a request is dropped and counted, never queued. Each request is bounded by ${v('timeoutMs')} ms and its body is read in full.`,
+    `- **Schedule**: engines are measured one at a time, the other idle; ${v('iterations')} timed requests per engine per row over ${v('rounds')} rounds with the engine order alternating per round (C B, B C, ...); ${v('warmup')} untimed warmup requests per engine per round. Before any read row is timed, each engine (one at a time) gets ${v('prewarm')} untimed requests of every row, so a JIT-compiled engine is measured warm. Both engines receive the identical request sequence; every search carries \`track_total_hits: true\` and \`request_cache=false\`.`,
+    `- **Correctness**: a probe request per row must succeed on both (a 4xx makes the row N/A with the engine's error), and result signals (hit totals and relation, top ids for sorts on unique fields, sorted values, bucket keys and doc counts, metric values to 1e-6 relative; empty buckets ignored) are compared on the probe and on every ${v('signalEvery')}th timed response. Any difference makes the row N/A.`,
+    `- **Statistics**: percentiles are nearest-rank over successful timed requests; p99 is reported only with at least 100 samples. Latency ratio = baseline p50 / candidate p50 (> 1: candidate faster) with a seeded moving-block bootstrap 95% interval (${v('bootstrapResamples')} resamples of each side, blocks of ${v('bootstrapBlock')} consecutive requests so bursts of machine noise are not mistaken for independent evidence).`,
+    `- **Verdicts**: WIN when the whole interval is above 1 and the ratio is at least 1 + ${pct('tieMargin')}; LOSE in the mirror case (interval below 1, ratio at most 1 / (1 + ${pct('tieMargin')})); TIE otherwise. A side with more than ${pct('collapseErrorRate')} failed or dropped requests has collapsed and loses the row; a candidate with more failed requests than the baseline cannot WIN. A read row where the harness's own send lag p99 exceeded ${v('maxSendLagP99Ms')} ms on both sides is N/A (the machine could not keep the schedule whichever engine ran); on one side only, the engine measured then is taken to have saturated the machine, the lag stays in its latency and the reason says so.`,
+  ];
+}
+
+function resultsTable(card: Scorecard): string[] {
+  const lines = [
+    '| Row | What | Candidate | Baseline | Ratio (>1: candidate better) | 95% CI | Verdict | Reason |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  for (const row of card.rows) {
+    lines.push(
+      `| \`${row.id}\` | ${cell(row.title)} | ${sideCell(row, row.candidate)} | ${sideCell(row, row.baseline)} | ${ratioCell(row)} | ${ciCell(row)} | **${row.verdict}** | ${cell(row.reason)} |`,
+    );
+  }
+  return lines;
+}
+
+export function renderMarkdown(card: Scorecard): string {
+  const m = card.manifest;
+  const { WIN, LOSE, TIE } = card.counts;
+  const na = card.counts['N/A'];
+  const status =
+    card.status === 'complete'
+      ? ''
+      : `\n> **This run is ${card.status}**${card.failure ? `: ${cell(card.failure)}` : ''}. Rows measured before it stopped are shown.\n`;
+  const out = [
+    `# everycell scorecard \`${card.runId}\``,
+    status,
+    `**${m.candidate.product}** (candidate) vs **${m.baseline.product}** (baseline), ${num(m.corpus.docs, 0)} docs, ${card.rows.length} rows, ${num(card.durationMs / 1000, 1)} s.`,
+    '',
+    '| WIN | LOSE | TIE | N/A |',
+    '|---|---|---|---|',
+    `| ${WIN} | ${LOSE} | ${TIE} | ${na} |`,
+    '',
+    `Exit status ${card.exitCode}: ${card.exitCode === 0 ? 'no LOSE' : card.exitCode === 1 ? 'at least one LOSE' : 'the run did not complete'}.`,
+    '',
+    '## Results',
+    '',
+    ...resultsTable(card),
+    '',
+  ];
+  const mismatches = card.rows.filter((r) => r.mismatch);
+  if (mismatches.length > 0) {
+    out.push('## Result differences', '');
+    for (const r of mismatches) out.push(`- \`${r.id}\`: ${cell(r.mismatch?.summary ?? '')}`);
+    out.push('');
+  }
+  out.push(
+    '## Setup',
+    '',
+    '| | |',
+    '|---|---|',
+    `| Machine | ${m.machine.cpuModel}, ${m.machine.cores} cores, ${num(m.machine.memoryBytes / 2 ** 30, 1)} GiB, ${m.machine.kernel} (${m.machine.platform}) |`,
+    `| Candidate | ${m.candidate.product} at ${m.candidate.url}${m.candidate.startedByHarness ? ', started by the harness' : ', external'} |`,
+    `| Baseline | ${m.baseline.product} at ${m.baseline.url}${m.baseline.startedByHarness ? ', started by the harness' : ', external'} |`,
+    `| Harness | Node ${m.node}, undici ${m.settings.undici ?? '?'}, git ${m.gitRevision}${m.settings.gitDirty === true ? ' (uncommitted changes)' : ''} |`,
+    `| Created | ${card.createdAt} |`,
+    '',
+    '## Methodology',
+    '',
+    ...methodology(card),
+    '',
+    '## Settings',
+    '',
+    '```json',
+    JSON.stringify(m.settings, null, 2),
+    '```',
+    '',
+  );
+  return out.join('\n');
+}

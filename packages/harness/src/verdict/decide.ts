@@ -1,0 +1,129 @@
+import type { Mismatch, SideMeasurement, Verdict } from '../scorecard/schema.js';
+
+export interface VerdictInput {
+  candidate: SideMeasurement;
+  baseline: SideMeasurement;
+  /** > 1 means the candidate is better. */
+  ratio?: number;
+  ci?: [number, number];
+  mismatch?: Mismatch;
+  /** e.g. 0.05: the ratio must reach 1.05 (WIN) or 1/1.05 (LOSE). */
+  tieMargin: number;
+  /** e.g. 0.01: above this failed+dropped share a side has collapsed. */
+  collapseErrorRate: number;
+  /**
+   * Harness send-lag p99 above this on BOTH sides means the machine could not keep the schedule
+   * whichever engine ran (ambient overload): N/A. Above it on one side only, that engine most
+   * likely saturated the machine itself; the lag stays in its latency and the reason says so.
+   */
+  maxSendLagP99Ms?: number;
+}
+
+export interface Decision {
+  verdict: Verdict;
+  reason: string;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 2 : 1)}%`;
+const fmt = (x: number) => x.toFixed(3);
+
+/** Failed plus dropped requests as a share of the timed requests. */
+export function failureRate(side: SideMeasurement): number {
+  const bad = side.errors + (side.dropped ?? 0);
+  return side.samples > 0 ? bad / side.samples : bad > 0 ? 1 : 0;
+}
+
+/**
+ * The verdict for one row, with the reason spelled out. Order matters: comparability first
+ * (unsupported, different answers, a harness that could not keep its schedule), then collapse
+ * under load, then the statistics.
+ */
+export function decideVerdict(input: VerdictInput): Decision {
+  const decision = decideCore(input);
+  const max = input.maxSendLagP99Ms;
+  if (max === undefined || decision.verdict === 'N/A') return decision;
+  const lagging = (['candidate', 'baseline'] as const).filter((role) => (input[role].sendLagP99 ?? 0) > max);
+  if (lagging.length !== 1) return decision;
+  const role = lagging[0] as 'candidate' | 'baseline';
+  const lag = (input[role].sendLagP99 ?? 0).toFixed(1);
+  return {
+    ...decision,
+    reason: `${decision.reason} (harness send lag p99 ${lag} ms while the ${role} ran: it saturated the machine)`,
+  };
+}
+
+function decideCore(input: VerdictInput): Decision {
+  const {
+    candidate: c,
+    baseline: b,
+    ratio,
+    ci,
+    mismatch,
+    tieMargin,
+    collapseErrorRate,
+    maxSendLagP99Ms,
+  } = input;
+  if (!c.supported || !b.supported) {
+    const parts = [];
+    if (!c.supported) parts.push(`candidate: ${c.error ?? 'unsupported'}`);
+    if (!b.supported) parts.push(`baseline: ${b.error ?? 'unsupported'}`);
+    return { verdict: 'N/A', reason: `not comparable, ${parts.join('; ')}` };
+  }
+  if (mismatch) return { verdict: 'N/A', reason: `results differ: ${mismatch.summary}` };
+  if (
+    maxSendLagP99Ms !== undefined &&
+    (c.sendLagP99 ?? 0) > maxSendLagP99Ms &&
+    (b.sendLagP99 ?? 0) > maxSendLagP99Ms
+  ) {
+    return {
+      verdict: 'N/A',
+      reason: `harness fell behind its schedule on both sides (send lag p99 ${(c.sendLagP99 ?? 0).toFixed(1)} / ${(b.sendLagP99 ?? 0).toFixed(1)} ms > ${maxSendLagP99Ms} ms): the machine is overloaded`,
+    };
+  }
+
+  const cRate = failureRate(c);
+  const bRate = failureRate(b);
+  const limit = pct(collapseErrorRate);
+  if (cRate > collapseErrorRate && bRate > collapseErrorRate) {
+    return {
+      verdict: 'N/A',
+      reason: `both collapsed: candidate ${pct(cRate)}, baseline ${pct(bRate)} failed or dropped (limit ${limit})`,
+    };
+  }
+  if (cRate > collapseErrorRate) {
+    return {
+      verdict: 'LOSE',
+      reason: `candidate collapsed: ${pct(cRate)} of requests failed or were dropped (limit ${limit})`,
+    };
+  }
+  if (bRate > collapseErrorRate) {
+    return {
+      verdict: 'WIN',
+      reason: `baseline collapsed: ${pct(bRate)} of requests failed or were dropped (limit ${limit})`,
+    };
+  }
+  if (ratio === undefined || ci === undefined || !Number.isFinite(ratio)) {
+    return { verdict: 'N/A', reason: 'no ratio: a side has no successful timed samples' };
+  }
+
+  const winAt = 1 + tieMargin;
+  const loseAt = 1 / (1 + tieMargin);
+  const stated = `ratio ${fmt(ratio)}, 95% CI [${fmt(ci[0])}, ${fmt(ci[1])}]`;
+  if (ci[0] > 1 && ratio >= winAt) {
+    const cBad = c.errors + (c.dropped ?? 0);
+    const bBad = b.errors + (b.dropped ?? 0);
+    if (cBad > bBad) {
+      return {
+        verdict: 'TIE',
+        reason: `${stated} favours the candidate, but it had more failed requests (${cBad} vs ${bBad})`,
+      };
+    }
+    return { verdict: 'WIN', reason: `${stated}: interval above 1 and ratio >= ${fmt(winAt)}` };
+  }
+  if (ci[1] < 1 && ratio <= loseAt) {
+    return { verdict: 'LOSE', reason: `${stated}: interval below 1 and ratio <= ${fmt(loseAt)}` };
+  }
+  const why =
+    ci[0] <= 1 && ci[1] >= 1 ? 'interval contains 1' : `ratio within the ${pct(tieMargin)} tie margin`;
+  return { verdict: 'TIE', reason: `${stated}: ${why}` };
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { parseBenchArgs, UsageError } from '../src/cli/args.js';
+import { DEFAULT_SETTINGS } from '../src/runner/settings.js';
+
+describe('bench flags', () => {
+  it('defaults and suffixes', () => {
+    expect(parseBenchArgs([]).settings).toEqual(DEFAULT_SETTINGS);
+    expect(parseBenchArgs(['--docs', '100k']).settings.docs).toBe(100_000);
+    expect(parseBenchArgs(['--docs', '1.5m']).settings.docs).toBe(1_500_000);
+    expect(parseBenchArgs(['--docs', '20000', '--rate', '50', '--rounds', '4']).settings).toMatchObject({
+      docs: 20000,
+      rate: 50,
+      rounds: 4,
+    });
+    const urls = parseBenchArgs([
+      '--candidate-url',
+      'http://127.0.0.1:9200/',
+      '--baseline-url',
+      'http://localhost:9300',
+    ]);
+    expect(urls.candidateUrl).toBe('http://127.0.0.1:9200');
+    expect(urls.baselineUrl).toBe('http://localhost:9300');
+  });
+
+  it('rejects bad flags with a message naming the fix', () => {
+    const bad = (argv: string[], re: RegExp) => {
+      expect(() => parseBenchArgs(argv)).toThrow(UsageError);
+      expect(() => parseBenchArgs(argv)).toThrow(re);
+    };
+    bad(['--docs', 'lots'], /--docs must be a whole number/);
+    bad(['--rate', '0'], /--rate must be a number > 0/);
+    bad(['--rate=-3'], /--rate must be a number > 0/);
+    bad(['--families', 'nope.*'], /matches no row; ids are .*query.term/);
+    bad(['--candidate-url', 'localhost'], /http URL like/);
+    bad(['--speed', '3'], /--help/);
+    bad(['--iterations', '1', '--rounds', '2'], /at least --rounds/);
+    bad(['--margin', '2'], /fraction/);
+  });
+});

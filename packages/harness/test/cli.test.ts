@@ -1,0 +1,189 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { historyPath, listRuns, withHistory } from '../src/history/db.js';
+import type { Scorecard } from '../src/scorecard/schema.js';
+import { type FakeEs, startFakeEs } from './helpers/fakeEs.js';
+import { runCli, startCli } from './helpers/runCli.js';
+
+let out: string;
+const fakes: FakeEs[] = [];
+beforeEach(async () => {
+  out = await mkdtemp(join(tmpdir(), 'everycell-cli-'));
+});
+afterEach(async () => {
+  await Promise.all(fakes.splice(0).map((f) => f.close()));
+  await rm(out, { recursive: true, force: true });
+});
+
+// These tests check plumbing, not measurement quality: a busy test machine must not turn rows N/A.
+const tiny = [
+  '--docs',
+  '2000',
+  '--iterations',
+  '60',
+  '--warmup',
+  '3',
+  '--rate',
+  '300',
+  '--max-send-lag-ms',
+  '10000',
+];
+
+describe('bench CLI', () => {
+  it('prints help and exits 0', async () => {
+    const r = await runCli(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('--candidate-url U');
+  });
+
+  it('exits 2 with a one-line fix for a bad flag', async () => {
+    const r = await runCli(['--rate', 'fast']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('bench: --rate must be a number > 0, got "fast"');
+  });
+
+  it('exits 2 when the candidate URL is unreachable, writing no scorecard', async () => {
+    const baseline = await startFakeEs({ name: 'fake-baseline' });
+    fakes.push(baseline);
+    const r = await runCli([
+      '--candidate-url',
+      'http://127.0.0.1:9',
+      '--baseline-url',
+      baseline.url,
+      '--out',
+      out,
+      ...tiny,
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/candidate at http:\/\/127.0.0.1:9 is unreachable/);
+    expect(await readdir(out)).toEqual([]);
+  });
+
+  it('runs the whole loop against two ES-shaped servers: the faster one wins, exit 0, history appended', async () => {
+    const candidate = await startFakeEs({ name: 'fake-fast' });
+    const baseline = await startFakeEs({ name: 'fake-slow', delayMs: 40 });
+    fakes.push(candidate, baseline);
+    const r = await runCli([
+      '--candidate-url',
+      candidate.url,
+      '--baseline-url',
+      baseline.url,
+      '--out',
+      out,
+      '--families',
+      'query.term,metric.avg',
+      ...tiny,
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const [runId] = (await readdir(out)).filter((f) => f !== 'history.duckdb' && !f.endsWith('.wal'));
+    const card = JSON.parse(
+      await readFile(join(out, runId as string, 'scorecard.json'), 'utf8'),
+    ) as Scorecard;
+    expect(card.status).toBe('complete');
+    expect(card.rows.map((x) => x.id)).toEqual(['ingest.1-client', 'query.term', 'metric.avg']);
+    expect(card.rows[0]?.candidate.value).toBeGreaterThan(0);
+    // Ingest of 2 bulks is noise-dominated; the read rows carry a 40 ms difference.
+    for (const row of card.rows.slice(1)) {
+      expect(row.verdict).toBe('WIN');
+      expect(row.candidate.samples).toBe(60);
+      expect(row.ci?.[0]).toBeGreaterThan(1);
+    }
+    expect(card.manifest.candidate.product).toBe('fake-fast 0.0.1');
+    expect(card.manifest.corpus.docs).toBe(2000);
+    expect(existsSync(join(out, runId as string, 'SCORECARD.md'))).toBe(true);
+    expect(existsSync(join(out, runId as string, 'samples', 'query.term.json'))).toBe(true);
+    expect(r.stdout).toMatch(/query.term .* WIN/);
+    const runs = await withHistory(historyPath(out), (conn) => listRuns(conn));
+    expect(runs).toHaveLength(1);
+    expect(runs[0]?.run_id).toBe(runId);
+  });
+
+  it('exits 1 when the candidate is slower', async () => {
+    const candidate = await startFakeEs({ name: 'fake-slow', delayMs: 40 });
+    const baseline = await startFakeEs({ name: 'fake-fast' });
+    fakes.push(candidate, baseline);
+    const r = await runCli([
+      '--candidate-url',
+      candidate.url,
+      '--baseline-url',
+      baseline.url,
+      '--out',
+      out,
+      '--families',
+      'query.count',
+      ...tiny,
+    ]);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout, r.stdout).toMatch(/query.count .* LOSE/);
+  });
+
+  it('exits 2 and writes a failed scorecard when an engine dies mid-run', async () => {
+    const candidate = await startFakeEs({ name: 'fake-dies' });
+    const baseline = await startFakeEs({ name: 'fake-ok' });
+    fakes.push(baseline);
+    // Long enough that the kill lands during the read rows.
+    const run = runCli([
+      '--candidate-url',
+      candidate.url,
+      '--baseline-url',
+      baseline.url,
+      '--out',
+      out,
+      ...tiny,
+      '--iterations',
+      '2000',
+      '--rate',
+      '200',
+    ]);
+    await new Promise((r) => setTimeout(r, 6000));
+    await candidate.close();
+    const r = await run;
+    expect(r.code).toBe(2);
+    const [runId] = (await readdir(out)).filter((f) => f !== 'history.duckdb' && !f.endsWith('.wal'));
+    const card = JSON.parse(
+      await readFile(join(out, runId as string, 'scorecard.json'), 'utf8'),
+    ) as Scorecard;
+    expect(card.status).toBe('failed');
+    expect(card.failure).toMatch(/^candidate: connection refused/);
+    expect(card.exitCode).toBe(2);
+  }, 60_000);
+
+  it('on Ctrl-C writes a partial scorecard with the rows measured so far and exits 2', async () => {
+    const candidate = await startFakeEs({ name: 'fake-a' });
+    const baseline = await startFakeEs({ name: 'fake-b' });
+    fakes.push(candidate, baseline);
+    const { child, done } = startCli([
+      '--candidate-url',
+      candidate.url,
+      '--baseline-url',
+      baseline.url,
+      '--out',
+      out,
+      ...tiny,
+      '--iterations',
+      '2000',
+      '--rate',
+      '200',
+    ]);
+    // Interrupt once the read rows are under way.
+    await new Promise((r) => setTimeout(r, 6000));
+    child.kill('SIGINT');
+    const r = await done;
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('interrupted: stopping engines and writing a partial scorecard');
+    const [runId] = (await readdir(out)).filter((f) => f !== 'history.duckdb' && !f.endsWith('.wal'));
+    const card = JSON.parse(
+      await readFile(join(out, runId as string, 'scorecard.json'), 'utf8'),
+    ) as Scorecard;
+    expect(card.status).toBe('partial');
+    expect(card.failure).toBe('interrupted (Ctrl-C)');
+    expect(card.rows[0]?.id).toBe('ingest.1-client');
+    expect(await readFile(join(out, runId as string, 'SCORECARD.md'), 'utf8')).toContain(
+      'This run is partial',
+    );
+  }, 60_000);
+});

@@ -1,0 +1,99 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CANDIDATE_SERVER } from '../src/engines/candidate.js';
+import { historyPath, listRuns, withHistory } from '../src/history/db.js';
+import { SCORECARD_SCHEMA_VERSION, type Scorecard } from '../src/scorecard/schema.js';
+import { runCli } from './helpers/runCli.js';
+
+/**
+ * The whole loop through the real CLI against the real candidate and the real OpenSearch:
+ * a tiny matrix, but every step real. Needs `npm run build` first (engine-napi dist/ and the
+ * Maven-built baseline); without the candidate build it is skipped, and says so.
+ */
+const candidateBuilt = existsSync(CANDIDATE_SERVER);
+if (!candidateBuilt)
+  console.warn(`e2e skipped: ${CANDIDATE_SERVER} is missing (npm run build -w packages/engine-napi)`);
+
+describe.skipIf(!candidateBuilt)('bench end to end (real engines)', () => {
+  let out: string;
+  let result: Awaited<ReturnType<typeof runCli>>;
+  let card: Scorecard;
+  let runId: string;
+
+  beforeAll(async () => {
+    out = await mkdtemp(join(tmpdir(), 'everycell-e2e-'));
+    result = await runCli(
+      [
+        '--docs',
+        '2000',
+        '--iterations',
+        '60',
+        '--warmup',
+        '3',
+        '--rate',
+        '100',
+        '--families',
+        'query.term,metric.avg,bucket.date_histogram_day',
+        '--out',
+        out,
+      ],
+      300_000,
+    );
+    runId = (await readdir(out)).find((f) => /^\d{8}T\d{6}Z-/.test(f)) as string;
+    if (runId) card = JSON.parse(await readFile(join(out, runId, 'scorecard.json'), 'utf8')) as Scorecard;
+  }, 320_000);
+
+  afterAll(async () => {
+    await rm(out, { recursive: true, force: true });
+  });
+
+  it('completes with exit 0 or 1 and a complete scorecard', () => {
+    expect(result.code, `${result.stdout}\n${result.stderr}`).not.toBe(2);
+    expect(card.schemaVersion).toBe(SCORECARD_SCHEMA_VERSION);
+    expect(card.status).toBe('complete');
+    expect(card.exitCode).toBe(result.code);
+  });
+
+  it('measured both engines, started by the harness', () => {
+    expect(card.manifest.candidate.startedByHarness).toBe(true);
+    expect(card.manifest.baseline.startedByHarness).toBe(true);
+    expect(card.manifest.baseline.product).toBe('OpenSearch 2.19.1');
+    expect(card.manifest.corpus.docs).toBe(2000);
+    expect(card.rows.map((r) => r.id)).toEqual([
+      'ingest.1-client',
+      'query.term',
+      'metric.avg',
+      'bucket.date_histogram_day',
+    ]);
+    const ingest = card.rows[0] as Scorecard['rows'][number];
+    expect(ingest.baseline.value).toBeGreaterThan(0);
+    for (const row of card.rows.slice(1)) {
+      // Both supported: both measured every timed request. Otherwise the refusing side says why.
+      expect(row.baseline.supported).toBe(true);
+      if (row.candidate.supported) {
+        expect(row.candidate.samples).toBe(60);
+        expect(row.baseline.samples).toBe(60);
+      } else {
+        expect(row.candidate.error).toBeTruthy();
+        expect(row.verdict).toBe('N/A');
+      }
+    }
+  });
+
+  it('counts add up to the rows and every verdict has a reason', () => {
+    const total = Object.values(card.counts).reduce((a, b) => a + b, 0);
+    expect(total).toBe(card.rows.length);
+    for (const row of card.rows) expect(row.reason.length).toBeGreaterThan(0);
+  });
+
+  it('wrote SCORECARD.md and a history row', async () => {
+    const md = await readFile(join(out, runId, 'SCORECARD.md'), 'utf8');
+    expect(md).toContain(`# everycell scorecard \`${runId}\``);
+    expect(md).toContain('OpenSearch 2.19.1');
+    const runs = await withHistory(historyPath(out), (conn) => listRuns(conn));
+    expect(runs.map((r) => r.run_id)).toEqual([runId]);
+  });
+});

@@ -1,0 +1,455 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { evaluateGate } from '../src/gate/evaluate.js';
+import { choosePrevious, parseScorecard, ScorecardInputError } from '../src/gate/scorecards.js';
+import { isExpired, parseWaivers, type Waiver, WaiverFileError } from '../src/gate/waivers.js';
+import { buildScorecard } from '../src/scorecard/build.js';
+import type { Manifest, RowResult, Scorecard, Verdict } from '../src/scorecard/schema.js';
+
+const temps: string[] = [];
+/** A fresh temporary folder, removed after the file's tests. */
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+// ---- a small typed scorecard builder, following src/scorecard/schema.ts ----
+
+const TODAY = '2026-11-22';
+
+function row(id: string, verdict: Verdict): RowResult {
+  const measured = verdict !== 'N/A';
+  const ratio = verdict === 'WIN' ? 1.5 : verdict === 'LOSE' ? 0.5 : 1;
+  return {
+    id,
+    group: id.startsWith('ingest') ? 'ingest' : 'query',
+    family: id.split('.')[1] ?? id,
+    title: `${id} title`,
+    unit: 'ms',
+    betterIs: 'lower',
+    candidate: measured
+      ? { supported: true, samples: 300, errors: 0, p50: 1, p99: 3 }
+      : { supported: false, samples: 0, errors: 0, error: 'HTTP 400 parsing_exception' },
+    baseline: { supported: true, samples: 300, errors: 0, p50: ratio, p99: 3 * ratio },
+    ...(measured ? { ratio, ci: [ratio * 0.9, ratio * 1.1] as [number, number] } : {}),
+    verdict,
+    reason: measured
+      ? `ratio ${ratio.toFixed(3)} (${verdict} reason for ${id})`
+      : `not comparable, candidate: HTTP 400 parsing_exception (${id})`,
+  };
+}
+
+interface CardSpec {
+  rows: Record<string, Verdict>;
+  status?: Scorecard['status'];
+  failure?: string;
+  docs?: number;
+  runId?: string;
+  createdAt?: string;
+}
+
+function card(spec: CardSpec): Scorecard {
+  const manifest: Manifest = {
+    machine: {
+      cpuModel: 'Test CPU',
+      cores: 2,
+      memoryBytes: 2 ** 34,
+      kernel: 'Linux 6.1',
+      platform: 'linux-x64',
+    },
+    node: 'v20.20.2',
+    gitRevision: 'abcdef1234567890',
+    candidate: {
+      role: 'candidate',
+      product: 'everycell 0.1.0',
+      version: '0.1.0',
+      url: 'http://127.0.0.1:1',
+      startedByHarness: true,
+    },
+    baseline: {
+      role: 'baseline',
+      product: 'OpenSearch 2.19.1',
+      version: '2.19.1',
+      url: 'http://127.0.0.1:2',
+      startedByHarness: true,
+    },
+    corpus: { name: 'llm-telemetry-v1', seed: 42, docs: spec.docs ?? 20_000, contentHash: 'f'.repeat(64) },
+    settings: { docs: spec.docs ?? 20_000, iterations: 300, rounds: 2, families: '*' },
+  };
+  const args: Parameters<typeof buildScorecard>[0] = {
+    runId: spec.runId ?? '20261122T030000Z-abcdef1',
+    createdAt: new Date(spec.createdAt ?? '2026-11-22T03:00:00Z'),
+    durationMs: 1000,
+    status: spec.status ?? 'complete',
+    manifest,
+    rows: Object.entries(spec.rows).map(([id, verdict]) => row(id, verdict)),
+  };
+  if (spec.failure) args.failure = spec.failure;
+  return buildScorecard(args);
+}
+
+const waiver = (rowId: string, expires: string): Waiver => ({
+  row: rowId,
+  reason: `accepted while ${rowId} is reworked`,
+  who: '@octo',
+  expires,
+});
+
+const CLEAN = {
+  'ingest.1-client': 'WIN',
+  'query.term': 'TIE',
+  'query.match': 'WIN',
+  'bucket.terms': 'N/A',
+} as const;
+
+describe('evaluateGate', () => {
+  it('passes a clean run (exit 0) and says so with the counts', () => {
+    const result = evaluateGate({ scorecard: card({ rows: { ...CLEAN } }), waivers: [], today: TODAY });
+    expect(result.exitCode).toBe(0);
+    expect(result.failingRows).toEqual([]);
+    expect(result.summaryMarkdown).toContain('everycell gate passed (exit 0)');
+    expect(result.summaryMarkdown).toContain('| 2 | 0 | 1 | 1 |');
+    expect(result.summaryMarkdown).toContain('no previous run to compare with');
+  });
+
+  it('fails on a LOSE (exit 1) and names the row with its reason', () => {
+    const result = evaluateGate({
+      scorecard: card({ rows: { ...CLEAN, 'query.term': 'LOSE' } }),
+      waivers: [],
+      today: TODAY,
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.failingRows.map((r) => r.id)).toEqual(['query.term']);
+    expect(result.summaryMarkdown).toContain('### Failing rows');
+    expect(result.summaryMarkdown).toMatch(
+      /`query\.term` \| query\.term title \| LOSE: ratio 0\.500 \(LOSE reason for query\.term\)/,
+    );
+    expect(result.headline).toBe('1 LOSE row not waived');
+  });
+
+  it('fails a run that failed (exit 2), even without a LOSE, and gives the cause', () => {
+    const result = evaluateGate({
+      scorecard: card({ rows: { ...CLEAN }, status: 'failed', failure: 'baseline died during query.match' }),
+      waivers: [],
+      today: TODAY,
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.summaryMarkdown).toContain('Run failure: baseline died during query.match');
+    const partial = evaluateGate({
+      scorecard: card({ rows: { ...CLEAN }, status: 'partial' }),
+      waivers: [],
+      today: TODAY,
+    });
+    expect(partial.exitCode).toBe(2);
+    expect(partial.headline).toContain('interrupted');
+  });
+
+  it('reports a failed run before a LOSE: 2 wins over 1', () => {
+    const result = evaluateGate({
+      scorecard: card({ rows: { ...CLEAN, 'query.term': 'LOSE' }, status: 'failed', failure: 'engine gone' }),
+      waivers: [],
+      today: TODAY,
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.failingRows.map((r) => r.id)).toEqual(['query.term']);
+  });
+
+  it('fails on a coverage drop (exit 3): a row missing or more N/A rows on the same corpus', () => {
+    const previous = card({
+      rows: { ...CLEAN, 'query.range': 'TIE' },
+      runId: 'prev',
+      createdAt: '2026-11-21T00:00:00Z',
+    });
+    const missing = evaluateGate({
+      scorecard: card({ rows: { ...CLEAN } }),
+      previous,
+      waivers: [],
+      today: TODAY,
+    });
+    expect(missing.exitCode).toBe(3);
+    expect(missing.coverage.missingRows).toEqual(['query.range']);
+    expect(missing.summaryMarkdown).toContain('Rows missing since the previous run: `query.range`');
+
+    const moreNA = evaluateGate({
+      scorecard: card({ rows: { ...CLEAN, 'query.range': 'TIE', 'query.match': 'N/A' } }),
+      previous,
+      waivers: [],
+      today: TODAY,
+    });
+    expect(moreNA.exitCode).toBe(3);
+    expect(moreNA.headline).toContain('N/A rows 1 -> 2');
+    expect(moreNA.coverage.newlyNA).toEqual(['query.match']);
+  });
+
+  it('does not compare coverage with a run on another corpus size, and says why', () => {
+    const previous = card({ rows: { ...CLEAN, 'query.range': 'TIE' }, runId: 'prev', docs: 100_000 });
+    const result = evaluateGate({
+      scorecard: card({ rows: { ...CLEAN } }),
+      previous,
+      waivers: [],
+      today: TODAY,
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.coverage.compared).toBe(false);
+    expect(result.summaryMarkdown).toContain('100000 docs');
+    expect(result.summaryMarkdown).toContain('coverage not compared');
+  });
+
+  it('lets a waived LOSE through (exit 0) and lists the waiver: row, reason, who, expiry', () => {
+    const result = evaluateGate({
+      scorecard: card({ rows: { ...CLEAN, 'query.term': 'LOSE' } }),
+      waivers: [waiver('query.term', TODAY)],
+      today: TODAY,
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.waivedRows.map((r) => r.id)).toEqual(['query.term']);
+    expect(result.summaryMarkdown).toContain('### Waived rows');
+    expect(result.summaryMarkdown).toContain(
+      '| `query.term` | accepted while query.term is reworked | @octo | 2026-11-22 |',
+    );
+    expect(result.headline).toBe('passed with 1 waived LOSE row(s)');
+  });
+
+  it('fails a LOSE whose waiver expired (exit 1) and says it expired', () => {
+    const result = evaluateGate({
+      scorecard: card({ rows: { ...CLEAN, 'query.term': 'LOSE' } }),
+      waivers: [waiver('query.term', '2026-11-21')],
+      today: TODAY,
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.failingRows[0]?.expiredWaiver?.expires).toBe('2026-11-21');
+    expect(result.expiredWaivers.map((w) => w.row)).toEqual(['query.term']);
+    expect(result.summaryMarkdown).toContain('**waiver expired** on 2026-11-21');
+    expect(result.headline).toContain('1 with an expired waiver');
+  });
+
+  it('a waiver only covers its own row, and unused or expired waivers are listed for tidying', () => {
+    const result = evaluateGate({
+      scorecard: card({ rows: { ...CLEAN, 'query.term': 'LOSE' } }),
+      waivers: [waiver('query.match', '2027-01-01'), waiver('bucket.terms', '2020-01-01')],
+      today: TODAY,
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.unusedWaivers.map((w) => w.row)).toEqual(['query.match']);
+    expect(result.summaryMarkdown).toContain('unused waiver for `query.match`');
+    expect(result.summaryMarkdown).toContain('expired waiver for `bucket.terms`');
+  });
+
+  it('lists changed rows against the previous run, WIN/LOSE flips first', () => {
+    const previous = card({
+      rows: { 'ingest.1-client': 'WIN', 'query.term': 'TIE', 'query.match': 'LOSE', 'bucket.terms': 'N/A' },
+      runId: 'prev',
+    });
+    const result = evaluateGate({
+      scorecard: card({
+        rows: { 'ingest.1-client': 'TIE', 'query.term': 'WIN', 'query.match': 'WIN', 'bucket.terms': 'N/A' },
+      }),
+      previous,
+      waivers: [],
+      today: TODAY,
+    });
+    expect(result.changedRows.map((r) => [r.id, r.from, r.to, r.flip])).toEqual([
+      ['query.match', 'LOSE', 'WIN', true],
+      ['ingest.1-client', 'WIN', 'TIE', false],
+      ['query.term', 'TIE', 'WIN', false],
+    ]);
+    expect(result.summaryMarkdown).toContain('| `query.match` **flip** | LOSE | WIN |');
+    expect(result.summaryMarkdown).toContain('| 2 (+1) | 0 (-1) | 1 | 1 |');
+  });
+
+  it('rejects a malformed today instead of guessing', () => {
+    expect(() =>
+      evaluateGate({ scorecard: card({ rows: { ...CLEAN } }), waivers: [], today: '22/11/2026' }),
+    ).toThrow(/YYYY-MM-DD/);
+  });
+});
+
+describe('waivers file', () => {
+  const parse = (raw: unknown) => () => parseWaivers('scorecards/waivers.json', raw);
+
+  it('accepts the documented shape and the committed file', () => {
+    expect(parse({ waivers: [waiver('query.term', '2026-12-31')] })()).toHaveLength(1);
+    const committed = fileURLToPath(new URL('../../../scorecards/waivers.json', import.meta.url));
+    expect(parseWaivers(committed, JSON.parse(readFileSync(committed, 'utf8')))).toEqual([]);
+  });
+
+  it('names the file and the field in every error', () => {
+    expect(parse([])).toThrow(WaiverFileError);
+    expect(parse({ waiver: [] })).toThrow('scorecards/waivers.json: "waiver" is not a known key');
+    expect(parse({ waivers: {} })).toThrow('scorecards/waivers.json: "waivers" must be an array');
+    expect(parse({ waivers: [{ row: 'query.term', reason: 'x', who: 'y' }] })).toThrow(
+      'scorecards/waivers.json: waivers[0].expires must be a non-empty string',
+    );
+    expect(parse({ waivers: [{ ...waiver('query.term', '2026-02-30') }] })).toThrow(
+      'waivers[0].expires must be a date YYYY-MM-DD, got "2026-02-30"',
+    );
+    expect(parse({ waivers: [{ ...waiver('query.term', '2026-12-01'), who: '' }] })).toThrow(
+      'waivers[0].who',
+    );
+    expect(parse({ waivers: [{ ...waiver('a', '2026-12-01'), until: 'x' }] })).toThrow(
+      'waivers[0].until is not a waiver field',
+    );
+    expect(parse({ waivers: [waiver('a', '2026-12-01'), waiver('a', '2026-12-02')] })).toThrow(
+      'waivers[1].row "a" is already waived by waivers[0]',
+    );
+  });
+
+  it('holds through its expiry day and expires the day after', () => {
+    expect(isExpired(waiver('a', '2026-11-22'), '2026-11-22')).toBe(false);
+    expect(isExpired(waiver('a', '2026-11-22'), '2026-11-23')).toBe(true);
+  });
+});
+
+describe('scorecard input', () => {
+  it('names the file and field of a scorecard the gate cannot read', () => {
+    expect(() => parseScorecard('x.json', '{')).toThrow(ScorecardInputError);
+    expect(() =>
+      parseScorecard('x.json', JSON.stringify({ ...card({ rows: {} }), schemaVersion: 9 })),
+    ).toThrow('x.json: schemaVersion must be 1');
+    const bad = card({ rows: { 'query.term': 'TIE' } }) as unknown as { rows: { verdict: string }[] };
+    (bad.rows[0] as { verdict: string }).verdict = 'MAYBE';
+    expect(() => parseScorecard('x.json', JSON.stringify(bad))).toThrow('x.json: rows[0].verdict must be');
+  });
+
+  it('picks the newest complete run on the same corpus as previous, never a failed one', () => {
+    const dir = tempDir('gate-prev-');
+    const put = (c: Scorecard) => {
+      mkdirSync(join(dir, c.runId));
+      writeFileSync(join(dir, c.runId, 'scorecard.json'), JSON.stringify(c));
+      return join(dir, c.runId, 'scorecard.json');
+    };
+    const files = [
+      put(card({ rows: { ...CLEAN }, runId: 'a', createdAt: '2026-11-20T00:00:00Z' })),
+      put(card({ rows: { ...CLEAN }, runId: 'b', createdAt: '2026-11-21T00:00:00Z', docs: 100_000 })),
+      put(card({ rows: { ...CLEAN }, runId: 'c', createdAt: '2026-11-21T12:00:00Z', status: 'failed' })),
+    ];
+    const current = card({ rows: { ...CLEAN }, runId: 'now' });
+    expect(choosePrevious(files, current)?.card.runId).toBe('a');
+    expect(choosePrevious(files, card({ rows: {}, runId: 'now', docs: 5 }))?.card.runId).toBe('b');
+    expect(choosePrevious([], current)).toBeUndefined();
+  });
+});
+
+// ---- the CLI, as the workflow runs it ----
+
+const PACKAGE_DIR = fileURLToPath(new URL('../', import.meta.url));
+
+function gateCli(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/gate/cli.ts', ...args], {
+    cwd: PACKAGE_DIR,
+    encoding: 'utf8',
+    env: { ...process.env, ARTIFACT_URL: '', ...env },
+    timeout: 30_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function workspace(runs: Scorecard[], waivers: Waiver[] = []) {
+  const dir = tempDir('gate-cli-');
+  for (const c of runs) {
+    mkdirSync(join(dir, 'out', c.runId), { recursive: true });
+    writeFileSync(join(dir, 'out', c.runId, 'scorecard.json'), JSON.stringify(c));
+  }
+  writeFileSync(join(dir, 'waivers.json'), JSON.stringify({ waivers }));
+  return dir;
+}
+
+describe('gate CLI', () => {
+  it('judges the newest run of an --out folder, prints the summary, appends --summary, writes --comment', () => {
+    const dir = workspace([
+      card({ rows: { ...CLEAN }, runId: '20261122T010000Z-aaaaaaa' }),
+      card({ rows: { ...CLEAN, 'query.term': 'LOSE' }, runId: '20261122T020000Z-bbbbbbb' }),
+    ]);
+    writeFileSync(join(dir, 'summary.md'), 'earlier step\n');
+    const r = gateCli(
+      [
+        '--scorecard',
+        join(dir, 'out'),
+        '--waivers',
+        join(dir, 'waivers.json'),
+        '--summary',
+        join(dir, 'summary.md'),
+        '--comment',
+        join(dir, 'c', 'comment.md'),
+      ],
+      { ARTIFACT_URL: 'https://github.com/o/r/actions/runs/1/artifacts/2' },
+    );
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('20261122T020000Z-bbbbbbb');
+    expect(r.stdout).toContain('`query.term`');
+    const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
+    expect(summary.startsWith('earlier step\n## ❌ everycell gate failed: LOSE (exit 1)')).toBe(true);
+    const comment = readFileSync(join(dir, 'c', 'comment.md'), 'utf8');
+    expect(comment).toContain('| 2 | 1 | 0 | 1 |');
+    expect(comment).toContain('(https://github.com/o/r/actions/runs/1/artifacts/2)');
+  });
+
+  it('passes a waived LOSE and fails an expired one through the waivers file', () => {
+    const runs = [card({ rows: { ...CLEAN, 'query.term': 'LOSE' } })];
+    const ok = workspace(runs, [waiver('query.term', '2999-12-31')]);
+    const passed = gateCli(['--scorecard', join(ok, 'out'), '--waivers', join(ok, 'waivers.json')]);
+    expect(passed.code).toBe(0);
+    expect(passed.stdout).toContain('### Waived rows');
+    const old = workspace(runs, [waiver('query.term', '2020-01-01')]);
+    const failed = gateCli(['--scorecard', join(old, 'out'), '--waivers', join(old, 'waivers.json')]);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('**waiver expired** on 2020-01-01');
+  });
+
+  it('exits 3 on a coverage drop against --previous and 2 on a failed run', () => {
+    const dir = workspace([
+      card({
+        rows: { ...CLEAN, 'query.range': 'WIN' },
+        runId: '20261121T000000Z-prev000',
+        createdAt: '2026-11-21T00:00:00Z',
+      }),
+    ]);
+    mkdirSync(join(dir, 'now'));
+    writeFileSync(join(dir, 'now', 'scorecard.json'), JSON.stringify(card({ rows: { ...CLEAN } })));
+    const args = ['--scorecard', join(dir, 'now'), '--waivers', join(dir, 'waivers.json')];
+    const dropped = gateCli([...args, '--previous', join(dir, 'out')]);
+    expect(dropped.code).toBe(3);
+    expect(dropped.stdout).toContain('coverage fell against 20261121T000000Z-prev000');
+
+    writeFileSync(
+      join(dir, 'failed.json'),
+      JSON.stringify(card({ rows: { ...CLEAN }, status: 'failed', failure: 'candidate exited' })),
+    );
+    const failed = gateCli(['--scorecard', join(dir, 'failed.json'), '--waivers', join(dir, 'waivers.json')]);
+    expect(failed.code).toBe(2);
+    expect(failed.stdout).toContain('run failed: candidate exited');
+  });
+
+  it('answers bad input with one line naming the fix and exit 2', () => {
+    const dir = workspace([card({ rows: { ...CLEAN } })]);
+    const noFlag = gateCli([]);
+    expect(noFlag.code).toBe(2);
+    expect(
+      noFlag.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('gate:')),
+    ).toEqual(['gate: --scorecard is required (a scorecard.json, a run folder or an --out folder)']);
+    expect(gateCli(['--scorecard', join(dir, 'out'), '--frobnicate']).stderr).toContain(
+      "gate: Unknown option '--frobnicate'; run with --help for the flags",
+    );
+    writeFileSync(join(dir, 'waivers.json'), JSON.stringify({ waivers: [{ row: 'query.term' }] }));
+    const badWaivers = gateCli(['--scorecard', join(dir, 'out'), '--waivers', join(dir, 'waivers.json')]);
+    expect(badWaivers.code).toBe(2);
+    expect(badWaivers.stderr).toContain(
+      `gate: ${join(dir, 'waivers.json')}: waivers[0].reason must be a non-empty string`,
+    );
+    const comment = join(dir, 'comment.md');
+    const missing = gateCli(['--scorecard', join(dir, 'nothing-here'), '--comment', comment]);
+    expect(missing.code).toBe(2);
+    expect(readFileSync(comment, 'utf8')).toContain('**No scorecard to judge**');
+  });
+});

@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { prepareBulk } from '../src/corpus/bulk.js';
+import { generateCorpus } from '../src/corpus/generate.js';
+import type { RunningEngine } from '../src/engines/types.js';
+import { ingestBoth, WARMUP_INDEX } from '../src/runner/ingest.js';
+import { DEFAULT_SETTINGS } from '../src/runner/settings.js';
+import { Side } from '../src/runner/side.js';
+import { ingestRowResult } from '../src/verdict/ingestRowResult.js';
+import { type FakeEs, startFakeEs } from './helpers/fakeEs.js';
+
+const fakes: FakeEs[] = [];
+afterEach(async () => {
+  await Promise.all(fakes.splice(0).map((f) => f.close()));
+});
+
+function side(role: 'candidate' | 'baseline', url: string): Side {
+  const engine: RunningEngine = {
+    role,
+    product: role,
+    version: '0',
+    url,
+    pid: undefined,
+    exited: new Promise(() => {}),
+    stop: async () => {},
+  };
+  return new Side(engine, 2, 5000, new AbortController().signal);
+}
+
+describe('ingestBoth', () => {
+  it('warms on a throwaway index, then loads the corpus in alternating chunks and checks _count', async () => {
+    const fc = await startFakeEs({ name: 'c' });
+    const fb = await startFakeEs({ name: 'b' });
+    fakes.push(fc, fb);
+    const corpus = prepareBulk(generateCorpus(1, 4000), 500);
+    const settings = { ...DEFAULT_SETTINGS, ingestWarmupBatches: 2, rounds: 2 };
+    const raws = await ingestBoth(
+      { candidate: side('candidate', fc.url), baseline: side('baseline', fb.url) },
+      corpus,
+      'idx',
+      settings,
+    );
+    for (const raw of [raws.candidate, raws.baseline]) {
+      expect(raw).toMatchObject({ supported: true, count: 4000, failedBulks: 0 });
+      expect(raw.bulkMs).toHaveLength(8);
+      expect(raw.docsPerSec).toBeGreaterThan(0);
+    }
+    // Warmup bulks went to the throwaway index, which was deleted before the real one was made.
+    const paths = fc.requests.map((r) => `${r.method} ${r.url}`);
+    expect(paths.slice(0, 5)).toEqual([
+      `DELETE /${WARMUP_INDEX}`,
+      `PUT /${WARMUP_INDEX}`,
+      `POST /${WARMUP_INDEX}/_bulk`,
+      `POST /${WARMUP_INDEX}/_bulk`,
+      `POST /${WARMUP_INDEX}/_refresh`,
+    ]);
+    // Round 1 candidate first, round 2 baseline first: the candidate's last chunk starts after the baseline's refresh.
+    const at = (f: FakeEs, pred: (r: FakeEs['requests'][number]) => boolean) =>
+      f.requests.filter(pred).map((r) => r.at);
+    const cBulks = at(fc, (r) => r.url === '/idx/_bulk');
+    const bBulks = at(fb, (r) => r.url === '/idx/_bulk');
+    expect(Math.max(...cBulks.slice(0, 4))).toBeLessThan(Math.min(...bBulks.slice(0, 4)));
+    expect(Math.max(...at(fb, (r) => r.url === '/idx/_refresh'))).toBeLessThan(Math.min(...cBulks.slice(4)));
+
+    const row = ingestRowResult(raws, corpus.docs, settings);
+    expect(row.unit).toBe('docs/s');
+    expect(row.candidate.value).toBeGreaterThan(0);
+    expect(row.mismatch).toBeUndefined();
+  });
+
+  it('makes the row N/A when _count disagrees with the corpus', async () => {
+    const fc = await startFakeEs({ name: 'c' });
+    const fb = await startFakeEs({ name: 'b' });
+    fakes.push(fc, fb);
+    const corpus = prepareBulk(generateCorpus(1, 1000), 500);
+    const settings = { ...DEFAULT_SETTINGS, ingestWarmupBatches: 1 };
+    const raws = await ingestBoth(
+      { candidate: side('candidate', fc.url), baseline: side('baseline', fb.url) },
+      corpus,
+      'idx',
+      settings,
+    );
+    const row = ingestRowResult(
+      { ...raws, candidate: { ...raws.candidate, count: 999 } },
+      corpus.docs,
+      settings,
+    );
+    expect(row.verdict).toBe('N/A');
+    expect(row.reason).toBe('results differ: _count after ingest: 999 vs 1000 (expected 1000)');
+  });
+});

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { preciseSleepUntil } from '../src/runner/clock.js';
+
+describe('preciseSleepUntil', () => {
+  it('never wakes early and is late by a bounded amount', async () => {
+    const lateness: number[] = [];
+    for (const waitMs of [0.2, 1, 3, 7]) {
+      const target = process.hrtime.bigint() + BigInt(Math.round(waitMs * 1e6));
+      await preciseSleepUntil(target);
+      const late = Number(process.hrtime.bigint() - target) / 1e6;
+      expect(late).toBeGreaterThanOrEqual(0);
+      lateness.push(late);
+    }
+    // Generous bound: a shared 2-core box can stall, but a coarse timer alone would be ~1 ms off every time.
+    expect(Math.max(...lateness)).toBeLessThan(20);
+  });
+
+  it('returns at once for an instant in the past', async () => {
+    const before = process.hrtime.bigint();
+    await preciseSleepUntil(before - 1_000_000n);
+    expect(Number(process.hrtime.bigint() - before) / 1e6).toBeLessThan(5);
+  });
+});
