@@ -23,7 +23,8 @@ npx tsc -b
 npm run typecheck -w apps/web
 
 step "engine core: cargo test"
-cargo test --workspace --quiet
+# --release reuses the dependencies the addon build just compiled (same profile), saving a cold debug build of tantivy.
+cargo test --workspace --release --quiet
 
 step "engine service tests"
 npm run test -w packages/engine-napi
