@@ -7,7 +7,7 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 step "system dependencies"
 bash scripts/ensure-deps.sh test
-[ -d node_modules ] || npm ci --no-audit --no-fund
+[ -d node_modules ] || npm install --no-audit --no-fund
 
 step "format and lint"
 "$(command -v actionlint || echo "$(go env GOPATH)/bin/actionlint")" .github/workflows/*.yml

@@ -10,7 +10,7 @@ describe('reproduceRun', () => {
   it('checks out the revision and passes every flag-settable setting', () => {
     const { lines, fixedSettings, caveats } = reproduceRun(manifest);
     expect(lines[0]).toBe(`git checkout ${manifest.gitRevision}`);
-    expect(lines[1]).toMatch(/^npm ci && npm run bench -- \\\n {4}--docs 200000 \\\n/);
+    expect(lines[1]).toMatch(/^npm install && npm run bench -- \\\n {4}--docs 200000 \\\n/);
     expect(lines[1]).toContain(`--rate ${manifest.settings.rate}`);
     expect(lines[1]).toContain(`--margin ${manifest.settings.tieMargin}`);
     expect(lines[1]).toContain('--timeout-ms 10000');

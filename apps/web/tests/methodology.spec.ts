@@ -15,7 +15,7 @@ test('the methodology page is generated from the latest manifest', async ({ page
   await expect(page.getByText(manifest.gitRevision, { exact: true })).toBeVisible();
   const command = page.locator('pre.command');
   await expect(command).toContainText(`git checkout ${manifest.gitRevision}`);
-  await expect(command).toContainText('npm ci && npm run bench --');
+  await expect(command).toContainText('npm install && npm run bench --');
   await expect(command).toContainText(`--rate ${String(manifest.settings.rate)}`);
   await expect(command).toContainText(`--margin ${String(manifest.settings.tieMargin)}`);
   await expect(command).toContainText(`--families '*'`);
