@@ -82,7 +82,9 @@ export function reproduceRun(manifest: Manifest): Reproduction {
     );
   }
   lines.push(
-    flags.length > 0 ? ['npm install && npm run bench --', ...flags].join(' \\\n    ') : 'npm install && npm run bench',
+    flags.length > 0
+      ? ['npm install && npm run bench --', ...flags].join(' \\\n    ')
+      : 'npm install && npm run bench',
   );
   return { lines, fixedSettings, caveats };
 }
