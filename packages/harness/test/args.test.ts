@@ -35,5 +35,8 @@ describe('bench flags', () => {
     bad(['--speed', '3'], /--help/);
     bad(['--iterations', '1', '--rounds', '2'], /at least --rounds/);
     bad(['--margin', '2'], /fraction/);
+    bad(['--clients', '1,x'], /--clients must be a comma-separated list/);
+    bad(['--clients', '0'], /e.g. --clients 1,8/);
+    expect(parseBenchArgs(['--clients', ' 8, 1 ']).settings.clients).toBe('8,1');
   });
 });

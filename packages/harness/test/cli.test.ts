@@ -63,8 +63,8 @@ describe('bench CLI', () => {
   });
 
   it('runs the whole loop against two ES-shaped servers: the faster one wins, exit 0, history appended', async () => {
-    const candidate = await startFakeEs({ name: 'fake-fast' });
-    const baseline = await startFakeEs({ name: 'fake-slow', delayMs: 40 });
+    const candidate = await startFakeEs({ name: 'fake-fast', storeBytesPerDoc: 60 });
+    const baseline = await startFakeEs({ name: 'fake-slow', delayMs: 40, refuseForceMerge: true });
     fakes.push(candidate, baseline);
     const r = await runCli([
       '--candidate-url',
@@ -75,6 +75,8 @@ describe('bench CLI', () => {
       out,
       '--families',
       'query.term,metric.avg',
+      '--clients',
+      '1,4',
       ...tiny,
     ]);
     expect(r.stderr).toBe('');
@@ -84,10 +86,27 @@ describe('bench CLI', () => {
       await readFile(join(out, runId as string, 'scorecard.json'), 'utf8'),
     ) as Scorecard;
     expect(card.status).toBe('complete');
-    expect(card.rows.map((x) => x.id)).toEqual(['ingest.1-client', 'query.term', 'metric.avg']);
+    expect(card.rows.map((x) => x.id)).toEqual([
+      'ingest.1-client',
+      'query.term',
+      'metric.avg',
+      'disk.store',
+      'ingest.4-clients',
+    ]);
     expect(card.rows[0]?.candidate.value).toBeGreaterThan(0);
+    // Disk: 60 vs 100 bytes/doc at equal _count is beyond the 10% margin; the refusal is named.
+    const disk = card.rows[3];
+    expect(disk?.verdict).toBe('WIN');
+    expect(disk?.candidate.value).toBe(2000 * 60);
+    expect(disk?.reason).toMatch(/baseline force-merge refused .* measured after refresh/);
+    expect(disk?.reason).toMatch(/candidate 60.0 B\/doc, baseline 100.0 B\/doc/);
+    // 4 clients on a fresh index: the count must be the corpus, each side measured once.
+    const cell = card.rows[4];
+    expect(cell?.reason).toMatch(/one measurement per engine/);
+    expect(cell?.candidate.value).toBeGreaterThan(0);
+    expect(cell?.mismatch).toBeUndefined();
     // Ingest of 2 bulks is noise-dominated; the read rows carry a 40 ms difference.
-    for (const row of card.rows.slice(1)) {
+    for (const row of card.rows.slice(1, 3)) {
       expect(row.verdict).toBe('WIN');
       expect(row.candidate.samples).toBe(60);
       expect(row.ci?.[0]).toBeGreaterThan(1);

@@ -24,13 +24,16 @@ history database. Exit status: 0 no LOSE, 1 any LOSE, 2 the run failed or was in
 
   --docs N            corpus size; accepts 20000, 100k, 1m (default ${d.docs})
   --rate R            open-loop arrival rate per engine, requests/s (default ${d.rate})
-  --iterations N      timed requests per engine per read row, split over the rounds (default ${d.iterations})
+  --iterations N      timed requests per engine per read row, split over the rounds (default ${d.iterations});
+                      breadth rows (feature coverage) run a third of it and half of --prewarm
   --warmup N          untimed warmup requests per engine per round (default ${d.warmup})
   --prewarm N         untimed requests per engine per read row before any timing, so a JIT/JVM engine
                       is measured warm (default ${d.prewarm})
   --rounds N          rounds per row; engine order alternates each round (default ${d.rounds})
   --families GLOBS    comma-separated globs over read-row ids, e.g. 'query.*,bucket.terms' (default '*');
                       ingest always runs because it loads the data
+  --clients LIST      bulk client counts for ingest rows, e.g. 1,8 (default ${d.clients}); 1 is ingest.1-client
+                      (the load itself), each other n is ingest.<n>-clients on a fresh index after the reads
   --seed N            corpus and request seed (default ${d.seed})
   --connections N     in-flight cap per engine; requests beyond it are dropped (default ${d.connections})
   --timeout-ms N      per-request bound in ms (default ${d.timeoutMs})
@@ -38,12 +41,18 @@ history database. Exit status: 0 no LOSE, 1 any LOSE, 2 the run failed or was in
   --margin X          tie margin as a fraction: WIN/LOSE need the ratio beyond 1 +/- X (default ${d.tieMargin})
   --max-send-lag-ms N read rows where the harness's own send lag p99 exceeds N ms on both engines are N/A
                       (default ${d.maxSendLagP99Ms})
+  --aa                A/A calibration: a second OpenSearch process (~1.2 GB) stands in for the candidate,
+                      so every WIN or LOSE is false; the summary counts them. Writes to <repo>/.runs/aa
+                      unless --out is given, so A/A cards never reach the gate or the site
   --candidate-url U   use a running candidate at U instead of starting one
   --baseline-url U    use a running baseline at U instead of starting OpenSearch
   --out DIR           where run folders and history.duckdb go (default <repo>/scorecards)
   --help              this text
 
-Row ids: ${ALL_FAMILIES.map((f) => f.id).join(', ')}`;
+Rows measured once per engine (disk.store, ingest.<n>-clients) have no interval: WIN/LOSE only beyond
+a ${d.singleMeasurementMargin * 100}% margin. disk.store always runs, after the reads.
+
+Read row ids: ${ALL_FAMILIES.map((f) => f.id).join(', ')}`;
 
 function parseCount(flag: string, raw: string, min: number): number {
   const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(raw.trim());
@@ -89,6 +98,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         rounds: { type: 'string' },
         families: { type: 'string' },
         seed: { type: 'string' },
+        clients: { type: 'string' },
         connections: { type: 'string' },
         'timeout-ms': { type: 'string' },
         'bulk-size': { type: 'string' },
@@ -97,6 +107,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         'candidate-url': { type: 'string' },
         'baseline-url': { type: 'string' },
         out: { type: 'string' },
+        aa: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -135,14 +146,28 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       );
     }
   }
+  if (str('clients') !== undefined) {
+    const raw = str('clients') as string;
+    const parts = raw.split(',').map((x) => x.trim());
+    if (parts.length === 0 || parts.some((x) => !/^\d+$/.test(x) || Number(x) < 1 || Number(x) > 256))
+      throw new UsageError(
+        `--clients must be a comma-separated list of counts 1-256, got "${raw}" (e.g. --clients 1,8)`,
+      );
+    s.clients = parts.join(',');
+  }
   if (s.iterations < s.rounds)
     throw new UsageError(`--iterations (${s.iterations}) must be at least --rounds (${s.rounds})`);
+  if (values.aa === true) {
+    if (str('candidate-url') !== undefined)
+      throw new UsageError('--aa starts its own second OpenSearch as the candidate; drop --candidate-url');
+    s.aa = true;
+  }
   const args: BenchArgs = {
     settings: s,
     // npm runs workspace scripts in the package folder; a relative --out means the caller's folder.
     out:
       str('out') === undefined
-        ? resolve(REPO_ROOT, 'scorecards')
+        ? resolve(REPO_ROOT, s.aa ? '.runs/aa' : 'scorecards')
         : resolve(process.env.INIT_CWD ?? process.cwd(), str('out') as string),
     help: values.help === true,
   };

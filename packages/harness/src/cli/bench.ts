@@ -6,20 +6,25 @@ import { INDEX_NAME } from '../corpus/mapping.js';
 import { selectFamilies } from '../families/index.js';
 import { appendRun, historyPath, withHistory } from '../history/db.js';
 import { realClock } from '../runner/clock.js';
+import { measureDisk } from '../runner/disk.js';
 import { EngineFailure, Interrupted } from '../runner/errors.js';
 import { ingestBoth } from '../runner/ingest.js';
+import { ingestCell } from '../runner/ingestClients.js';
 import { measureReadRow, prewarm } from '../runner/readRow.js';
-import type { RunSettings } from '../runner/settings.js';
+import { clientCounts, type RunSettings } from '../runner/settings.js';
 import { Side } from '../runner/side.js';
 import { buildScorecard } from '../scorecard/build.js';
 import { buildManifest, engineInfo, gitRevision, REPO_ROOT } from '../scorecard/manifest.js';
 import { makeRunId } from '../scorecard/runId.js';
 import type { RowResult, Scorecard } from '../scorecard/schema.js';
 import { writeSamples, writeScorecard } from '../scorecard/write.js';
+import { diskRowResult } from '../verdict/diskRowResult.js';
+import { ingestCellRowResult } from '../verdict/ingestCellRowResult.js';
 import { INGEST_ROW_ID, ingestRowResult } from '../verdict/ingestRowResult.js';
 import { readRowResult } from '../verdict/readRowResult.js';
 import { startEngines } from './engines.js';
 import type { Progress } from './progress.js';
+import { aaLine } from './summary.js';
 
 export interface BenchOptions {
   settings: RunSettings;
@@ -55,7 +60,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
 
   let engines: Awaited<ReturnType<typeof startEngines>>;
   try {
-    engines = await startEngines({ ...opts, runDir, log: progress.log });
+    engines = await startEngines({ ...opts, aa: settings.aa, runDir, log: progress.log });
   } catch (error) {
     return { exitCode: 2, error: `could not start or reach the engines: ${(error as Error).message}` };
   }
@@ -70,7 +75,9 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
   let status: Scorecard['status'] = 'complete';
   let failure: string | undefined;
   try {
-    progress.start(3 + families.length * settings.rounds * 2);
+    const counts = clientCounts(settings);
+    const cells = counts.filter((n) => n > 1);
+    progress.start(4 + families.length * settings.rounds * 2 + cells.length);
     const ingested = await ingestBoth(sides, corpus, INDEX_NAME, settings, (what) =>
       progress.step('ingest', what),
     );
@@ -79,7 +86,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
     progress.advance();
     progress.advance();
     const { candidate: cIngest, baseline: bIngest } = ingested;
-    rows.push(ingestRowResult({ candidate: cIngest, baseline: bIngest }, corpus.docs, settings));
+    const ingestRow = ingestRowResult({ candidate: cIngest, baseline: bIngest }, corpus.docs, settings);
+    if (counts.includes(1)) rows.push(ingestRow);
     await writeSamples(opts.out, runId, INGEST_ROW_ID, {
       candidate: cIngest.bulkMs,
       baseline: bIngest.bulkMs,
@@ -105,6 +113,35 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
         baseline: { timed: raw.baseline.timed, warmup: raw.baseline.warmup },
       });
     }
+
+    // After the reads, so force-merging cannot change what they measured.
+    progress.step('disk', 'refresh, force-merge, _stats');
+    const disk = {
+      candidate: await measureDisk(sides.candidate, INDEX_NAME, settings.forceMergeTimeoutMs),
+      baseline: await measureDisk(sides.baseline, INDEX_NAME, settings.forceMergeTimeoutMs),
+    };
+    rows.push(diskRowResult(disk, corpus.docs, settings.singleMeasurementMargin));
+    progress.advance();
+    for (const [k, clients] of cells.entries()) {
+      const order = k % 2 === 0 ? (['candidate', 'baseline'] as const) : (['baseline', 'candidate'] as const);
+      const raw = {} as Record<'candidate' | 'baseline', Awaited<ReturnType<typeof ingestCell>>>;
+      for (const role of order) {
+        progress.step('ingest', `${role} ${clients} clients`);
+        raw[role] = await ingestCell(sides[role], corpus, clients, settings);
+        sides[role].check();
+      }
+      rows.push(
+        ingestCellRowResult(
+          raw,
+          clients,
+          corpus.docs,
+          corpus.batches.length,
+          settings.bulkSize,
+          settings.singleMeasurementMargin,
+        ),
+      );
+      progress.advance();
+    }
   } catch (error) {
     if (error instanceof Interrupted) {
       status = 'partial';
@@ -121,6 +158,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
     // Engine data is bulky and rebuilt every run; the logs stay for post-mortems.
     await rm(join(runDir, 'candidate', 'data'), { recursive: true, force: true });
     await rm(join(runDir, 'baseline', 'home', 'data'), { recursive: true, force: true });
+    await rm(join(runDir, 'candidate-aa', 'home', 'data'), { recursive: true, force: true });
   }
 
   const card = buildScorecard({
@@ -138,6 +176,13 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
     }),
     rows,
   });
+  if (settings.aa) {
+    // Both sides are OpenSearch: say so on every verdict and record the false-verdict tally.
+    for (const row of card.rows)
+      if (row.verdict === 'WIN' || row.verdict === 'LOSE')
+        row.reason = `A/A (same engine both sides), so this ${row.verdict} is false: ${row.reason}`;
+    card.manifest.settings.aaResult = aaLine(card);
+  }
   const dir = await writeScorecard(opts.out, card);
   await withHistory(historyPath(opts.out), (conn) => appendRun(conn, card));
   return { card, dir, exitCode: card.exitCode };

@@ -8,6 +8,8 @@ import type { RunningEngine } from '../engines/types.js';
 export interface EngineSources {
   candidateUrl?: string;
   baselineUrl?: string;
+  /** A/A: the candidate side is a second, independent OpenSearch process (noise calibration). */
+  aa?: boolean;
   /** Run folder for engine data and logs (outside scorecards/). */
   runDir: string;
   log(line: string): void;
@@ -20,8 +22,18 @@ export interface EngineSources {
 export async function startEngines(
   src: EngineSources,
 ): Promise<{ candidate: RunningEngine; baseline: RunningEngine }> {
-  const candidate = (async () => {
+  const candidate = (async (): Promise<RunningEngine> => {
     if (src.candidateUrl) return connectRemote('candidate', src.candidateUrl);
+    if (src.aa) {
+      await ensureBaselineBuilt({ log: src.log });
+      const twin = await startOpenSearch({
+        dataDir: join(src.runDir, 'candidate-aa', 'home'),
+        logFile: join(src.runDir, 'candidate-aa', 'engine.log'),
+        port: await freePort(),
+      });
+      // Same product on the candidate side: every WIN or LOSE it earns is a false one.
+      return { ...twin, role: 'candidate', product: `${twin.product} (A/A twin)` };
+    }
     return startCandidate({
       dataDir: join(src.runDir, 'candidate', 'data'),
       logFile: join(src.runDir, 'candidate', 'engine.log'),

@@ -12,6 +12,7 @@ function value(row: RowResult, side: 'candidate' | 'baseline'): string {
   const m = row[side];
   if (!m.supported) return 'unsupported';
   if (row.unit === 'docs/s') return m.value === undefined ? '-' : `${Math.round(m.value)} docs/s`;
+  if (row.unit === 'bytes') return m.value === undefined ? '-' : `${(m.value / 1048576).toFixed(1)} MiB`;
   return m.p50 === undefined ? '-' : `${m.p50.toFixed(2)} ms`;
 }
 
@@ -41,5 +42,20 @@ export function renderSummary(card: Scorecard): string {
     '',
     `${pc.green(`WIN ${WIN}`)}  ${pc.red(`LOSE ${LOSE}`)}  ${pc.yellow(`TIE ${TIE}`)}  ${pc.dim(`N/A ${card.counts['N/A']}`)}  (${card.status}, exit ${card.exitCode})`,
   );
+  if (card.manifest.settings.aa === true) out.push(aaLine(card));
   return out.join('\n');
+}
+
+/**
+ * A/A: both sides are the same engine, so WIN and LOSE are false positives of the verdict rule
+ * on this machine; the share of comparable rows they make up is the rule's false-verdict rate.
+ */
+export function aaLine(card: Scorecard): string {
+  const { WIN, LOSE, TIE } = card.counts;
+  const comparable = WIN + LOSE + TIE;
+  const rate = comparable > 0 ? `${(((WIN + LOSE) / comparable) * 100).toFixed(1)}%` : 'n/a';
+  const rows = card.rows
+    .filter((r) => r.verdict === 'WIN' || r.verdict === 'LOSE')
+    .map((r) => `${r.id} ${r.verdict}`);
+  return `A/A (OpenSearch vs OpenSearch): ${WIN} false WIN, ${LOSE} false LOSE of ${comparable} comparable rows (${rate})${rows.length > 0 ? `: ${rows.join(', ')}` : ''}`;
 }

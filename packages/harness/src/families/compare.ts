@@ -23,13 +23,16 @@ function compareMetrics(
   where: string,
   c: Record<string, number | null> | undefined,
   b: Record<string, number | null> | undefined,
+  tolerances: Record<string, number> = {},
 ): string | undefined {
   const names = new Set([...Object.keys(c ?? {}), ...Object.keys(b ?? {})]);
   for (const name of names) {
     const cv = c?.[name];
     const bv = b?.[name];
-    if (cv === undefined || bv === undefined || !metricsAgree(cv, bv)) {
-      return `${where}${name}: ${show(cv)} vs ${show(bv)}`;
+    const tolerance = tolerances[name];
+    if (cv === undefined || bv === undefined || !metricsAgree(cv, bv, tolerance)) {
+      const within = tolerance === undefined ? '' : ` (beyond the ${tolerance * 100}% tolerance)`;
+      return `${where}${name}: ${show(cv)} vs ${show(bv)}${within}`;
     }
   }
   return undefined;
@@ -65,7 +68,8 @@ function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
 /**
  * Compare a candidate signal with the baseline's; undefined when they agree, else one line
  * naming the first material difference ("candidate vs baseline"). Totals, counts, ids, sort
- * values and bucket keys/doc_counts must match exactly; metric values to 1e-6 relative.
+ * values, lists and bucket keys/doc_counts must match exactly; metric values to 1e-6 relative
+ * unless the signal names a wider tolerance for an approximate algorithm.
  */
 export function compareSignals(c: Signal, b: Signal): string | undefined {
   if (c.total || b.total) {
@@ -83,8 +87,15 @@ export function compareSignals(c: Signal, b: Signal): string | undefined {
       return `sorted values: ${show(c.sortValues)} vs ${show(b.sortValues)}`;
     }
   }
-  const metricDiff = compareMetrics('aggregations.', c.metrics, b.metrics);
+  // Tolerances are the family's, so both signals carry the same ones; take the baseline's.
+  const metricDiff = compareMetrics('aggregations.', c.metrics, b.metrics, b.tolerances ?? c.tolerances);
   if (metricDiff) return metricDiff;
+  const listNames = new Set([...Object.keys(c.lists ?? {}), ...Object.keys(b.lists ?? {})]);
+  for (const name of listNames) {
+    const cl = c.lists?.[name];
+    const bl = b.lists?.[name];
+    if (!cl || !bl || !sameList(cl, bl)) return `${name}: ${show(cl)} vs ${show(bl)}`;
+  }
   const aggNames = new Set([...Object.keys(c.buckets ?? {}), ...Object.keys(b.buckets ?? {})]);
   for (const name of aggNames) {
     const diff = compareBuckets(name, c.buckets?.[name], b.buckets?.[name]);

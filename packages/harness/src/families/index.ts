@@ -1,9 +1,24 @@
 import { BUCKET_FAMILIES } from './bucket.js';
+import { MORE_BUCKET_FAMILIES } from './bucketMore.js';
+import { FEATURE_FAMILIES } from './feature.js';
 import { METRIC_FAMILIES } from './metric.js';
+import { MULTI_METRIC_FAMILIES } from './metricMulti.js';
 import { QUERY_FAMILIES } from './query.js';
+import { STRUCTURED_QUERY_FAMILIES } from './queryStructured.js';
+import { TEXT_QUERY_FAMILIES } from './queryText.js';
 import type { Family } from './types.js';
 
-export const ALL_FAMILIES: readonly Family[] = [...QUERY_FAMILIES, ...METRIC_FAMILIES, ...BUCKET_FAMILIES];
+/** Every read row, in scorecard order: queries, metrics, buckets, features. */
+export const ALL_FAMILIES: readonly Family[] = [
+  ...QUERY_FAMILIES,
+  ...STRUCTURED_QUERY_FAMILIES,
+  ...TEXT_QUERY_FAMILIES,
+  ...METRIC_FAMILIES,
+  ...MULTI_METRIC_FAMILIES,
+  ...BUCKET_FAMILIES,
+  ...MORE_BUCKET_FAMILIES,
+  ...FEATURE_FAMILIES,
+];
 
 /** Glob with `*` only (e.g. "query.*", "*.terms"), matched against the whole row id. */
 export function globToRegExp(glob: string): RegExp {

@@ -1,5 +1,13 @@
+import { docId } from '../corpus/generate.js';
 import { CORPUS_END_MS, CORPUS_START_MS } from '../corpus/timeline.js';
-import { MODEL_PICKER, MODELS, STATUSES, TENANT_PICKER, WORD_PICKER } from '../corpus/vocabulary.js';
+import {
+  ERROR_PHRASES,
+  MODEL_PICKER,
+  MODELS,
+  STATUSES,
+  TENANT_PICKER,
+  WORD_PICKER,
+} from '../corpus/vocabulary.js';
 import type { Rng } from '../rng.js';
 
 /**
@@ -32,4 +40,31 @@ export function pickWindow(rng: Rng, minHours: number, maxHours: number): { gte:
 export function pickLatencyBand(rng: Rng): { gte: number; lt: number } {
   const gte = rng.pick([100, 250, 500, 1000, 2000, 5000]);
   return { gte, lt: gte * rng.pick([2, 4, 10]) };
+}
+
+/** 2-3 consecutive words of an error phrase: phrases that really occur, in order, in messages. */
+export function pickPhrase(rng: Rng): string {
+  const phrase = rng.pick(rng.pick(Object.values(ERROR_PHRASES))).split(' ');
+  const length = rng.int(2, Math.min(3, phrase.length));
+  const start = rng.int(0, phrase.length - length);
+  return phrase.slice(start, start + length).join(' ');
+}
+
+/** A corpus word with one letter replaced, so fuzzy matching (1 edit) has something to find. */
+export function pickMisspelledWord(rng: Rng): string {
+  let word = pickWord(rng);
+  while (word.length < 4) word = pickWord(rng);
+  const at = rng.int(1, word.length - 1);
+  const letter = String.fromCharCode(97 + rng.int(0, 25));
+  return word.slice(0, at) + letter + word.slice(at + 1);
+}
+
+/** Event ids as the corpus numbers them; ids past the corpus size simply match nothing on both. */
+export function pickDocIds(rng: Rng, count: number, below = 100_000): string[] {
+  return Array.from({ length: count }, () => docId(rng.int(0, below - 1)));
+}
+
+/** A minute inside the corpus, as epoch milliseconds. */
+export function pickInstantMs(rng: Rng): number {
+  return CORPUS_START_MS + Math.floor((rng.float() * (CORPUS_END_MS - CORPUS_START_MS)) / 60_000) * 60_000;
 }

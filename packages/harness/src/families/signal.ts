@@ -2,20 +2,20 @@ import type { BucketSignal } from './types.js';
 
 /** Helpers that read ES response shapes defensively: a malformed response throws a clear error. */
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
-function obj(x: unknown, where: string): Json {
+export function obj(x: unknown, where: string): Json {
   if (x === null || typeof x !== 'object' || Array.isArray(x))
     throw new Error(`response: ${where} is not an object`);
   return x as Json;
 }
 
-function arr(x: unknown, where: string): unknown[] {
+export function arr(x: unknown, where: string): unknown[] {
   if (!Array.isArray(x)) throw new Error(`response: ${where} is not an array`);
   return x;
 }
 
-function hits(response: unknown): Json {
+export function hits(response: unknown): Json {
   return obj(obj(response, 'body').hits, 'hits');
 }
 
@@ -42,11 +42,11 @@ export function sourceValuesOf(response: unknown, field: string): unknown[] {
   });
 }
 
-function aggs(container: unknown, where: string): Json {
+export function aggs(container: unknown, where: string): Json {
   return obj(obj(container, where).aggregations ?? container, `${where}.aggregations`);
 }
 
-function metricValue(agg: unknown, where: string): number | null {
+export function metricValue(agg: unknown, where: string): number | null {
   const value = obj(agg, where).value;
   if (value === null || value === undefined) return null;
   if (typeof value !== 'number') throw new Error(`response: ${where}.value is not a number`);

@@ -22,9 +22,17 @@ export interface Signal {
   metrics?: Record<string, number | null>;
   /** Aggregation name -> non-empty buckets, in key order. */
   buckets?: Record<string, BucketSignal[]>;
+  /**
+   * Relative tolerance per entry of `metrics` for approximate algorithms (percentiles,
+   * cardinality): the engines may use different sketches, so exact agreement is not owed.
+   * Metrics not named here use the default 1e-6.
+   */
+  tolerances?: Record<string, number>;
+  /** Named ordered lists that must agree exactly: top_hits ids, filtered sources, _mget docs. */
+  lists?: Record<string, readonly (string | number | boolean | null)[]>;
 }
 
-export type FamilyGroup = 'query' | 'metric' | 'bucket';
+export type FamilyGroup = 'query' | 'metric' | 'bucket' | 'feature';
 
 export interface Family {
   /** Stable row id across runs, e.g. "query.term". */
@@ -33,8 +41,17 @@ export interface Family {
   /** Family name as the schema means it: the ES feature being exercised. */
   family: string;
   title: string;
-  endpoint: '_search' | '_count';
+  /**
+   * Where the body goes. `_msearch` bodies are `{ searches: [search body, ...] }`, sent as NDJSON
+   * with an empty header per search; `_mget` bodies go as they are.
+   */
+  endpoint: '_search' | '_count' | '_mget' | '_msearch';
   /** A request body with parameters drawn from values that exist in the corpus. */
   request(rng: Rng): Record<string, unknown>;
+  /**
+   * A breadth row (feature coverage rather than a headline number): it runs a third of
+   * --iterations and half of --prewarm, so the default run stays near six minutes on two cores.
+   */
+  breadth?: true;
   signal(response: unknown): Signal;
 }

@@ -61,7 +61,8 @@ export class EngineClient {
     body?: string,
     timeoutMs = this.timeoutMs,
   ) {
-    const contentType = path.includes('_bulk') ? 'application/x-ndjson' : 'application/json';
+    // NDJSON endpoints: _bulk and _msearch.
+    const contentType = /_bulk|_msearch/.test(path) ? 'application/x-ndjson' : 'application/json';
     try {
       const res = await this.pool.request({
         method,

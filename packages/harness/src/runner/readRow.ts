@@ -28,16 +28,38 @@ export interface ReadRowRaw {
   mismatch?: Mismatch;
 }
 
-/** The wire form of a family request: track_total_hits on every search, request cache off. */
+/**
+ * The wire form of a family request: track_total_hits on every search, request cache off
+ * (for `_msearch`, in each search's header line, since the endpoint takes no such parameter).
+ */
 export function wireRequest(
   family: Family,
   index: string,
   body: Record<string, unknown>,
 ): { path: string; body: string } {
   if (family.endpoint === '_count') return { path: `/${index}/_count`, body: JSON.stringify(body) };
+  if (family.endpoint === '_mget') return { path: `/${index}/_mget`, body: JSON.stringify(body) };
+  if (family.endpoint === '_msearch') {
+    const searches = body.searches as Record<string, unknown>[];
+    const lines = searches.flatMap((s) => [
+      JSON.stringify({ request_cache: false }),
+      JSON.stringify({ ...s, track_total_hits: true }),
+    ]);
+    return { path: `/${index}/_msearch`, body: `${lines.join('\n')}\n` };
+  }
   return {
     path: `/${index}/_search?request_cache=false`,
     body: JSON.stringify({ ...body, track_total_hits: true }),
+  };
+}
+
+/** The settings one row runs with: breadth rows get a third of the iterations, half the prewarm. */
+export function rowSettings(family: Family, settings: RunSettings): RunSettings {
+  if (!family.breadth) return settings;
+  return {
+    ...settings,
+    iterations: Math.max(settings.rounds, Math.ceil(settings.iterations / 3)),
+    prewarm: Math.ceil(settings.prewarm / 2),
   };
 }
 
@@ -142,6 +164,7 @@ export async function measureReadRow(
   clock: Clock,
   onProgress?: (what: string) => void,
 ): Promise<ReadRowRaw> {
+  settings = rowSettings(family, settings);
   const probeBody = bodiesFor(family, settings.seed, 1, 'probe')[0] as Record<string, unknown>;
   const probeWire = wireRequest(family, index, probeBody);
   const raw: ReadRowRaw = {
@@ -227,9 +250,18 @@ export async function prewarm(
   if (settings.prewarm <= 0) return;
   for (const role of ['candidate', 'baseline'] as const) {
     for (const family of families) {
+      const s = rowSettings(family, settings);
+      if (s.prewarm <= 0) continue;
       onFamily?.(role, family);
-      const bodies = bodiesFor(family, settings.seed, settings.prewarm, 'prewarm');
-      await phase(sides[role], family, index, bodies, settings, clock, 'warmup', 0);
+      const bodies = bodiesFor(family, s.seed, s.prewarm, 'prewarm');
+      // An engine that refuses the row (4xx) gets nothing to warm: its probe will say N/A.
+      const first = wireRequest(family, index, bodies[0] as Record<string, unknown>);
+      const res = await sides[role].send('POST', first.path, first.body).catch((error: unknown) => {
+        if (error instanceof TransportError) return { status: 0, text: '' };
+        throw error;
+      });
+      if (res.status >= 400 && res.status < 500) continue;
+      await phase(sides[role], family, index, bodies.slice(1), s, clock, 'warmup', 0);
     }
   }
 }

@@ -39,6 +39,16 @@ export interface RunSettings {
   prewarm: number;
   /** Comma-separated globs over read-row ids; ingest always runs (it loads the data). */
   families: string;
+  /**
+   * Comma-separated bulk client counts, e.g. "1,8": 1 is the `ingest.1-client` row (the load
+   * itself); every other count is an `ingest.<n>-clients` row on a fresh index after the reads.
+   */
+  clients: string;
+  /** Margin for rows measured once per engine (disk, multi-client ingest): WIN/LOSE only beyond it. */
+  singleMeasurementMargin: number;
+  forceMergeTimeoutMs: number;
+  /** A/A mode: a second OpenSearch stands in for the candidate; verdicts count false WIN/LOSE. */
+  aa: boolean;
 }
 
 export const DEFAULT_SETTINGS: RunSettings = {
@@ -61,6 +71,14 @@ export const DEFAULT_SETTINGS: RunSettings = {
   bootstrapBlock: 50,
   prewarm: 200,
   families: '*',
+  clients: '1',
+  singleMeasurementMargin: 0.1,
+  forceMergeTimeoutMs: 300_000,
+  aa: false,
 };
+
+/** The --clients list as numbers, ascending, without duplicates. */
+export const clientCounts = (s: RunSettings): number[] =>
+  [...new Set(s.clients.split(',').map((x) => Number(x.trim())))].sort((a, b) => a - b);
 
 export const perRound = (s: RunSettings): number => Math.ceil(s.iterations / s.rounds);

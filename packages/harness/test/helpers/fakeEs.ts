@@ -15,6 +15,10 @@ export interface FakeEsOptions {
   total?: number;
   /** Status for searches (e.g. 400 to look unsupported). */
   searchStatus?: number;
+  /** `_stats` store size per document held (default 100 bytes). */
+  storeBytesPerDoc?: number;
+  /** Answer `_forcemerge` with a 400, as an engine without it would. */
+  refuseForceMerge?: boolean;
 }
 
 export interface FakeEs {
@@ -58,6 +62,18 @@ export async function startFakeEs(opts: FakeEsOptions): Promise<FakeEs> {
       if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
       docs += body.split('\n').filter(Boolean).length / 2;
       return send(200, { took: 1, errors: false, items: [] });
+    }
+    if (path.endsWith('/_forcemerge')) {
+      return opts.refuseForceMerge
+        ? send(400, {
+            error: { type: 'illegal_argument_exception', reason: 'no force-merge here' },
+            status: 400,
+          })
+        : send(200, { _shards: { total: 1, successful: 1, failed: 0 } });
+    }
+    if (path.endsWith('/_stats/store')) {
+      const size = docs * (opts.storeBytesPerDoc ?? 100);
+      return send(200, { _all: { primaries: { store: { size_in_bytes: size } } } });
     }
     if (path.endsWith('/_refresh')) return send(200, { _shards: { total: 1, successful: 1, failed: 0 } });
     if (path.endsWith('/_count') || path.endsWith('/_search')) {
