@@ -29,6 +29,9 @@ cargo test --workspace --release --quiet
 step "engine service tests"
 npm run test -w packages/engine-napi
 
+step "engine conformance: the same requests against the candidate and the real OpenSearch"
+npm run test:conformance -w packages/engine-napi
+
 step "harness tests (unit + end-to-end against both real engines)"
 npm run test -w packages/harness
 

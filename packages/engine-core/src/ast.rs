@@ -7,12 +7,71 @@ use serde_json::Value;
 pub enum QueryAst {
     MatchAll,
     MatchNone,
-    Term { field: String, value: Value },
-    Terms { field: String, values: Vec<Value> },
+    Term {
+        field: String,
+        value: Value,
+    },
+    Terms {
+        field: String,
+        values: Vec<Value>,
+    },
     Range(RangeAst),
-    Match { field: String, text: String, operator: Operator, minimum_should_match: Option<MinimumShouldMatch> },
+    Match {
+        field: String,
+        text: String,
+        operator: Operator,
+        minimum_should_match: Option<MinimumShouldMatch>,
+    },
     Bool(BoolAst),
-    Boost { query: Box<QueryAst>, boost: f32 },
+    Boost {
+        query: Box<QueryAst>,
+        boost: f32,
+    },
+    MatchPhrase {
+        field: String,
+        text: String,
+        slop: u32,
+    },
+    MatchPhrasePrefix {
+        field: String,
+        text: String,
+        max_expansions: u32,
+    },
+    /// Term-level multi-term queries: the value is not analyzed.
+    Prefix {
+        field: String,
+        value: String,
+    },
+    Wildcard {
+        field: String,
+        pattern: String,
+    },
+    Regexp {
+        field: String,
+        pattern: String,
+    },
+    Fuzzy {
+        field: String,
+        value: String,
+        max_edits: u8,
+        prefix_length: usize,
+        transpositions: bool,
+    },
+    Exists {
+        field: String,
+    },
+    Ids {
+        values: Vec<String>,
+    },
+    /// Every match scores exactly `boost`.
+    ConstantScore {
+        filter: Box<QueryAst>,
+        boost: f32,
+    },
+    DisMax {
+        queries: Vec<QueryAst>,
+        tie_breaker: f32,
+    },
 }
 
 impl QueryAst {

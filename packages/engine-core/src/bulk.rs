@@ -256,6 +256,6 @@ mod tests {
         let err = parse_bulk(b"{\"update\":{\"_index\":\"a\"}}\n{}\n", None).unwrap_err();
         assert!(err.to_string().contains("expected one of [create, delete, index, update] but found [update]"));
         assert!(matches!(parse_bulk(b"{\"index\":{\"_index\":\"a\"}}\n", None), Err(EngineError::IllegalArgument(_))));
-        assert!(matches!(parse_bulk(b"{bad\n{}\n", None), Err(EngineError::XContentParse(_))));
+        assert!(matches!(parse_bulk(b"{bad\n{}\n", None), Err(EngineError::JsonParse(_))));
     }
 }

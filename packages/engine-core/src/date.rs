@@ -4,8 +4,11 @@
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, TimeZone, Utc};
 
+use crate::date_math::CalendarUnit;
+use crate::date_pattern::JavaPattern;
+
 /// One element of a `format: "a||b"` list we know how to parse.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DateFormat {
     /// `strict_date_optional_time`, `date_optional_time`, `strict_date_time`, `date_time`, `iso8601`.
     OptionalTime,
@@ -15,6 +18,8 @@ pub enum DateFormat {
     Date,
     /// `yyyy-MM-dd HH:mm:ss`.
     SpaceSeparated,
+    /// Any other Java pattern built from the letters `date_pattern` supports.
+    Pattern(JavaPattern),
 }
 
 pub const DEFAULT_FORMATS: [DateFormat; 2] = [DateFormat::OptionalTime, DateFormat::EpochMillis];
@@ -33,7 +38,7 @@ pub fn parse_format_list(spec: &str) -> Result<Vec<DateFormat>, String> {
             "epoch_second" => Ok(DateFormat::EpochSecond),
             "yyyy-MM-dd" | "strict_date" | "date" => Ok(DateFormat::Date),
             "yyyy-MM-dd HH:mm:ss" => Ok(DateFormat::SpaceSeparated),
-            other => Err(format!("Invalid format: [{other}]: unsupported date pattern")),
+            other => JavaPattern::compile(other).map(DateFormat::Pattern),
         })
         .collect()
 }
@@ -57,23 +62,55 @@ pub fn parse_date_value(value: &serde_json::Value, formats: &[DateFormat]) -> Re
 }
 
 pub fn parse_date_str(s: &str, formats: &[DateFormat]) -> Result<i64, String> {
+    parse_date_with_precision(s, formats).map(|(ms, _)| ms)
+}
+
+/// Parses with the first format that accepts `s`, also returning the finest unit the text
+/// named (`2024-03` -> month): a rounded-up range bound extends to the end of that unit.
+/// Epoch values and times with fractions name no unit (nothing to round).
+pub fn parse_date_with_precision(s: &str, formats: &[DateFormat]) -> Result<(i64, Option<CalendarUnit>), String> {
     for format in formats {
         let parsed = match format {
-            DateFormat::OptionalTime => parse_optional_time(s),
-            DateFormat::EpochMillis => s.parse::<i64>().ok(),
-            DateFormat::EpochSecond => s.parse::<i64>().ok().map(|v| v * 1000),
+            DateFormat::OptionalTime => parse_optional_time(s).map(|ms| (ms, iso_precision(s))),
+            DateFormat::EpochMillis => s.parse::<i64>().ok().map(|ms| (ms, None)),
+            DateFormat::EpochSecond => s.parse::<i64>().ok().map(|v| (v * 1000, None)),
             DateFormat::Date => NaiveDate::parse_from_str(s, "%Y-%m-%d")
                 .ok()
-                .map(|d| d.and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp_millis()),
-            DateFormat::SpaceSeparated => {
-                NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S").ok().map(|d| d.and_utc().timestamp_millis())
-            }
+                .map(|d| (d.and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp_millis(), Some(CalendarUnit::Day))),
+            DateFormat::SpaceSeparated => NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S")
+                .ok()
+                .map(|d| (d.and_utc().timestamp_millis(), Some(CalendarUnit::Second))),
+            DateFormat::Pattern(p) => p.parse(s).map(|ms| (ms, Some(p.precision))),
         };
-        if let Some(ms) = parsed {
-            return Ok(ms);
+        if let Some(found) = parsed {
+            return Ok(found);
         }
     }
     Err(format!("failed to parse date field [{s}] with format [{}]", describe(formats)))
+}
+
+/// The finest unit an ISO-8601 text names: `2024` year … `2024-01-01T10:00:00` second.
+fn iso_precision(s: &str) -> Option<CalendarUnit> {
+    let (date, time) = match s.split_once('T') {
+        Some((d, t)) => (d, Some(t)),
+        None => (s, None),
+    };
+    let Some(time) = time else {
+        return match date.split('-').count() {
+            1 => Some(CalendarUnit::Year),
+            2 => Some(CalendarUnit::Month),
+            _ => Some(CalendarUnit::Day),
+        };
+    };
+    let clock = time.trim_end_matches('Z').split(['+', '-']).next().unwrap_or("");
+    if clock.contains('.') {
+        return None;
+    }
+    match clock.split(':').count() {
+        1 => Some(CalendarUnit::Hour),
+        2 => Some(CalendarUnit::Minute),
+        _ => Some(CalendarUnit::Second),
+    }
 }
 
 fn describe(formats: &[DateFormat]) -> String {
@@ -85,6 +122,7 @@ fn describe(formats: &[DateFormat]) -> String {
             DateFormat::EpochSecond => "epoch_second",
             DateFormat::Date => "yyyy-MM-dd",
             DateFormat::SpaceSeparated => "yyyy-MM-dd HH:mm:ss",
+            DateFormat::Pattern(p) => p.source.as_str(),
         })
         .collect::<Vec<_>>()
         .join("||")
@@ -158,7 +196,8 @@ mod tests {
         let f = parse_format_list("yyyy-MM-dd HH:mm:ss||epoch_second").unwrap();
         assert_eq!(parse_date_str("2024-01-01 00:00:01", &f), Ok(1_704_067_201_000));
         assert_eq!(parse_date_str("1704067201", &f), Ok(1_704_067_201_000));
-        assert!(parse_format_list("dd/MM/yyyy").is_err());
+        assert!(parse_format_list("dd/MM/yyyy").is_ok());
+        assert!(parse_format_list("yyyy-ww").is_err());
     }
 
     #[test]

@@ -3,7 +3,8 @@
 
 use chrono::{DateTime, Datelike, Months, NaiveDate, TimeZone, Utc};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Ordered from finest to coarsest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum CalendarUnit {
     Second,
     Minute,
@@ -104,9 +105,11 @@ pub fn add_units(ms: i64, n: i64, unit: CalendarUnit) -> i64 {
     }
 }
 
-/// Applies the part of a date-math expression after `now`, e.g. `-1d/d` or `+2h`.
-pub fn apply(now_ms: i64, expr: &str) -> Result<i64, String> {
-    let mut ms = now_ms;
+/// Applies the part of a date-math expression after its anchor (`now` or `<date>||`), e.g.
+/// `-1d/d` or `+2h`. With `round_up` (range `gt`/`lte` bounds) `/unit` goes to the last
+/// millisecond of the unit instead of its first, as ES's `DateMathParser` does.
+pub fn apply(anchor_ms: i64, expr: &str, round_up: bool) -> Result<i64, String> {
+    let mut ms = anchor_ms;
     let mut chars = expr.chars().peekable();
     while let Some(op) = chars.next() {
         match op {
@@ -132,7 +135,7 @@ pub fn apply(now_ms: i64, expr: &str) -> Result<i64, String> {
                     .next()
                     .and_then(CalendarUnit::from_math_letter)
                     .ok_or_else(|| format!("rounding unit missing in date math [{expr}]"))?;
-                ms = round_down(ms, unit);
+                ms = if round_up { add_units(round_down(ms, unit), 1, unit) - 1 } else { round_down(ms, unit) };
             }
             _ => return Err(format!("operator not supported for date math [{expr}]")),
         }
@@ -172,8 +175,8 @@ mod tests {
     #[test]
     fn date_math_expressions() {
         let now = ms("2024-05-15T13:45:00Z");
-        assert_eq!(format_millis(apply(now, "-1d/d").unwrap()), "2024-05-14T00:00:00.000Z");
-        assert_eq!(format_millis(apply(now, "+2h").unwrap()), "2024-05-15T15:45:00.000Z");
-        assert!(apply(now, "*3").is_err());
+        assert_eq!(format_millis(apply(now, "-1d/d", false).unwrap()), "2024-05-14T00:00:00.000Z");
+        assert_eq!(format_millis(apply(now, "+2h", false).unwrap()), "2024-05-15T15:45:00.000Z");
+        assert!(apply(now, "*3", false).is_err());
     }
 }

@@ -178,6 +178,28 @@ impl Engine {
         crate::search::search(self.get(name)?.as_ref(), body, params)
     }
 
+    /// `GET /{index}/_doc/{id}`: the ES body (found or not) and its HTTP status.
+    pub fn get_doc(&self, name: &str, id: &str) -> Result<(String, u16)> {
+        let doc = crate::get::get_doc(self.get(name)?.as_ref(), id)?;
+        let status = if doc["found"] == true { 200 } else { 404 };
+        Ok((doc.to_string(), status))
+    }
+
+    /// `_mget`; `index` is the URL's default for items without `_index`.
+    pub fn mget(&self, index: Option<&str>, body: &[u8]) -> Result<String> {
+        crate::get::mget(self, index, body)
+    }
+
+    /// The open index `name` (for per-item lookups such as `_mget`).
+    pub fn handle(&self, name: &str) -> Result<Arc<IndexHandle>> {
+        self.get(name)
+    }
+
+    /// `_msearch`; `index` is the URL's default for headers without one.
+    pub fn msearch(&self, index: Option<&str>, body: &[u8]) -> Result<String> {
+        crate::msearch::msearch(self, index, body)
+    }
+
     pub fn count(&self, name: &str, body: &[u8]) -> Result<String> {
         crate::search::count(self.get(name)?.as_ref(), body)
     }

@@ -9,6 +9,11 @@ pub enum EngineError {
     Parsing(String),
     #[error("{0}")]
     XContentParse(String),
+    /// Jackson's errors for JSON that is not well-formed: truncated, or a bad token.
+    #[error("{0}")]
+    JsonEof(String),
+    #[error("{0}")]
+    JsonParse(String),
     #[error("no such index [{0}]")]
     IndexNotFound(String),
     #[error("index [{0}] already exists")]
@@ -29,6 +34,9 @@ pub enum EngineError {
     /// `search_phase_execution_exception` ("all shards failed") with the cause as root cause.
     #[error("{reason}")]
     SearchPhase { cause_type: &'static str, reason: String },
+    /// `search.max_buckets` exceeded.
+    #[error("{0}")]
+    TooManyBuckets(String),
     #[error("{0}")]
     Panic(String),
     #[error("{0}")]
@@ -43,6 +51,8 @@ impl EngineError {
         match self {
             EngineError::Parsing(_) => ("parsing_exception", 400),
             EngineError::XContentParse(_) => ("x_content_parse_exception", 400),
+            EngineError::JsonEof(_) => ("json_e_o_f_exception", 400),
+            EngineError::JsonParse(_) => ("json_parse_exception", 400),
             EngineError::IndexNotFound(_) => ("index_not_found_exception", 404),
             EngineError::IndexAlreadyExists(_) => ("resource_already_exists_exception", 400),
             EngineError::InvalidIndexName { .. } => ("invalid_index_name_exception", 400),
@@ -52,6 +62,7 @@ impl EngineError {
             EngineError::VersionConflict { .. } => ("version_conflict_engine_exception", 409),
             EngineError::ActionRequestValidation(_) => ("action_request_validation_exception", 400),
             EngineError::SearchPhase { .. } => ("search_phase_execution_exception", 400),
+            EngineError::TooManyBuckets(_) => ("search_phase_execution_exception", 503),
             EngineError::Panic(_) => ("engine_panic_exception", 500),
             EngineError::Internal(_) => ("exception", 500),
         }
@@ -96,6 +107,20 @@ impl EngineError {
             });
             return json!({ "error": error, "status": self.status() });
         }
+        if let EngineError::TooManyBuckets(reason) = self {
+            // ES fails this in the reduce ("fetch") phase: no shard failed, so no root cause.
+            let cause = json!({ "type": "too_many_buckets_exception", "reason": reason, "max_buckets": 65_535 });
+            let error = json!({
+                "root_cause": [],
+                "type": "search_phase_execution_exception",
+                "reason": "",
+                "phase": "fetch",
+                "grouped": true,
+                "failed_shards": [],
+                "caused_by": cause,
+            });
+            return json!({ "error": error, "status": self.status() });
+        }
         let cause = self.cause_json();
         let mut error = cause.clone();
         error["root_cause"] = json!([cause]);
@@ -115,9 +140,16 @@ impl From<std::io::Error> for EngineError {
     }
 }
 
-/// Renders a serde_json syntax error the way ES's XContent parser reports positions.
+/// Classifies a serde_json error the way ES's Jackson parser does: a truncated body is a
+/// `json_e_o_f_exception`, a bad token a `json_parse_exception`; well-formed JSON that does
+/// not fit (serde data errors) stays an `x_content_parse_exception`.
 pub fn json_syntax_error(e: &serde_json::Error) -> EngineError {
-    EngineError::XContentParse(format!("[{}:{}] {}", e.line(), e.column(), e))
+    let reason = format!("[{}:{}] {}", e.line(), e.column(), e);
+    match e.classify() {
+        serde_json::error::Category::Eof => EngineError::JsonEof(reason),
+        serde_json::error::Category::Syntax => EngineError::JsonParse(reason),
+        _ => EngineError::XContentParse(reason),
+    }
 }
 
 #[cfg(test)]
@@ -132,6 +164,7 @@ mod tests {
             (EngineError::IndexAlreadyExists("a".into()), "resource_already_exists_exception", 400),
             (EngineError::VersionConflict { id: "1".into(), version: 1 }, "version_conflict_engine_exception", 409),
             (EngineError::Panic("boom".into()), "engine_panic_exception", 500),
+            (EngineError::TooManyBuckets("x".into()), "search_phase_execution_exception", 503),
         ];
         for (err, kind, status) in cases {
             assert_eq!(err.es_type_and_status(), (kind, status));
@@ -165,7 +198,9 @@ mod tests {
     fn json_syntax_errors_carry_position() {
         let err = serde_json::from_str::<serde_json::Value>("{\"a\":").unwrap_err();
         let mapped = json_syntax_error(&err);
-        assert_eq!(mapped.es_type_and_status().0, "x_content_parse_exception");
+        assert_eq!(mapped.es_type_and_status().0, "json_e_o_f_exception");
         assert!(mapped.to_string().starts_with("[1:5]"), "{mapped}");
+        let err = serde_json::from_str::<serde_json::Value>("{\"a\": x}").unwrap_err();
+        assert_eq!(json_syntax_error(&err).es_type_and_status().0, "json_parse_exception");
     }
 }

@@ -5,8 +5,8 @@ use std::ops::Bound;
 
 use serde_json::Value;
 use tantivy::query::{
-    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, EmptyQuery, ExistsQuery, Occur, Query, RangeQuery, TermQuery,
-    TermSetQuery,
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery, ExistsQuery, Occur, Query,
+    RangeQuery, TermQuery, TermSetQuery,
 };
 use tantivy::schema::IndexRecordOption;
 use tantivy::tokenizer::TextAnalyzer;
@@ -14,8 +14,12 @@ use tantivy::Term;
 
 use crate::ast::{BoolAst, MinimumShouldMatch, Operator, QueryAst, RangeAst};
 use crate::date::{parse_date_value, parse_format_list};
+use crate::date_bound::parse_date_bound;
 use crate::document::coerce_f64;
 use crate::error::{EngineError, Result};
+use crate::lower_multi_term::{
+    lower_exists, lower_fuzzy, lower_ids, lower_phrase, lower_phrase_prefix, lower_prefix, lower_regex, lower_wildcard,
+};
 use crate::mapping::{FieldMapping, FieldType, Mapping};
 
 /// tantivy's BM25 keeps Lucene's old `(k1 + 1)` factor that Lucene 8+ (and so ES) dropped:
@@ -30,7 +34,7 @@ pub struct LowerContext<'a> {
     pub now_ms: i64,
 }
 
-fn shard_err(reason: String) -> EngineError {
+pub(crate) fn shard_err(reason: String) -> EngineError {
     EngineError::SearchPhase { cause_type: "query_shard_exception", reason }
 }
 
@@ -55,11 +59,30 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
             lower_match(field, text, *operator, *minimum_should_match, ctx)?
         }
         QueryAst::Bool(b) => lower_bool(b, ctx)?,
+        QueryAst::MatchPhrase { field, text, slop } => lower_phrase(field, text, *slop, ctx)?,
+        QueryAst::MatchPhrasePrefix { field, text, max_expansions } => {
+            lower_phrase_prefix(field, text, *max_expansions, ctx)?
+        }
+        QueryAst::Prefix { field, value } => lower_prefix(field, value, ctx)?,
+        QueryAst::Wildcard { field, pattern } => lower_wildcard(field, pattern, ctx)?,
+        QueryAst::Regexp { field, pattern } => lower_regex("regexp", field, pattern, ctx)?,
+        QueryAst::Fuzzy { field, value, max_edits, prefix_length, transpositions } => {
+            lower_fuzzy(field, value, *max_edits, *prefix_length, *transpositions, ctx)?
+        }
+        QueryAst::Exists { field } => lower_exists(field, ctx)?,
+        QueryAst::Ids { values } => lower_ids(values, ctx),
+        QueryAst::ConstantScore { filter, boost } => {
+            Box::new(ConstScoreQuery::new(lower(filter, ctx)?, boost * ES_SCORE_SCALE))
+        }
+        QueryAst::DisMax { queries, tie_breaker } => {
+            let clauses = queries.iter().map(|q| lower(q, ctx)).collect::<Result<Vec<_>>>()?;
+            Box::new(DisjunctionMaxQuery::with_tie_breaker(clauses, *tie_breaker))
+        }
     })
 }
 
 /// The term an exact-value query (term, terms, match on non-text) looks up.
-fn exact_term(fm: &FieldMapping, value: &Value) -> Result<Term> {
+pub(crate) fn exact_term(fm: &FieldMapping, value: &Value) -> Result<Term> {
     let bad = |what: &str| {
         shard_err(format!(
             "failed to create query: {what} for field [{}] of type [{}]: [{value}]",
@@ -193,9 +216,10 @@ fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
     let field = fm.field;
     let (lower, upper): (Bound<Term>, Bound<Term>) = match fm.field_type {
         FieldType::Long | FieldType::Integer | FieldType::Date => {
-            let read = |v: &Value| -> Result<f64> {
+            // Date bounds that round up (`gt`, `lte`) cover the whole unit the text names.
+            let read = |v: &Value, round_up: bool| -> Result<f64> {
                 if fm.field_type == FieldType::Date {
-                    parse_range_date(v, fm, r.format.as_deref(), ctx.now_ms).map(|ms| ms as f64)
+                    parse_range_date(v, fm, r.format.as_deref(), ctx.now_ms, round_up).map(|ms| ms as f64)
                 } else {
                     coerce_f64(v).ok_or_else(|| {
                         shard_err(format!("failed to create query: For input string: \"{}\"", value_as_text(v)))
@@ -204,13 +228,13 @@ fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
             };
             // Integer fields: fractional bounds round inwards, as ES does for long ranges.
             let lo = match (&r.gt, &r.gte) {
-                (Some(v), _) => Some(read(v)?.floor() as i64 + 1),
-                (None, Some(v)) => Some(read(v)?.ceil() as i64),
+                (Some(v), _) => Some(read(v, true)?.floor() as i64 + 1),
+                (None, Some(v)) => Some(read(v, false)?.ceil() as i64),
                 _ => None,
             };
             let hi = match (&r.lt, &r.lte) {
-                (Some(v), _) => Some(read(v)?.ceil() as i64 - 1),
-                (None, Some(v)) => Some(read(v)?.floor() as i64),
+                (Some(v), _) => Some(read(v, false)?.ceil() as i64 - 1),
+                (None, Some(v)) => Some(read(v, true)?.floor() as i64),
                 _ => None,
             };
             (
@@ -265,17 +289,14 @@ fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
     Ok(Box::new(ConstScoreQuery::new(Box::new(RangeQuery::new(lower, upper)), ES_SCORE_SCALE)))
 }
 
-/// A date range bound: a date in the query's or the field's format, epoch millis, or `now`
-/// with optional `+N`/`-N` units and `/unit` rounding (date math, UTC).
-fn parse_range_date(v: &Value, fm: &FieldMapping, format: Option<&str>, now_ms: i64) -> Result<i64> {
-    if let Some(math) = v.as_str().and_then(|s| s.strip_prefix("now")) {
-        return crate::date_math::apply(now_ms, math).map_err(|e| shard_err(format!("failed to create query: {e}")));
-    }
+/// A date range bound: a date in the query's or the field's format, epoch millis, or date
+/// math anchored at `now` or `<date>||` (UTC); see `date_bound`.
+fn parse_range_date(v: &Value, fm: &FieldMapping, format: Option<&str>, now_ms: i64, round_up: bool) -> Result<i64> {
     let formats = match format {
         Some(f) => parse_format_list(f).map_err(|e| shard_err(format!("failed to create query: {e}")))?,
         None => fm.date_formats.clone(),
     };
-    parse_date_value(v, &formats).map_err(|e| shard_err(format!("failed to create query: {e}")))
+    parse_date_bound(v, &formats, now_ms, round_up).map_err(|e| shard_err(format!("failed to create query: {e}")))
 }
 
 #[cfg(test)]

@@ -91,7 +91,7 @@ fn errors_map_to_elasticsearch_types() {
     let unknown = e.search("logs", br#"{"query": {"nope": {}}}"#, &Map::new()).unwrap_err();
     assert_eq!(unknown.es_type_and_status(), ("parsing_exception", 400));
     let malformed = e.search("logs", br#"{"query": "#, &Map::new()).unwrap_err();
-    assert_eq!(malformed.es_type_and_status(), ("x_content_parse_exception", 400));
+    assert_eq!(malformed.es_type_and_status(), ("json_e_o_f_exception", 400));
     assert!(matches!(e.search("missing", b"{}", &Map::new()), Err(EngineError::IndexNotFound(_))));
     assert!(matches!(e.create_index("logs", b"{}"), Err(EngineError::IndexAlreadyExists(_))));
     assert!(matches!(e.create_index("Bad", b"{}"), Err(EngineError::InvalidIndexName { .. })));

@@ -48,6 +48,7 @@ enum Call {
     Bulk { index: Option<String>, body: Vec<u8>, refresh: Option<String> },
     Refresh { index: String },
     Count { index: String, body: Vec<u8> },
+    Msearch { index: Option<String>, body: Vec<u8> },
 }
 
 fn run(engine: &Engine, call: &Call) -> engine_core::Result<String> {
@@ -58,6 +59,7 @@ fn run(engine: &Engine, call: &Call) -> engine_core::Result<String> {
         }
         Call::Refresh { index } => engine.refresh(index),
         Call::Count { index, body } => engine.count(index, body),
+        Call::Msearch { index, body } => engine.msearch(index.as_deref(), body),
     }
 }
 
@@ -111,6 +113,26 @@ impl NativeEngine {
     #[napi(ts_return_type = "Promise<string>")]
     pub fn bulk(&self, index: Option<String>, body: Buffer, refresh: Option<String>) -> AsyncTask<EngineTask> {
         self.task(Call::Bulk { index, body: body.to_vec(), refresh })
+    }
+
+    /// `GET /{index}/_doc/{id}`: `{"status", "body"}` JSON (404 when not found).
+    #[napi]
+    pub fn get_doc(&self, index: String, id: String) -> napi::Result<String> {
+        guarded(|| {
+            let (body, status) = self.engine.get_doc(&index, &id)?;
+            Ok(format!(r#"{{"status":{status},"body":{body}}}"#))
+        })
+    }
+
+    #[napi]
+    pub fn mget(&self, index: Option<String>, body: Buffer) -> napi::Result<String> {
+        guarded(|| self.engine.mget(index.as_deref(), &body))
+    }
+
+    /// `_msearch`: always on the pool (it runs several searches).
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn msearch(&self, index: Option<String>, body: Buffer) -> AsyncTask<EngineTask> {
+        self.task(Call::Msearch { index, body: body.to_vec() })
     }
 
     #[napi(ts_return_type = "Promise<string>")]

@@ -137,8 +137,8 @@ describe('everycell engine over HTTP', () => {
   it('answers errors with the Elasticsearch error bodies', async () => {
     const malformed = await req(server.url, 'POST', '/logs/_search', '{"query": {');
     expect(malformed.status).toBe(400);
-    expect(malformed.json.error.type).toBe('x_content_parse_exception');
-    expect(malformed.json.error.root_cause[0].type).toBe('x_content_parse_exception');
+    expect(malformed.json.error.type).toBe('json_e_o_f_exception');
+    expect(malformed.json.error.root_cause[0].type).toBe('json_e_o_f_exception');
     const unknown = await req(server.url, 'POST', '/logs/_search', { query: { frobnicate: {} } });
     expect(unknown.status).toBe(400);
     expect(unknown.json.error).toMatchObject({

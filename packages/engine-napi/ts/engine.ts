@@ -82,6 +82,20 @@ export class Engine {
     return call(() => this.#native.searchSync(index, body, paramsJson));
   }
 
+  /** `GET /{index}/_doc/{id}`: status 200 with `found: true`, or 404 with `found: false`. */
+  getDoc(index: string, id: string): { status: number; body: string } {
+    const reply = JSON.parse(call(() => this.#native.getDoc(index, id))) as { status: number; body: unknown };
+    return { status: reply.status, body: JSON.stringify(reply.body) };
+  }
+
+  mget(index: string | undefined, body: Buffer): string {
+    return call(() => this.#native.mget(index, body));
+  }
+
+  msearch(index: string | undefined, body: Buffer): Promise<string> {
+    return callAsync(() => this.#native.msearch(index, body));
+  }
+
   debugPanic(): string {
     return call(() => this.#native.debugPanic());
   }

@@ -3,6 +3,7 @@
  * handler. Unknown paths answer 400 and known paths with a wrong method 405, with the
  * bare-string bodies Elasticsearch uses for those two cases.
  */
+import { getDoc, indexDoc, mget } from './doc-routes.js';
 import type { Engine } from './engine.js';
 import { EngineError } from './errors.js';
 
@@ -81,6 +82,28 @@ const routes: Route[] = [
     methods: ['POST', 'GET'],
     pattern: [':index', '_search'],
     handler: async (e, req, v) => ok(await e.search(v.index ?? '', req.body, req.params)),
+  },
+  {
+    methods: ['GET'],
+    pattern: [':index', '_doc', ':id'],
+    handler: (e, _req, v) => getDoc(e, v.index ?? '', v.id ?? ''),
+  },
+  {
+    methods: ['PUT', 'POST'],
+    pattern: [':index', '_doc', ':id'],
+    handler: (e, req, v) => indexDoc(e, req, v.index ?? '', v.id ?? ''),
+  },
+  { methods: ['POST', 'GET'], pattern: ['_mget'], handler: (e, req) => mget(e, req, undefined) },
+  { methods: ['POST', 'GET'], pattern: [':index', '_mget'], handler: (e, req, v) => mget(e, req, v.index) },
+  {
+    methods: ['POST', 'GET'],
+    pattern: ['_msearch'],
+    handler: async (e, req) => ok(await e.msearch(undefined, req.body)),
+  },
+  {
+    methods: ['POST', 'GET'],
+    pattern: [':index', '_msearch'],
+    handler: async (e, req, v) => ok(await e.msearch(v.index, req.body)),
   },
   { methods: ['GET'], pattern: [':index', '_stats'], handler: (e, _req, v) => ok(e.stats(v.index ?? '')) },
   {

@@ -7,8 +7,11 @@ use std::sync::Arc;
 
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::{Column, StrColumn};
+use tantivy::query::Weight;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
+use super::filters::SegFilters;
+use super::key_hasher::KeyMap;
 use super::{AggKind, AggRequest, Interval};
 use crate::date_math::{add_units, round_down};
 use crate::mapping::FieldType;
@@ -19,11 +22,13 @@ pub struct MetricState {
     pub sum: f64,
     pub min: f64,
     pub max: f64,
+    /// For extended_stats.
+    pub sum_of_squares: f64,
 }
 
 impl Default for MetricState {
     fn default() -> Self {
-        MetricState { count: 0, sum: 0.0, min: f64::INFINITY, max: f64::NEG_INFINITY }
+        MetricState { count: 0, sum: 0.0, min: f64::INFINITY, max: f64::NEG_INFINITY, sum_of_squares: 0.0 }
     }
 }
 
@@ -31,6 +36,7 @@ impl MetricState {
     fn add(&mut self, v: f64) {
         self.count += 1;
         self.sum += v;
+        self.sum_of_squares += v * v;
         self.min = self.min.min(v);
         self.max = self.max.max(v);
     }
@@ -38,6 +44,7 @@ impl MetricState {
     fn merge(&mut self, other: &MetricState) {
         self.count += other.count;
         self.sum += other.sum;
+        self.sum_of_squares += other.sum_of_squares;
         self.min = self.min.min(other.min);
         self.max = self.max.max(other.max);
     }
@@ -95,6 +102,8 @@ impl AggFruit {
 
 pub struct AggCollector {
     pub aggs: Arc<Vec<AggRequest>>,
+    /// `filter(s)` queries as weights, in the pre-order of `filters::filter_weights`.
+    pub filter_weights: Arc<Vec<Box<dyn Weight>>>,
 }
 
 enum Accessor {
@@ -109,34 +118,10 @@ struct Plan {
     kind: AggKind,
     accessor: Accessor,
     subs: Vec<Plan>,
+    filters: Option<SegFilters>,
     /// Last calendar bucket [start, end): consecutive docs usually share it.
     calendar_cache: Cell<(i64, i64)>,
 }
-
-/// A cheap multiplicative hasher for u64 bucket keys (SipHash dominated the profile).
-/// The folded 128-bit product mixes low and high bits, so keys that are multiples of an
-/// interval (histogram keys) still spread over the table.
-#[derive(Default, Clone, Copy)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.write_u64(u64::from(*b));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        let product = u128::from(self.0 ^ n) * 0x9E37_79B9_7F4A_7C15u128;
-        self.0 = (product as u64) ^ ((product >> 64) as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type KeyMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;
 
 /// Keyword terms with at most this many distinct terms in a segment count into a dense
 /// array indexed by term ordinal.
@@ -163,7 +148,13 @@ pub struct AggSegment {
     keys: Vec<u64>,
 }
 
-fn build_plan(req: &AggRequest, reader: &SegmentReader) -> tantivy::Result<Plan> {
+fn build_plan(
+    req: &AggRequest,
+    reader: &SegmentReader,
+    weights: &[Box<dyn Weight>],
+    next: &mut usize,
+) -> tantivy::Result<Plan> {
+    let filters = SegFilters::open(&req.kind, weights, next, reader)?;
     let ff = reader.fast_fields();
     let accessor = match &req.field.resolved {
         None => Accessor::Unmapped,
@@ -177,14 +168,16 @@ fn build_plan(req: &AggRequest, reader: &SegmentReader) -> tantivy::Result<Plan>
             _ => ff.column_opt::<i64>(name)?.map_or(Accessor::Unmapped, Accessor::I64),
         },
     };
-    let subs = req.subs.iter().map(|s| build_plan(s, reader)).collect::<tantivy::Result<_>>()?;
-    Ok(Plan { kind: req.kind.clone(), accessor, subs, calendar_cache: Cell::new((i64::MAX, i64::MIN)) })
+    let subs = req.subs.iter().map(|s| build_plan(s, reader, weights, next)).collect::<tantivy::Result<_>>()?;
+    Ok(Plan { kind: req.kind.clone(), accessor, subs, filters, calendar_cache: Cell::new((i64::MAX, i64::MIN)) })
 }
 
 fn new_state(plan: &Plan) -> SegState {
     match (&plan.kind, &plan.accessor) {
         (AggKind::Metric { .. }, _) => SegState::Metric(MetricState::default()),
-        (AggKind::Terms { .. }, Accessor::Str(col)) if (col.num_terms() as u64) <= DENSE_TERMS_LIMIT => {
+        (AggKind::Terms { .. } | AggKind::Cardinality, Accessor::Str(col))
+            if (col.num_terms() as u64) <= DENSE_TERMS_LIMIT =>
+        {
             let n = col.num_terms();
             let subs = if plan.subs.is_empty() { Vec::new() } else { (0..n).map(|_| None).collect() };
             SegState::Dense { counts: vec![0; n], subs }
@@ -209,6 +202,22 @@ impl Plan {
     fn bucket_keys(&self, doc: DocId, keys: &mut Vec<u64>) {
         keys.clear();
         match (&self.kind, &self.accessor) {
+            (AggKind::Filters { .. }, _) => {
+                if let Some(filters) = &self.filters {
+                    filters.matching(doc, keys);
+                }
+            }
+            (AggKind::Missing, _) => {
+                if !self.has_value(doc) {
+                    keys.push(0);
+                }
+            }
+            (AggKind::Histogram { .. } | AggKind::Range { .. }, Accessor::I64(c)) => {
+                c.values_for_doc(doc).for_each(|v| self.numeric_keys(v as f64, keys))
+            }
+            (AggKind::Histogram { .. } | AggKind::Range { .. }, Accessor::F64(c)) => {
+                c.values_for_doc(doc).for_each(|v| self.numeric_keys(v, keys))
+            }
             (AggKind::DateHistogram { interval, .. }, Accessor::I64(c)) => {
                 keys.extend(c.values_for_doc(doc).map(|v| self.histogram_key(v, *interval) as u64))
             }
@@ -224,6 +233,27 @@ impl Plan {
         if keys.len() > 1 {
             keys.sort_unstable();
             keys.dedup();
+        }
+    }
+
+    fn has_value(&self, doc: DocId) -> bool {
+        match &self.accessor {
+            Accessor::I64(c) => c.values_for_doc(doc).next().is_some(),
+            Accessor::F64(c) => c.values_for_doc(doc).next().is_some(),
+            Accessor::Bool(c) => c.values_for_doc(doc).next().is_some(),
+            Accessor::Str(c) => c.term_ords(doc).next().is_some(),
+            Accessor::Unmapped => false,
+        }
+    }
+
+    /// Histogram: the bucket start's f64 bits. Range: the index of every range holding `v`.
+    fn numeric_keys(&self, v: f64, keys: &mut Vec<u64>) {
+        match &self.kind {
+            AggKind::Histogram { interval, .. } => keys.push(((v / interval).floor() * interval).to_bits()),
+            AggKind::Range { ranges, .. } => {
+                keys.extend(ranges.iter().enumerate().filter(|(_, r)| r.contains(v)).map(|(i, _)| i as u64))
+            }
+            _ => {}
         }
     }
 
@@ -300,7 +330,7 @@ fn harvest_state(plan: &Plan, state: SegState) -> AggFruit {
                 .into_iter()
                 .map(|(raw, bucket)| {
                     let key = match &plan.accessor {
-                        Accessor::Str(col) if !matches!(plan.kind, AggKind::DateHistogram { .. }) => {
+                        Accessor::Str(col) if matches!(plan.kind, AggKind::Terms { .. } | AggKind::Cardinality) => {
                             text.clear();
                             let _ = col.ord_to_str(raw, &mut text);
                             BucketKey::Str(text.clone())
@@ -321,7 +351,12 @@ impl Collector for AggCollector {
     type Child = AggSegment;
 
     fn for_segment(&self, _: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<AggSegment> {
-        let plans: Vec<Plan> = self.aggs.iter().map(|a| build_plan(a, reader)).collect::<tantivy::Result<_>>()?;
+        let mut next = 0;
+        let plans: Vec<Plan> = self
+            .aggs
+            .iter()
+            .map(|a| build_plan(a, reader, &self.filter_weights, &mut next))
+            .collect::<tantivy::Result<_>>()?;
         let states = plans.iter().map(new_state).collect();
         Ok(AggSegment { plans, states, keys: Vec::new() })
     }

@@ -3,10 +3,19 @@
 //! aggregation module because ES semantics differ there: tantivy's terms counts are
 //! approximate across segments and its date_histogram has no calendar intervals.
 
+mod bucket_budget;
 mod collect;
+mod filters;
+mod key_hasher;
+mod range_spec;
 mod render;
+mod render_extra;
 
+use range_spec::range_kind;
+
+pub use bucket_budget::MAX_BUCKETS;
 pub use collect::{AggCollector, AggFruit};
+pub use filters::filter_weights;
 pub use render::render_aggs;
 
 use serde_json::{Map, Value};
@@ -22,6 +31,8 @@ pub enum MetricOp {
     Min,
     Max,
     ValueCount,
+    Stats,
+    ExtendedStats,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,9 +51,57 @@ pub enum Interval {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum AggKind {
-    Metric { op: MetricOp },
-    Terms { size: usize, min_doc_count: u64, order: TermsOrder },
-    DateHistogram { interval: Interval, min_doc_count: u64 },
+    Metric {
+        op: MetricOp,
+    },
+    Terms {
+        size: usize,
+        min_doc_count: u64,
+        order: TermsOrder,
+    },
+    DateHistogram {
+        interval: Interval,
+        min_doc_count: u64,
+    },
+    /// Exact distinct count (collected like terms; ES is exact too below 3000 values).
+    Cardinality,
+    Histogram {
+        interval: f64,
+        min_doc_count: u64,
+    },
+    Range {
+        ranges: Vec<RangeSpec>,
+        keys: RangeKeys,
+    },
+    /// One bucket: documents with no value in the field.
+    Missing,
+    /// One bucket per query (`filter` is the single-bucket form).
+    Filters {
+        buckets: Vec<(String, crate::ast::QueryAst)>,
+        keyed: bool,
+        single: bool,
+    },
+}
+
+/// How range bounds are shown: numbers (`range`) or dates (`date_range`, ISO or `format`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum RangeKeys {
+    Numeric,
+    Date(Option<crate::date_pattern::JavaPattern>),
+}
+
+/// One `range` bucket: `[from, to)`, optional custom key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RangeSpec {
+    pub from: Option<f64>,
+    pub to: Option<f64>,
+    pub key: Option<String>,
+}
+
+impl RangeSpec {
+    pub fn contains(&self, v: f64) -> bool {
+        self.from.is_none_or(|f| v >= f) && self.to.is_none_or(|t| v < t)
+    }
 }
 
 /// The field an aggregation reads, resolved against the mapping (`None` when unmapped).
@@ -95,13 +154,26 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
         }
     }
     let (kind_name, body) = kind_def.ok_or_else(|| agg_err(format!("Missing definition for aggregation [{name}]")))?;
+    if matches!(kind_name, "filter" | "filters") {
+        let kind = filters::parse_filters(kind_name, body)?;
+        let field = AggField { name: String::new(), resolved: None };
+        return Ok(AggRequest { name: name.to_string(), kind, field, subs });
+    }
     let mut field = None;
     let mut size = 10usize;
     let mut min_doc_count = None;
     let mut order = TermsOrder::CountDesc;
     let mut interval = None;
+    let mut numeric_interval = None;
+    let mut ranges: Option<Value> = None;
+    let mut date_format = None;
     let allowed: &[&str] = match kind_name {
-        "avg" | "sum" | "min" | "max" | "value_count" => &["field"],
+        "avg" | "sum" | "min" | "max" | "value_count" | "stats" | "extended_stats" | "cardinality" | "missing" => {
+            &["field"]
+        }
+        "histogram" => &["field", "interval", "min_doc_count"],
+        "range" => &["field", "ranges"],
+        "date_range" => &["field", "ranges", "format"],
         "terms" => &["field", "size", "min_doc_count", "order", "shard_size"],
         "date_histogram" => &["field", "calendar_interval", "fixed_interval", "min_doc_count", "time_zone"],
         other => return Err(agg_err(format!("Unknown aggregation type [{other}]"))),
@@ -115,6 +187,9 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
             "field" => field = Some(value.as_str().ok_or_else(bad)?.to_string()),
             "size" => size = value.as_u64().ok_or_else(bad)? as usize,
             "shard_size" => {}
+            "interval" => numeric_interval = Some(value.as_f64().filter(|i| *i > 0.0).ok_or_else(bad)?),
+            "ranges" => ranges = Some(value.clone()),
+            "format" => date_format = Some(value.as_str().ok_or_else(bad)?.to_string()),
             "min_doc_count" => min_doc_count = Some(value.as_u64().ok_or_else(bad)?),
             "order" => order = parse_order(value).ok_or_else(bad)?,
             "calendar_interval" => {
@@ -153,11 +228,26 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
         "min" => AggKind::Metric { op: MetricOp::Min },
         "max" => AggKind::Metric { op: MetricOp::Max },
         "value_count" => AggKind::Metric { op: MetricOp::ValueCount },
+        "stats" => AggKind::Metric { op: MetricOp::Stats },
+        "extended_stats" => AggKind::Metric { op: MetricOp::ExtendedStats },
+        "cardinality" => AggKind::Cardinality,
+        "missing" => AggKind::Missing,
+        "histogram" => AggKind::Histogram {
+            interval: numeric_interval
+                .ok_or_else(|| shard_illegal(format!("[interval] must be >0 for histogram aggregation [{name}]")))?,
+            min_doc_count: min_doc_count.unwrap_or(0),
+        },
         "terms" => {
             if min_doc_count == Some(0) {
                 return Err(shard_illegal("[terms] min_doc_count 0 is not supported".into()));
             }
             AggKind::Terms { size, min_doc_count: min_doc_count.unwrap_or(1), order }
+        }
+        "range" | "date_range" => {
+            let spec =
+                ranges.ok_or_else(|| shard_illegal(format!("No [ranges] specified for the [{name}] aggregation")))?;
+            let (ranges, keys) = range_kind(kind_name, &spec, date_format.as_deref(), mapping.get(&field_name))?;
+            AggKind::Range { ranges, keys }
         }
         _ => {
             let interval = interval
@@ -166,7 +256,7 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
         }
     };
     check_field_type(kind_name, &kind, &field_name, resolved.as_ref().map(|r| r.1))?;
-    if matches!(kind, AggKind::Metric { .. }) && !subs.is_empty() {
+    if matches!(kind, AggKind::Metric { .. } | AggKind::Cardinality) && !subs.is_empty() {
         return Err(agg_err(format!("Aggregator [{name}] of type [{kind_name}] cannot accept sub-aggregations")));
     }
     Ok(AggRequest { name: name.to_string(), kind, field: AggField { name: field_name, resolved }, subs })
@@ -199,8 +289,14 @@ fn check_field_type(kind_name: &str, kind: &AggKind, field: &str, ty: Option<Fie
         )));
     }
     let ok = match kind {
-        AggKind::Metric { op: MetricOp::ValueCount } | AggKind::Terms { .. } => true,
+        AggKind::Metric { op: MetricOp::ValueCount }
+        | AggKind::Terms { .. }
+        | AggKind::Cardinality
+        | AggKind::Missing
+        | AggKind::Filters { .. } => true,
         AggKind::Metric { .. } => ty != FieldType::Keyword,
+        AggKind::Range { keys: RangeKeys::Date(_), .. } => ty == FieldType::Date,
+        AggKind::Histogram { .. } | AggKind::Range { .. } => ty.is_i64() || ty.is_f64(),
         AggKind::DateHistogram { .. } => ty == FieldType::Date || ty.is_i64() || ty.is_f64(),
     };
     if !ok {

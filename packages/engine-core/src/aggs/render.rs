@@ -7,26 +7,59 @@ use std::cmp::Ordering;
 
 use serde_json::{json, Map, Value};
 
+use super::bucket_budget::{self, MAX_BUCKETS};
 use super::collect::{BucketKey, FruitBucket};
+use super::filters::render_filters;
+use super::render_extra::{
+    render_extended_stats, render_missing, render_numeric_histogram, render_range, render_stats,
+};
 use super::{AggFruit, AggKind, AggRequest, Interval, MetricOp, TermsOrder};
 use crate::date::format_millis;
 use crate::date_math::add_units;
+use crate::error::{EngineError, Result};
 use crate::mapping::FieldType;
 
-pub fn render_aggs(reqs: &[AggRequest], fruits: &[AggFruit]) -> Value {
+pub fn render_aggs(reqs: &[AggRequest], fruits: &[AggFruit]) -> Result<Value> {
+    bucket_budget::reset();
     let mut out = Map::new();
     for (req, fruit) in reqs.iter().zip(fruits) {
         out.insert(req.name.clone(), render_one(req, fruit));
+        if let Some(n) = bucket_budget::exceeded() {
+            return Err(EngineError::TooManyBuckets(format!(
+                "Trying to create too many buckets. Must be less than or equal to: [{MAX_BUCKETS}] but was [{n}]. This limit can be set by changing the [search.max_buckets] cluster level setting."
+            )));
+        }
     }
-    Value::Object(out)
+    Ok(Value::Object(out))
 }
 
 fn field_type(req: &AggRequest) -> Option<FieldType> {
     req.field.resolved.as_ref().map(|r| r.1)
 }
 
-fn render_one(req: &AggRequest, fruit: &AggFruit) -> Value {
+pub(super) fn render_one(req: &AggRequest, fruit: &AggFruit) -> Value {
     match (&req.kind, fruit) {
+        (AggKind::Metric { op: MetricOp::Stats }, AggFruit::Metric(m)) => render_stats(m),
+        (AggKind::Metric { op: MetricOp::ExtendedStats }, AggFruit::Metric(m)) => render_extended_stats(m),
+        (AggKind::Cardinality, AggFruit::Buckets(buckets)) => json!({ "value": buckets.len() }),
+        (AggKind::Missing, AggFruit::Buckets(buckets)) => render_missing(req, buckets.values().next()),
+        (AggKind::Histogram { interval, min_doc_count }, AggFruit::Buckets(b)) => {
+            render_numeric_histogram(req, b, *interval, *min_doc_count)
+        }
+        (AggKind::Range { ranges, keys }, AggFruit::Buckets(b)) => render_range(req, ranges, keys, b),
+        (AggKind::Filters { buckets: specs, keyed, single }, AggFruit::Buckets(b)) => {
+            let rendered = specs
+                .iter()
+                .enumerate()
+                .map(|(i, (name, _))| {
+                    if !single {
+                        bucket_budget::consume();
+                    }
+                    (name.clone(), render_missing(req, b.get(&BucketKey::Num(i as u64))))
+                })
+                .collect();
+            render_filters(req, rendered, *keyed, *single)
+        }
         (AggKind::Metric { op }, AggFruit::Metric(m)) => {
             let value = match op {
                 MetricOp::Sum => json!(m.sum),
@@ -35,11 +68,19 @@ fn render_one(req: &AggRequest, fruit: &AggFruit) -> Value {
                 MetricOp::Avg => json!(m.sum / m.count as f64),
                 MetricOp::Min => json!(m.min),
                 MetricOp::Max => json!(m.max),
+                MetricOp::Stats | MetricOp::ExtendedStats => unreachable!("rendered above"),
             };
             let mut body = json!({ "value": value });
-            if field_type(req) == Some(FieldType::Date) && matches!(op, MetricOp::Min | MetricOp::Max) && m.count > 0 {
-                let ms = if *op == MetricOp::Min { m.min } else { m.max };
-                body["value_as_string"] = json!(format_millis(ms as i64));
+            if matches!(op, MetricOp::Min | MetricOp::Max) && m.count > 0 {
+                let v = if *op == MetricOp::Min { m.min } else { m.max };
+                // ES renders min/max of dates and booleans through the field's doc-value format.
+                match field_type(req) {
+                    Some(FieldType::Date) => body["value_as_string"] = json!(format_millis(v as i64)),
+                    Some(FieldType::Boolean) => {
+                        body["value_as_string"] = json!(if v != 0.0 { "true" } else { "false" })
+                    }
+                    _ => {}
+                }
             }
             body
         }
@@ -55,7 +96,7 @@ fn render_one(req: &AggRequest, fruit: &AggFruit) -> Value {
 
 /// A bucket key decoded for sorting and output.
 #[derive(Debug, Clone, PartialEq)]
-enum KeyValue {
+pub(super) enum KeyValue {
     Str(String),
     Int(i64),
     Float(f64),
@@ -80,7 +121,13 @@ fn cmp_keys(a: &KeyValue, b: &KeyValue) -> Ordering {
     }
 }
 
-fn bucket_json(req: &AggRequest, key: &KeyValue, bucket: Option<&FruitBucket>, ty: Option<FieldType>) -> Value {
+pub(super) fn bucket_json(
+    req: &AggRequest,
+    key: &KeyValue,
+    bucket: Option<&FruitBucket>,
+    ty: Option<FieldType>,
+) -> Value {
+    bucket_budget::consume();
     let mut obj = Map::new();
     match key {
         KeyValue::Str(s) => {
@@ -160,6 +207,7 @@ fn render_histogram(
     keyed.sort_by_key(|(k, _)| *k);
     let mut out = Vec::new();
     let key_json = |ms: i64, bucket: Option<&FruitBucket>| {
+        bucket_budget::consume();
         let mut obj = Map::new();
         obj.insert("key_as_string".into(), json!(format_millis(ms)));
         obj.insert("key".into(), json!(ms));
@@ -178,7 +226,7 @@ fn render_histogram(
             let mut next = keyed.iter().peekable();
             let mut at = first;
             // Bounded by the number of intervals between the first and last non-empty buckets.
-            while at <= last {
+            while at <= last && bucket_budget::exceeded().is_none() {
                 let bucket = match next.peek() {
                     Some((k, b)) if *k == at => {
                         next.next();

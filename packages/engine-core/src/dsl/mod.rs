@@ -2,11 +2,23 @@
 //! structs (`deny_unknown_fields`, so an unsupported option fails loudly) and tests.
 
 mod bool_query;
+mod constant_score;
+mod dis_max;
+mod exists;
+mod field_value;
+mod fuzzy;
+mod ids;
 mod match_all;
+mod match_phrase;
+mod match_phrase_prefix;
 mod match_query;
+mod multi_match;
+mod prefix;
 mod range;
+mod regexp;
 mod term;
 mod terms;
+pub mod wildcard;
 
 use serde_json::Value;
 
@@ -34,6 +46,17 @@ pub fn parse_query(value: &Value) -> Result<QueryAst> {
         "range" => range::parse(body),
         "match" => match_query::parse(body),
         "bool" => bool_query::parse(body),
+        "match_phrase" => match_phrase::parse(body),
+        "match_phrase_prefix" => match_phrase_prefix::parse(body),
+        "multi_match" => multi_match::parse(body),
+        "prefix" => prefix::parse(body),
+        "wildcard" => wildcard::parse(body),
+        "regexp" => regexp::parse(body),
+        "fuzzy" => fuzzy::parse(body),
+        "exists" => exists::parse(body),
+        "ids" => ids::parse(body),
+        "constant_score" => constant_score::parse(body),
+        "dis_max" => dis_max::parse(body),
         other => Err(EngineError::Parsing(format!("unknown query [{other}]"))),
     }
 }

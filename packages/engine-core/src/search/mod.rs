@@ -12,13 +12,16 @@ use tantivy::collector::{Count, TopDocs};
 use tantivy::schema::Value as _;
 use tantivy::TantivyDocument;
 
-use crate::aggs::{parse_aggs, render_aggs, AggCollector, AggRequest};
+use crate::aggs::{filter_weights, parse_aggs, render_aggs, AggCollector, AggRequest};
 use crate::ast::QueryAst;
 use crate::dsl::parse_query;
 use crate::error::{json_syntax_error, EngineError, Result};
 use crate::index::{es_standard_analyzer, IndexHandle};
 use crate::lower::{lower, LowerContext, ES_SCORE_SCALE};
+mod source_filter;
+
 use sort::{parse_sort, sort_values_json, Hit, SortSpec, SortTarget, TopHitsCollector, TopHitsFruit};
+pub use source_filter::SourceFilter;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TrackTotalHits {
@@ -34,7 +37,7 @@ pub struct SearchRequest {
     pub sort: Option<Vec<SortSpec>>,
     pub track_total_hits: TrackTotalHits,
     pub track_scores: bool,
-    pub source: bool,
+    pub source: SourceFilter,
     pub aggs: Vec<AggRequest>,
 }
 
@@ -51,6 +54,10 @@ fn parse_body(body: &[u8]) -> Result<Map<String, Value>> {
 }
 
 fn usize_param(key: &str, v: &Value) -> Result<usize> {
+    let negative = v.as_i64().or_else(|| v.as_str().and_then(|s| s.parse::<i64>().ok())).filter(|n| *n < 0);
+    if let Some(n) = negative {
+        return Err(EngineError::IllegalArgument(format!("[{key}] parameter cannot be negative, found [{n}]")));
+    }
     v.as_u64()
         .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
         .map(|n| n as usize)
@@ -104,7 +111,7 @@ impl SearchRequest {
             sort: None,
             track_total_hits: TrackTotalHits::UpTo(10_000),
             track_scores: false,
-            source: true,
+            source: SourceFilter::all(),
             aggs: Vec::new(),
         };
         let mut aggs_seen = false;
@@ -116,16 +123,7 @@ impl SearchRequest {
                 "sort" => req.sort = Some(parse_sort(value, &handle.mapping)?),
                 "track_total_hits" => req.track_total_hits = track_total_hits(value)?,
                 "track_scores" => req.track_scores = bool_param(key, value)?,
-                "_source" => {
-                    req.source = match value {
-                        Value::Bool(b) => *b,
-                        _ => {
-                            return Err(EngineError::Parsing(
-                                "[_source] only true or false is supported (no source filtering)".into(),
-                            ))
-                        }
-                    }
-                }
+                "_source" => req.source = SourceFilter::from_body(value)?,
                 "aggs" | "aggregations" => {
                     if aggs_seen {
                         return Err(EngineError::Parsing(
@@ -154,9 +152,23 @@ impl SearchRequest {
                 "from" => req.from = usize_param(key, value)?,
                 "track_total_hits" => req.track_total_hits = track_total_hits(value)?,
                 "track_scores" => req.track_scores = bool_param(key, value)?,
-                "_source" => req.source = bool_param(key, value)?,
+                "_source" => {
+                    req.source = match value.as_str() {
+                        Some("true" | "false" | "") => SourceFilter { enabled: bool_param(key, value)?, ..req.source },
+                        _ => SourceFilter { includes: SourceFilter::from_body(value)?.includes, ..req.source },
+                    }
+                }
+                "_source_includes" => req.source.includes = SourceFilter::from_body(value)?.includes,
+                "_source_excludes" => req.source.excludes = SourceFilter::from_body(value)?.includes,
                 "sort" => req.sort = Some(parse_sort(&url_sort(value.as_str().unwrap_or_default()), &handle.mapping)?),
-                "timeout" | "pretty" | "typed_keys" | "rest_total_hits_as_int" | "filter_path" | "error_trace" => {}
+                // The engine has no shard request cache, so `request_cache` has nothing to switch off.
+                "timeout"
+                | "pretty"
+                | "typed_keys"
+                | "rest_total_hits_as_int"
+                | "filter_path"
+                | "error_trace"
+                | "request_cache" => {}
                 other => {
                     return Err(EngineError::IllegalArgument(format!(
                         "request [/{}/_search] contains unrecognized parameter: [{other}]",
@@ -209,7 +221,8 @@ pub fn search(handle: &IndexHandle, body: &[u8], params: &Map<String, Value>) ->
         if req.aggs.is_empty() {
             (searcher.search(query.as_ref(), &hits_collector)?, Vec::new())
         } else {
-            let agg_collector = AggCollector { aggs: Arc::new(req.aggs.clone()) };
+            let weights = filter_weights(&req.aggs, &handle.mapping.schema, &mut |q| lower_query(handle, q))?;
+            let agg_collector = AggCollector { aggs: Arc::new(req.aggs.clone()), filter_weights: Arc::new(weights) };
             searcher.search(query.as_ref(), &(hits_collector, agg_collector))?
         }
     };
@@ -245,11 +258,11 @@ pub fn search(handle: &IndexHandle, body: &[u8], params: &Map<String, Value>) ->
         } else {
             out.push_str("null");
         }
-        if req.source {
-            // The stored bytes are the document exactly as sent (validated JSON at index time).
-            let raw = doc.get_first(handle.mapping.source_field).and_then(|v| v.as_bytes()).unwrap_or(b"{}");
+        // The stored bytes are the document exactly as sent (validated JSON at index time).
+        let raw = doc.get_first(handle.mapping.source_field).and_then(|v| v.as_bytes()).unwrap_or(b"{}");
+        if let Some(source) = req.source.apply(raw) {
             out.push_str(r#","_source":"#);
-            out.push_str(std::str::from_utf8(raw).unwrap_or("{}"));
+            out.push_str(&source);
         }
         if !by_score {
             out.push_str(r#","sort":"#);
@@ -260,7 +273,7 @@ pub fn search(handle: &IndexHandle, body: &[u8], params: &Map<String, Value>) ->
     out.push_str("]}");
     if !req.aggs.is_empty() {
         out.push_str(r#","aggregations":"#);
-        out.push_str(&render_aggs(&req.aggs, &aggs).to_string());
+        out.push_str(&render_aggs(&req.aggs, &aggs)?.to_string());
     }
     out.push('}');
     Ok(out)

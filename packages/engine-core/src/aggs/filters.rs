@@ -1,0 +1,112 @@
+//! `filter` and `filters` aggregations: buckets defined by queries instead of field values.
+//! Each filter query is lowered once per search into a tantivy `Weight` (no scoring); per
+//! segment a scorer per filter walks forward with the collected docs (which arrive in
+//! ascending order), so membership costs one `seek` per doc.
+
+use std::cell::RefCell;
+
+use serde_json::{json, Map, Value};
+use tantivy::query::{EnableScoring, Query, Scorer, Weight};
+use tantivy::schema::Schema;
+use tantivy::{DocId, DocSet, SegmentReader, TERMINATED};
+
+use super::{AggKind, AggRequest};
+use crate::ast::QueryAst;
+use crate::dsl::parse_query;
+use crate::error::{EngineError, Result};
+
+/// `filter: {<query>}` or `filters: {"filters": {name: query} | [query, ...]}`.
+pub(super) fn parse_filters(kind_name: &str, body: &Map<String, Value>) -> Result<AggKind> {
+    if kind_name == "filter" {
+        let query = parse_query(&Value::Object(body.clone()))?;
+        return Ok(AggKind::Filters { buckets: vec![(String::new(), query)], keyed: false, single: true });
+    }
+    let mut buckets = Vec::new();
+    let mut keyed = false;
+    for (key, value) in body {
+        match (key.as_str(), value) {
+            ("filters", Value::Object(named)) => {
+                keyed = true;
+                for (name, q) in named {
+                    buckets.push((name.clone(), parse_query(q)?));
+                }
+            }
+            ("filters", Value::Array(list)) => {
+                for q in list {
+                    buckets.push((String::new(), parse_query(q)?));
+                }
+            }
+            _ => return Err(EngineError::XContentParse(format!("[filters] unknown field [{key}]"))),
+        }
+    }
+    if keyed {
+        // ES renders keyed filters sorted by name.
+        buckets.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    Ok(AggKind::Filters { buckets, keyed, single: false })
+}
+
+/// Every filter query in `reqs` (pre-order), lowered to a non-scoring weight.
+pub fn filter_weights(
+    reqs: &[AggRequest],
+    schema: &Schema,
+    lower: &mut dyn FnMut(&QueryAst) -> Result<Box<dyn Query>>,
+) -> Result<Vec<Box<dyn Weight>>> {
+    let mut out = Vec::new();
+    for req in reqs {
+        if let AggKind::Filters { buckets, .. } = &req.kind {
+            for (_, query) in buckets {
+                out.push(lower(query)?.weight(EnableScoring::disabled_from_schema(schema))?);
+            }
+        }
+        out.extend(filter_weights(&req.subs, schema, lower)?);
+    }
+    Ok(out)
+}
+
+/// One segment's scorers for one `filters` aggregation.
+pub(super) struct SegFilters(Vec<RefCell<Box<dyn Scorer>>>);
+
+impl SegFilters {
+    /// Takes this aggregation's weights from `weights[*next..]` (same pre-order as above).
+    pub(super) fn open(
+        kind: &AggKind,
+        weights: &[Box<dyn Weight>],
+        next: &mut usize,
+        reader: &SegmentReader,
+    ) -> tantivy::Result<Option<SegFilters>> {
+        let AggKind::Filters { buckets, .. } = kind else { return Ok(None) };
+        let mut scorers = Vec::with_capacity(buckets.len());
+        for weight in &weights[*next..*next + buckets.len()] {
+            scorers.push(RefCell::new(weight.scorer(reader, 1.0)?));
+        }
+        *next += buckets.len();
+        Ok(Some(SegFilters(scorers)))
+    }
+
+    /// Indexes of the filters `doc` matches; docs must come in ascending order.
+    pub(super) fn matching(&self, doc: DocId, keys: &mut Vec<u64>) {
+        for (i, scorer) in self.0.iter().enumerate() {
+            let mut scorer = scorer.borrow_mut();
+            if scorer.doc() != TERMINATED && scorer.doc() < doc {
+                scorer.seek(doc);
+            }
+            if scorer.doc() == doc {
+                keys.push(i as u64);
+            }
+        }
+    }
+}
+
+/// `{"doc_count": n, <subs>}` per filter: one object (`filter`), or a `buckets` list or
+/// name-keyed object (`filters`).
+pub(super) fn render_filters(req: &AggRequest, rendered: Vec<(String, Value)>, keyed: bool, single: bool) -> Value {
+    if single {
+        return rendered.into_iter().next().map(|(_, v)| v).unwrap_or(Value::Null);
+    }
+    if keyed {
+        return json!({ "buckets": Value::Object(rendered.into_iter().collect()) });
+    }
+    let _ = req;
+    json!({ "buckets": rendered.into_iter().map(|(_, v)| v).collect::<Vec<_>>() })
+}

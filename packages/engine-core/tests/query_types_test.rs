@@ -1,0 +1,63 @@
+//! End-to-end checks of the phrase, multi-term and compound query types on the sample docs:
+//! even ids have "Quick brown fox {i}", odd "lazy dog {i}"; status "error" on 3, 6, 9.
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+
+fn loaded() -> (tempfile::TempDir, engine_core::Engine) {
+    let (dir, engine) = engine();
+    engine.create_index("logs", MAPPING.as_bytes()).unwrap();
+    let mut docs = sample_docs();
+    docs.push(json!({"title": "fox brown quick 11", "status": "warn"})); // id 11: no bytes/price
+    assert_eq!(bulk(&engine, "logs", &docs, true)["errors"], false);
+    (dir, engine)
+}
+
+fn hits(e: &engine_core::Engine, query: Value) -> Vec<String> {
+    let mut out = ids(&search(e, "logs", json!({"query": query, "size": 50})));
+    out.sort_by_key(|id| id.parse::<u32>().unwrap());
+    out
+}
+
+#[test]
+fn phrases_respect_order_and_slop() {
+    let (_d, e) = loaded();
+    assert_eq!(hits(&e, json!({"match_phrase": {"title": "brown fox"}})), ["2", "4", "6", "8", "10"]);
+    assert!(hits(&e, json!({"match_phrase": {"title": "fox brown"}})) == ["11"]);
+    assert_eq!(hits(&e, json!({"match_phrase": {"title": {"query": "quick fox", "slop": 1}}})).len(), 5);
+    assert_eq!(hits(&e, json!({"match_phrase_prefix": {"title": "brown fo"}})).len(), 5);
+    assert_eq!(hits(&e, json!({"match_phrase_prefix": {"title": "la"}})), ["1", "3", "5", "7", "9"]);
+}
+
+#[test]
+fn term_level_multi_term_queries() {
+    let (_d, e) = loaded();
+    assert_eq!(hits(&e, json!({"prefix": {"status": "err"}})), ["3", "6", "9"]);
+    assert_eq!(hits(&e, json!({"wildcard": {"status": {"value": "e*r"}}})), ["3", "6", "9"]);
+    assert_eq!(hits(&e, json!({"wildcard": {"status": "o?"}})).len(), 7);
+    assert_eq!(hits(&e, json!({"regexp": {"status": "w[a-z]+"}})), ["11"]);
+    assert_eq!(hits(&e, json!({"fuzzy": {"status": "wern"}})), ["11"]);
+    assert!(hits(&e, json!({"fuzzy": {"status": {"value": "xarn", "prefix_length": 1}}})).is_empty());
+    let err = e.search("logs", br#"{"query": {"prefix": {"bytes": "1"}}}"#, &Default::default()).unwrap_err();
+    assert_eq!(err.es_type_and_status(), ("search_phase_execution_exception", 400));
+}
+
+#[test]
+fn exists_ids_constant_score_and_dis_max() {
+    let (_d, e) = loaded();
+    assert_eq!(hits(&e, json!({"exists": {"field": "bytes"}})).len(), 10);
+    assert_eq!(hits(&e, json!({"exists": {"field": "title"}})).len(), 11);
+    assert!(hits(&e, json!({"exists": {"field": "nope"}})).is_empty());
+    assert_eq!(hits(&e, json!({"ids": {"values": ["3", "11", "99"]}})), ["3", "11"]);
+    let resp =
+        search(&e, "logs", json!({"query": {"constant_score": {"filter": {"term": {"status": "warn"}}, "boost": 3}}}));
+    assert_eq!(resp["hits"]["hits"][0]["_score"], 3.0);
+    let dm = json!({"dis_max": {"queries": [{"term": {"status": "warn"}}, {"match": {"title": "lazy"}}]}});
+    assert_eq!(hits(&e, dm), ["1", "3", "5", "7", "9", "11"]);
+    // A keyword field matches the whole query text, so "warn lazy" finds only the title matches.
+    let mm = json!({"multi_match": {"query": "warn lazy", "fields": ["title", "status^2"]}});
+    assert_eq!(hits(&e, mm), ["1", "3", "5", "7", "9"]);
+    let mm = json!({"multi_match": {"query": "warn", "fields": ["title", "status"], "type": "most_fields"}});
+    assert_eq!(hits(&e, mm), ["11"]);
+}

@@ -1,0 +1,145 @@
+/**
+ * What "the same answer" means between two engines: a projection of each response onto the
+ * parts Elasticsearch clients depend on (status, error type, hit totals, ordered ids, _source,
+ * sort values, aggregations, document lookups), then a deep comparison with a numeric tolerance.
+ * Timings, shard headers, `_score` and error reasons are left out on purpose: they legitimately
+ * differ between engines (BM25 statistics, wording of messages).
+ */
+
+type Json = unknown;
+
+export interface Reply {
+  status: number;
+  body: Json;
+}
+
+const asRecord = (value: Json): Record<string, Json> | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, Json>)
+    : undefined;
+
+function projectHits(hits: Record<string, Json>): Record<string, Json> {
+  const list = Array.isArray(hits.hits) ? hits.hits.map((h) => asRecord(h) ?? {}) : [];
+  return {
+    total: hits.total,
+    ids: list.map((h) => h._id),
+    sources: list.map((h) => h._source),
+    sort: list.map((h) => h.sort),
+    // Nested top_hits and search hits may carry a `fields` section; none of our cases ask for it.
+  };
+}
+
+/** Keys of a document-style reply (GET _doc, _mget docs) that both engines must agree on. */
+function projectDoc(doc: Record<string, Json>): Record<string, Json> {
+  return {
+    _index: doc._index,
+    _id: doc._id,
+    _version: doc._version,
+    found: doc.found,
+    _source: doc._source,
+    result: doc.result,
+    error_type: asRecord(doc.error)?.type,
+  };
+}
+
+export function project(reply: Reply): Record<string, Json> {
+  const body = asRecord(reply.body);
+  if (!body) return { status: reply.status, body: reply.body };
+  const error = asRecord(body.error);
+  if (error) return { status: reply.status, error_type: error.type };
+  const out: Record<string, Json> = { status: reply.status };
+  const hits = asRecord(body.hits);
+  if (hits) out.hits = projectHits(hits);
+  if (body.aggregations !== undefined) out.aggregations = projectAggs(body.aggregations);
+  if (Array.isArray(body.responses)) out.responses = body.responses.map((r) => project(responseOf(r)));
+  if (Array.isArray(body.docs)) out.docs = body.docs.map((d) => projectDoc(asRecord(d) ?? {}));
+  if (typeof body.count === 'number') out.count = body.count;
+  if (!hits && '_id' in body) out.doc = projectDoc(body);
+  return out;
+}
+
+/** `_msearch` items carry their own `status`; errors inside them use the same shape. */
+function responseOf(item: Json): Reply {
+  const record = asRecord(item) ?? {};
+  return { status: typeof record.status === 'number' ? record.status : 200, body: item };
+}
+
+/** top_hits nest a search response inside an aggregation: project those the same way. */
+function projectAggs(value: Json): Json {
+  if (Array.isArray(value)) return value.map(projectAggs);
+  const record = asRecord(value);
+  if (!record) return value;
+  const out: Record<string, Json> = {};
+  for (const [key, child] of Object.entries(record)) {
+    const childHits = key === 'hits' ? asRecord(child) : undefined;
+    out[key] = childHits && 'hits' in childHits ? projectHits(childHits) : projectAggs(child);
+  }
+  return out;
+}
+
+/** Numbers equal within a relative tolerance (absolute below 1); everything else exactly. */
+export function firstDifference(a: Json, b: Json, tolerance: number, path = '$'): string | undefined {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const scale = Math.max(1, Math.abs(a), Math.abs(b));
+    return Math.abs(a - b) <= tolerance * scale ? undefined : `${path}: ${a} != ${b}`;
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b)) return `${path}: ${short(a)} != ${short(b)}`;
+    if (a.length !== b.length) return `${path}: length ${a.length} != ${b.length}`;
+    for (let i = 0; i < a.length; i++) {
+      const diff = firstDifference(a[i], b[i], tolerance, `${path}[${i}]`);
+      if (diff) return diff;
+    }
+    return undefined;
+  }
+  const ra = asRecord(a);
+  const rb = asRecord(b);
+  if (ra && rb) {
+    const keys = [...new Set([...Object.keys(ra), ...Object.keys(rb)])].sort();
+    for (const key of keys) {
+      if (!(key in ra)) return `${path}.${key}: missing in candidate (baseline ${short(rb[key])})`;
+      if (!(key in rb)) return `${path}.${key}: only in candidate (${short(ra[key])})`;
+      const diff = firstDifference(ra[key], rb[key], tolerance, `${path}.${key}`);
+      if (diff) return diff;
+    }
+    return undefined;
+  }
+  return a === b ? undefined : `${path}: ${short(a)} != ${short(b)}`;
+}
+
+/** Value at a dotted path (`hits.hits.0._id`, `buckets.length`); `status` is the HTTP status. */
+export function valueAt(reply: Reply, path: string): Json {
+  if (path === 'status') return reply.status;
+  let current: Json = reply.body;
+  for (const part of path.split('.')) {
+    if (Array.isArray(current)) current = part === 'length' ? current.length : current[Number(part)];
+    else current = asRecord(current)?.[part];
+    if (current === undefined) return undefined;
+  }
+  return current;
+}
+
+/**
+ * A case's pinned expectations: `{path: value}` pairs, plus `$ids` for the ordered hit ids.
+ * Returns the first unmet one.
+ */
+export function unmetExpectation(
+  reply: Reply,
+  expect: Record<string, Json>,
+  tolerance: number,
+): string | undefined {
+  for (const [path, wanted] of Object.entries(expect)) {
+    const actual =
+      path === '$ids'
+        ? (valueAt(reply, 'hits.hits') as Json[] | undefined)?.map((h) => asRecord(h)?._id)
+        : valueAt(reply, path);
+    const diff = firstDifference(actual, wanted, tolerance, path);
+    if (diff) return diff;
+  }
+  return undefined;
+}
+
+function short(value: Json): string {
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
