@@ -174,6 +174,31 @@ impl Engine {
         Ok(json!({ "_shards": { "total": 2, "successful": 1, "failed": 0 } }).to_string())
     }
 
+    /// `POST /{index}/_forcemerge`: only `max_num_segments` (>= 1) and `flush` are accepted; the
+    /// index is always merged to one segment (see `IndexHandle::force_merge`).
+    pub fn force_merge(&self, name: &str, params: &Map<String, Value>) -> Result<String> {
+        for (key, value) in params {
+            match key.as_str() {
+                "max_num_segments" => {
+                    let n = value.as_str().and_then(|v| v.parse::<u64>().ok()).or_else(|| value.as_u64());
+                    if n.is_none_or(|n| n < 1) {
+                        return Err(EngineError::IllegalArgument(format!(
+                            "max_num_segments must be a positive integer, got [{value}]"
+                        )));
+                    }
+                }
+                "flush" | "wait_for_completion" | "pretty" | "error_trace" => {}
+                other => {
+                    return Err(EngineError::IllegalArgument(format!(
+                        "request [/{name}/_forcemerge] contains unrecognized parameter: [{other}]"
+                    )))
+                }
+            }
+        }
+        self.get(name)?.force_merge()?;
+        Ok(json!({ "_shards": { "total": 2, "successful": 1, "failed": 0 } }).to_string())
+    }
+
     pub fn search(&self, name: &str, body: &[u8], params: &Map<String, Value>) -> Result<String> {
         crate::search::search(self.get(name)?.as_ref(), body, params)
     }

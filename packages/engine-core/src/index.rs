@@ -275,6 +275,21 @@ impl IndexHandle {
         Ok(())
     }
 
+    /// `_forcemerge`: commits pending writes, then merges every searchable segment into one and
+    /// waits for it (ES's default `wait_for_completion=true`). Merging to one segment satisfies any
+    /// `max_num_segments >= 1`; old segment files are collected so the store size reflects the merge.
+    pub fn force_merge(&self) -> Result<()> {
+        let mut st = lock(&self.state);
+        self.refresh_locked(&mut st)?;
+        let segments = st.writer.index().searchable_segment_ids()?;
+        if segments.len() > 1 {
+            st.writer.merge(&segments).wait()?;
+            self.reader.reload()?;
+            st.writer.garbage_collect_files().wait()?;
+        }
+        Ok(())
+    }
+
     /// True when writes are pending and the refresh interval has elapsed.
     pub fn refresh_due(&self) -> bool {
         let Some(interval) = self.settings.refresh_interval_ms else { return false };

@@ -47,6 +47,7 @@ enum Call {
     Search { index: String, body: Vec<u8>, params: String },
     Bulk { index: Option<String>, body: Vec<u8>, refresh: Option<String> },
     Refresh { index: String },
+    ForceMerge { index: String, params: String },
     Count { index: String, body: Vec<u8> },
     Msearch { index: Option<String>, body: Vec<u8> },
 }
@@ -58,6 +59,7 @@ fn run(engine: &Engine, call: &Call) -> engine_core::Result<String> {
             engine.bulk(index.as_deref(), body, RefreshPolicy::parse(refresh.as_deref())?)
         }
         Call::Refresh { index } => engine.refresh(index),
+        Call::ForceMerge { index, params } => engine.force_merge(index, &params_map(params)?),
         Call::Count { index, body } => engine.count(index, body),
         Call::Msearch { index, body } => engine.msearch(index.as_deref(), body),
     }
@@ -138,6 +140,12 @@ impl NativeEngine {
     #[napi(ts_return_type = "Promise<string>")]
     pub fn refresh(&self, index: String) -> AsyncTask<EngineTask> {
         self.task(Call::Refresh { index })
+    }
+
+    /// `_forcemerge`: on the pool (a merge rewrites the whole index).
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn force_merge(&self, index: String, params: String) -> AsyncTask<EngineTask> {
+        self.task(Call::ForceMerge { index, params })
     }
 
     #[napi]

@@ -84,6 +84,15 @@ describe('everycell engine over HTTP', () => {
     const stats = await req(server.url, 'GET', '/logs/_stats');
     expect(stats.json._all.primaries.docs.count).toBe(20);
     expect(stats.json.indices.logs.primaries.store.size_in_bytes).toBeGreaterThan(0);
+    const merged = await req(server.url, 'POST', '/logs/_forcemerge?max_num_segments=1');
+    expect(merged.status).toBe(200);
+    expect(merged.json._shards.failed).toBe(0);
+    const store = await req(server.url, 'GET', '/logs/_stats/store');
+    expect(store.json._all.primaries.store.size_in_bytes).toBeGreaterThan(0);
+    expect((await req(server.url, 'GET', '/logs/_count')).json.count).toBe(20);
+    const bad = await req(server.url, 'POST', '/logs/_forcemerge?max_num_segments=0');
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.type).toBe('illegal_argument_exception');
   });
 
   it('searches with sort, paging and ES hit shapes', async () => {

@@ -69,6 +69,11 @@ export class Engine {
     return callAsync(() => this.#native.refresh(index));
   }
 
+  /** URL parameters travel as a JSON object of strings, as for search. */
+  forceMerge(index: string, params: Record<string, string>): Promise<string> {
+    return callAsync(() => this.#native.forceMerge(index, JSON.stringify(params)));
+  }
+
   count(index: string, body: Buffer): string {
     return call(() => this.#native.countSync(index, body));
   }

@@ -106,6 +106,17 @@ const routes: Route[] = [
     handler: async (e, req, v) => ok(await e.msearch(v.index, req.body)),
   },
   { methods: ['GET'], pattern: [':index', '_stats'], handler: (e, _req, v) => ok(e.stats(v.index ?? '')) },
+  // `_stats/{metrics}`: the answer carries every metric we track (docs, store), a superset of the ask.
+  {
+    methods: ['GET'],
+    pattern: [':index', '_stats', ':metric'],
+    handler: (e, _req, v) => ok(e.stats(v.index ?? '')),
+  },
+  {
+    methods: ['POST'],
+    pattern: [':index', '_forcemerge'],
+    handler: async (e, req, v) => ok(await e.forceMerge(v.index ?? '', req.params)),
+  },
   {
     methods: ['PUT'],
     pattern: [':index'],
