@@ -16,6 +16,8 @@ export function startCli(
 ): { child: ChildProcess; done: Promise<CliResult> } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
     cwd: PACKAGE_DIR,
+    // Plain text to match against: picocolors turns colour on whenever CI is set.
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const done = new Promise<CliResult>((resolve, reject) => {
