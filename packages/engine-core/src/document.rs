@@ -34,6 +34,9 @@ pub fn build_document(mapping: &Mapping, id: &str, source: &Value, raw: &[u8]) -
     doc.add_bytes(mapping.source_field, raw);
     for fm in mapping.fields.values() {
         let Some(value) = lookup(source, &fm.source_path) else { continue };
+        if fm.field_type == FieldType::Text && has_value(value) {
+            doc.add_text(mapping.field_names_field, &fm.name);
+        }
         match value {
             Value::Array(items) => {
                 for item in items {
@@ -44,6 +47,15 @@ pub fn build_document(mapping: &Mapping, id: &str, source: &Value, raw: &[u8]) -
         }
     }
     Ok(doc)
+}
+
+/// ES counts a field as present unless it is null or an array of nulls (`""` exists).
+fn has_value(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Array(items) => items.iter().any(|v| !v.is_null()),
+        _ => true,
+    }
 }
 
 fn add_value(doc: &mut TantivyDocument, fm: &FieldMapping, value: &Value, id: &str) -> Result<()> {

@@ -122,8 +122,9 @@ pub fn lower_fuzzy(
 pub fn lower_exists(field: &str, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
     let Some(fm) = ctx.mapping.get(field) else { return Ok(Box::new(EmptyQuery)) };
     if fm.field_type == FieldType::Text {
-        // Text is not a fast field: any indexed token means the field exists.
-        return lower_regex("exists", field, ".*", ctx);
+        // Text has no fast column: presence was recorded in `_field_names` at index time.
+        let term = Term::from_field_text(ctx.mapping.field_names_field, &fm.name);
+        return Ok(constant(Box::new(TermQuery::new(term, IndexRecordOption::Basic))));
     }
     let name = ctx.mapping.schema.get_field_name(fm.field).to_string();
     Ok(constant(Box::new(ExistsQuery::new(name, false))))

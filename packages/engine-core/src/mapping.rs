@@ -85,12 +85,16 @@ pub struct Mapping {
     pub source_field: Field,
     pub version_field: Field,
     pub seq_no_field: Field,
+    /// ES's `_field_names`: the text fields a document has a value for, so `exists` on a text
+    /// field (which has no fast column) is one term lookup instead of a scan of its vocabulary.
+    pub field_names_field: Field,
 }
 
 pub const ID_FIELD: &str = "_id";
 pub const SOURCE_FIELD: &str = "_source";
 pub const VERSION_FIELD: &str = "_version";
 pub const SEQ_NO_FIELD: &str = "_seq_no";
+pub const FIELD_NAMES_FIELD: &str = "_field_names";
 
 /// A field definition before it is given a tantivy field.
 struct FieldSpec {
@@ -131,6 +135,7 @@ impl Mapping {
         let source_field = builder.add_bytes_field(SOURCE_FIELD, STORED);
         let version_field = builder.add_u64_field(VERSION_FIELD, FAST);
         let seq_no_field = builder.add_u64_field(SEQ_NO_FIELD, FAST);
+        let field_names_field = builder.add_text_field(FIELD_NAMES_FIELD, STRING);
         let mut fields = BTreeMap::new();
         for (ordinal, spec) in specs.into_iter().enumerate() {
             // Tantivy names are positional so dots in ES names never meet tantivy's JSON paths.
@@ -160,7 +165,15 @@ impl Mapping {
                 },
             );
         }
-        Mapping { fields, schema: builder.build(), id_field, source_field, version_field, seq_no_field }
+        Mapping {
+            fields,
+            schema: builder.build(),
+            id_field,
+            source_field,
+            version_field,
+            seq_no_field,
+            field_names_field,
+        }
     }
 
     pub fn get(&self, name: &str) -> Option<&FieldMapping> {

@@ -23,6 +23,8 @@ pub fn msearch(engine: &Engine, default_index: Option<&str>, body: &[u8]) -> Res
         for (key, value) in &header {
             match (key.as_str(), value) {
                 ("index", Value::String(s)) => index = Some(s.clone()),
+                // No shard request cache and one node: nothing for these to change.
+                ("request_cache" | "preference", _) => {}
                 _ => {
                     return Err(EngineError::IllegalArgument(format!(
                         "key [{key}] is not supported in the metadata section"

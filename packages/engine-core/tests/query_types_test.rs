@@ -61,3 +61,21 @@ fn exists_ids_constant_score_and_dis_max() {
     let mm = json!({"multi_match": {"query": "warn", "fields": ["title", "status"], "type": "most_fields"}});
     assert_eq!(hits(&e, mm), ["11"]);
 }
+
+/// `exists` on a text field follows ES: `""` and arrays with a value exist; null, `[null]` and
+/// an absent field do not.
+#[test]
+fn exists_on_text_counts_empty_strings_and_skips_nulls() {
+    let (_d, e) = engine();
+    e.create_index("logs", MAPPING.as_bytes()).unwrap();
+    let docs = vec![
+        json!({"title": ""}),
+        json!({"title": null}),
+        json!({"title": [null, "x"]}),
+        json!({"title": [null]}),
+        json!({"status": "no title"}),
+        json!({"title": "hello"}),
+    ];
+    assert_eq!(bulk(&e, "logs", &docs, true)["errors"], false);
+    assert_eq!(hits(&e, json!({"exists": {"field": "title"}})), ["1", "3", "6"]);
+}
