@@ -9,6 +9,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 use tantivy::schema::IndexRecordOption;
+use tantivy::store::{Compressor, ZstdCompressor};
 use tantivy::tokenizer::{LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer};
 use tantivy::{DocSet, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term, TERMINATED};
 
@@ -103,7 +104,10 @@ impl IndexHandle {
             "mappings": mappings_json,
         });
         write_atomically(&dir.join(META_FILE), &serde_json::to_vec_pretty(&meta).unwrap())?;
-        Index::create_in_dir(dir.join(TANTIVY_DIR), mapping.schema.clone())?;
+        Index::builder()
+            .schema(mapping.schema.clone())
+            .settings(doc_store_settings())
+            .create_in_dir(dir.join(TANTIVY_DIR))?;
         Self::open(dir)
     }
 
@@ -320,6 +324,16 @@ impl IndexHandle {
     /// Commits pending writes so a clean shutdown leaves an empty translog.
     pub fn close(&self) -> Result<()> {
         self.refresh()
+    }
+}
+
+/// The doc store holds `_source` (most of the index): zstd level 3 keeps it well under LZ4's
+/// size at a small cost per fetched hit. The setting is recorded in the index's meta, so an
+/// index keeps the compressor it was created with.
+fn doc_store_settings() -> tantivy::IndexSettings {
+    tantivy::IndexSettings {
+        docstore_compression: Compressor::Zstd(ZstdCompressor { compression_level: Some(3) }),
+        ..tantivy::IndexSettings::default()
     }
 }
 
