@@ -1,5 +1,5 @@
 import type { Scorecard } from '@/lib/definitions';
-import { formatBytes, formatDate, formatDuration } from '@/lib/format';
+import { engineName, formatBytes, formatDate, formatDuration } from '@/lib/format';
 
 const integer = new Intl.NumberFormat('en-US');
 const KEY_SETTINGS = ['rate', 'iterations', 'warmup', 'rounds', 'tieMargin', 'families'];
@@ -25,7 +25,7 @@ export function RunFacts({ scorecard }: { scorecard: Scorecard }) {
       <div>
         <dt>Candidate</dt>
         <dd>
-          {candidate.product} <strong>{candidate.version}</strong>
+          {engineName(candidate)}
           <span className="muted">
             {' '}
             · git <code title={manifest.gitRevision}>{manifest.gitRevision.slice(0, 12)}</code>
@@ -34,9 +34,7 @@ export function RunFacts({ scorecard }: { scorecard: Scorecard }) {
       </div>
       <div>
         <dt>Baseline</dt>
-        <dd>
-          {baseline.product} <strong>{baseline.version}</strong>
-        </dd>
+        <dd>{engineName(baseline)}</dd>
       </div>
       <div>
         <dt>Machine</dt>

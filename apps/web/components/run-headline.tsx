@@ -1,5 +1,5 @@
 import type { Scorecard } from '@/lib/definitions';
-import { formatDate } from '@/lib/format';
+import { engineName, formatDate } from '@/lib/format';
 import { countsAgree, countVerdicts } from '@/lib/prepare';
 import { VerdictCounts } from './verdict-counts';
 
@@ -14,8 +14,7 @@ export function RunHeadline({ scorecard, label }: { scorecard: Scorecard; label:
         {label} · <time dateTime={scorecard.createdAt}>{formatDate(scorecard.createdAt)}</time>
       </p>
       <h1 id="run-heading">
-        {candidate.product} {candidate.version} <span className="vs">vs</span> {baseline.product}{' '}
-        {baseline.version}
+        {engineName(candidate)} <span className="vs">vs</span> {engineName(baseline)}
       </h1>
       <p className="run-id">
         Run <code>{scorecard.runId}</code>

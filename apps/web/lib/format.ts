@@ -78,3 +78,11 @@ export const VERDICT_MEANING: Record<Verdict, string> = {
   TIE: 'difference within the margin',
   'N/A': 'not comparable: unsupported on one side or results differ',
 };
+
+/**
+ * An engine's display name. The scorecard's `product` is the human name and usually already
+ * carries the version ("OpenSearch 2.19.1"); append `version` only when it does not.
+ */
+export function engineName(engine: { product: string; version: string }): string {
+  return engine.product.includes(engine.version) ? engine.product : `${engine.product} ${engine.version}`;
+}

@@ -2,7 +2,9 @@
  * Pure preparation of the run-level pages: the list of runs, the verdict heatmap (rows × runs)
  * and the comparison of two runs. No I/O; unit-tested with the fixture scorecards.
  */
+
 import type { RowGroup, RowResult, Scorecard, Verdict } from './definitions';
+import { engineName } from './format';
 import { compareRuns, countVerdicts, GROUP_ORDER, groupRows } from './prepare';
 
 export interface RunSummary {
@@ -31,8 +33,8 @@ export function summarizeRuns(scorecards: readonly Scorecard[]): RunSummary[] {
         createdAt: card.createdAt,
         status: card.status,
         gitRevision: manifest.gitRevision,
-        candidate: `${manifest.candidate.product} ${manifest.candidate.version}`,
-        baseline: `${manifest.baseline.product} ${manifest.baseline.version}`,
+        candidate: engineName(manifest.candidate),
+        baseline: engineName(manifest.baseline),
         corpus: manifest.corpus.name,
         docs: manifest.corpus.docs,
         counts: countVerdicts(card.rows),

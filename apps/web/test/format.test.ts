@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCi, formatDate, formatMs, formatRatio, formatSide } from '../lib/format';
+import {
+  engineName,
+  formatBytes,
+  formatCi,
+  formatDate,
+  formatMs,
+  formatRatio,
+  formatSide,
+} from '../lib/format';
 
 describe('formatSide', () => {
   it('shows p50 and p99 for latency rows', () => {
@@ -35,5 +43,12 @@ describe('numbers', () => {
   it('formats dates in UTC whatever the machine zone', () => {
     expect(formatDate('2026-11-21T23:59:00.000Z')).toBe('21 Nov 2026, 23:59 UTC');
     expect(formatDate('not a date')).toBe('not a date');
+  });
+});
+
+describe('engineName', () => {
+  it('does not repeat a version the product already names', () => {
+    expect(engineName({ product: 'OpenSearch 2.19.1', version: '2.19.1' })).toBe('OpenSearch 2.19.1');
+    expect(engineName({ product: 'OpenSearch', version: '2.19.1' })).toBe('OpenSearch 2.19.1');
   });
 });

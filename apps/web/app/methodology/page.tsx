@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { TableScroll } from '@/components/table-scroll';
 import { getLatestRun } from '@/lib/data';
-import { formatBytes, formatDate } from '@/lib/format';
+import { engineName, formatBytes, formatDate } from '@/lib/format';
 import { benchmarkRules } from '@/lib/methodology';
 import { FLAG_FOR_SETTING, reproduceRun } from '@/lib/reproduce';
 import { runHref } from '@/lib/routes';
@@ -118,7 +118,7 @@ export default function MethodologyPage() {
                 <tr key={engine.role}>
                   <th scope="row">{engine.role === 'candidate' ? 'Candidate' : 'Baseline'}</th>
                   <td>
-                    {engine.product} {engine.version}{' '}
+                    {engineName(engine)}{' '}
                     <span className="muted">
                       {engine.startedByHarness
                         ? 'started by the harness'
