@@ -1,4 +1,4 @@
-import type { Mismatch, SideMeasurement, Verdict } from '../scorecard/schema.js';
+import type { Mismatch, RowResult, SideMeasurement, Verdict } from '../scorecard/schema.js';
 
 export interface VerdictInput {
   candidate: SideMeasurement;
@@ -126,4 +126,29 @@ function decideCore(input: VerdictInput): Decision {
   const why =
     ci[0] <= 1 && ci[1] >= 1 ? 'interval contains 1' : `ratio within the ${pct(tieMargin)} tie margin`;
   return { verdict: 'TIE', reason: `${stated}: ${why}` };
+}
+
+/**
+ * Decides a measured row's verdict from its own sides, ratio, interval and mismatch, and writes
+ * it onto the row. An N/A row keeps no ratio or interval: there is nothing to compare.
+ */
+export function settleRow(
+  row: RowResult,
+  rules: Pick<VerdictInput, 'tieMargin' | 'collapseErrorRate' | 'maxSendLagP99Ms'>,
+): RowResult {
+  const decision = decideVerdict({
+    candidate: row.candidate,
+    baseline: row.baseline,
+    ratio: row.ratio,
+    ci: row.ci,
+    mismatch: row.mismatch,
+    ...rules,
+  });
+  row.verdict = decision.verdict;
+  row.reason = decision.reason;
+  if (row.verdict === 'N/A') {
+    delete row.ratio;
+    delete row.ci;
+  }
+  return row;
 }

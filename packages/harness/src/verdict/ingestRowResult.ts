@@ -4,7 +4,7 @@ import type { RunSettings } from '../runner/settings.js';
 import type { RowResult, SideMeasurement } from '../scorecard/schema.js';
 import { bootstrapRatio, throughputStatistic } from '../stats/bootstrap.js';
 import { percentile } from '../stats/percentile.js';
-import { decideVerdict } from './decide.js';
+import { settleRow } from './decide.js';
 
 export const INGEST_ROW_ID = 'ingest.1-client';
 
@@ -73,20 +73,8 @@ export function ingestRowResult(
     row.ratio = round3(ci.estimate);
     row.ci = [round3(ci.low) as number, round3(ci.high) as number];
   }
-  const decision = decideVerdict({
-    candidate,
-    baseline,
-    ratio: row.ratio,
-    ci: row.ci,
-    mismatch: row.mismatch,
+  return settleRow(row, {
     tieMargin: settings.tieMargin,
     collapseErrorRate: settings.collapseErrorRate,
   });
-  row.verdict = decision.verdict;
-  row.reason = decision.reason;
-  if (row.verdict === 'N/A') {
-    delete row.ratio;
-    delete row.ci;
-  }
-  return row;
 }

@@ -4,7 +4,7 @@ import type { RunSettings } from '../runner/settings.js';
 import type { RowResult, SideMeasurement } from '../scorecard/schema.js';
 import { bootstrapMedianRatio } from '../stats/bootstrap.js';
 import { percentile } from '../stats/percentile.js';
-import { decideVerdict } from './decide.js';
+import { settleRow } from './decide.js';
 
 const round3 = (x: number | undefined) => (x === undefined ? undefined : Math.round(x * 1000) / 1000);
 
@@ -88,21 +88,9 @@ export function readRowResult(raw: ReadRowRaw, settings: RunSettings): RowResult
     row.ratio = round3(ci.estimate);
     row.ci = [round3(ci.low) as number, round3(ci.high) as number];
   }
-  const decision = decideVerdict({
-    candidate,
-    baseline,
-    ratio: row.ratio,
-    ci: row.ci,
-    mismatch: row.mismatch,
+  return settleRow(row, {
     tieMargin: settings.tieMargin,
     collapseErrorRate: settings.collapseErrorRate,
     maxSendLagP99Ms: settings.maxSendLagP99Ms,
   });
-  row.verdict = decision.verdict;
-  row.reason = decision.reason;
-  if (row.verdict === 'N/A') {
-    delete row.ratio;
-    delete row.ci;
-  }
-  return row;
 }
