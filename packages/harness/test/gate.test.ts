@@ -8,7 +8,8 @@ import { evaluateGate } from '../src/gate/evaluate.js';
 import { choosePrevious, parseScorecard, ScorecardInputError } from '../src/gate/scorecards.js';
 import { isExpired, parseWaivers, type Waiver, WaiverFileError } from '../src/gate/waivers.js';
 import { buildScorecard } from '../src/scorecard/build.js';
-import type { Manifest, RowResult, Scorecard, Verdict } from '../src/scorecard/schema.js';
+import type { RowResult, Scorecard, Verdict } from '../src/scorecard/schema.js';
+import { testManifest } from './helpers/card.js';
 
 const temps: string[] = [];
 /** A fresh temporary folder, removed after the file's tests. */
@@ -57,33 +58,8 @@ interface CardSpec {
 }
 
 function card(spec: CardSpec): Scorecard {
-  const manifest: Manifest = {
-    machine: {
-      cpuModel: 'Test CPU',
-      cores: 2,
-      memoryBytes: 2 ** 34,
-      kernel: 'Linux 6.1',
-      platform: 'linux-x64',
-    },
-    node: 'v20.20.2',
-    gitRevision: 'abcdef1234567890',
-    candidate: {
-      role: 'candidate',
-      product: 'everycell 0.1.0',
-      version: '0.1.0',
-      url: 'http://127.0.0.1:1',
-      startedByHarness: true,
-    },
-    baseline: {
-      role: 'baseline',
-      product: 'OpenSearch 2.19.1',
-      version: '2.19.1',
-      url: 'http://127.0.0.1:2',
-      startedByHarness: true,
-    },
-    corpus: { name: 'llm-telemetry-v1', seed: 42, docs: spec.docs ?? 20_000, contentHash: 'f'.repeat(64) },
-    settings: { docs: spec.docs ?? 20_000, iterations: 300, rounds: 2, families: '*' },
-  };
+  const docs = spec.docs ?? 20_000;
+  const manifest = testManifest(docs, { docs, iterations: 300, rounds: 2, families: '*' });
   const args: Parameters<typeof buildScorecard>[0] = {
     runId: spec.runId ?? '20261122T030000Z-abcdef1',
     createdAt: new Date(spec.createdAt ?? '2026-11-22T03:00:00Z'),

@@ -1,5 +1,6 @@
 import type { DiskSideRaw } from '../runner/disk.js';
 import type { RowResult, SideMeasurement } from '../scorecard/schema.js';
+import { countMismatch } from './countMismatch.js';
 import { decideSingleMeasurement } from './singleMeasurement.js';
 
 export const DISK_ROW_ID = 'disk.store';
@@ -43,13 +44,8 @@ export function diskRowResult(
     verdict: 'N/A',
     reason: '',
   };
-  if (c.supported && b.supported && (c.count !== docs || b.count !== docs)) {
-    row.mismatch = {
-      summary: `_count before measuring: ${c.count} vs ${b.count} (expected ${docs})`,
-      candidate: { count: c.count },
-      baseline: { count: b.count },
-    };
-  }
+  const mismatch = countMismatch('before measuring', c, b, docs);
+  if (mismatch) row.mismatch = mismatch;
   const notes = [
     ...(['candidate', 'baseline'] as const).flatMap((role) => {
       const note = sides[role].forceMergeNote;

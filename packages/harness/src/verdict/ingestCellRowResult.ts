@@ -1,5 +1,6 @@
 import type { IngestCellRaw } from '../runner/ingestClients.js';
 import type { RowResult, SideMeasurement } from '../scorecard/schema.js';
+import { countMismatch } from './countMismatch.js';
 import { decideSingleMeasurement } from './singleMeasurement.js';
 
 export const ingestCellRowId = (clients: number) => `ingest.${clients}-clients`;
@@ -44,13 +45,8 @@ export function ingestCellRowResult(
     verdict: 'N/A',
     reason: '',
   };
-  if (c.supported && b.supported && (c.count !== docs || b.count !== docs)) {
-    row.mismatch = {
-      summary: `_count after ingest: ${c.count} vs ${b.count} (expected ${docs})`,
-      candidate: { count: c.count },
-      baseline: { count: b.count },
-    };
-  }
+  const mismatch = countMismatch('after ingest', c, b, docs);
+  if (mismatch) row.mismatch = mismatch;
   if (c.supported && b.supported && !row.mismatch && c.docsPerSec && b.docsPerSec)
     row.ratio = Math.round((c.docsPerSec / b.docsPerSec) * 1000) / 1000;
   const decision = decideSingleMeasurement({

@@ -4,6 +4,7 @@ import type { RunSettings } from '../runner/settings.js';
 import type { RowResult, SideMeasurement } from '../scorecard/schema.js';
 import { bootstrapRatio, throughputStatistic } from '../stats/bootstrap.js';
 import { percentile } from '../stats/percentile.js';
+import { countMismatch } from './countMismatch.js';
 import { settleRow } from './decide.js';
 
 export const INGEST_ROW_ID = 'ingest.1-client';
@@ -54,13 +55,8 @@ export function ingestRowResult(
   };
   const c = sides.candidate;
   const b = sides.baseline;
-  if (c.supported && b.supported && (c.count !== docs || b.count !== docs)) {
-    row.mismatch = {
-      summary: `_count after ingest: ${c.count} vs ${b.count} (expected ${docs})`,
-      candidate: { count: c.count },
-      baseline: { count: b.count },
-    };
-  }
+  const mismatch = countMismatch('after ingest', c, b, docs);
+  if (mismatch) row.mismatch = mismatch;
   if (c.supported && b.supported && !row.mismatch && c.bulkMs.length > 0 && b.bulkMs.length > 0) {
     const seed = Rng.derive(settings.seed, 'bootstrap', INGEST_ROW_ID).int(1, 2 ** 30);
     const ci = bootstrapRatio(

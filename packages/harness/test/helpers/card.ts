@@ -1,12 +1,9 @@
 import { buildScorecard } from '../../src/scorecard/build.js';
 import type { Manifest, RowResult, Scorecard } from '../../src/scorecard/schema.js';
 
-/** A small but complete scorecard for rendering and history tests. */
-export function sampleCard(
-  runId = '20261122T023000Z-abcdef1',
-  overrides: Partial<RowResult>[] = [],
-): Scorecard {
-  const manifest: Manifest = {
+/** The manifest every test scorecard shares; `settings` are the ones a test cares about. */
+export function testManifest(docs: number, settings: Manifest['settings']): Manifest {
+  return {
     machine: {
       cpuModel: 'Test CPU',
       cores: 2,
@@ -30,17 +27,25 @@ export function sampleCard(
       url: 'http://127.0.0.1:2',
       startedByHarness: true,
     },
-    corpus: { name: 'llm-telemetry-v1', seed: 42, docs: 2000, contentHash: 'f'.repeat(64) },
-    settings: {
-      rate: 200,
-      iterations: 600,
-      rounds: 2,
-      warmup: 15,
-      tieMargin: 0.05,
-      collapseErrorRate: 0.01,
-      undici: '7.30.2',
-    },
+    corpus: { name: 'llm-telemetry-v1', seed: 42, docs, contentHash: 'f'.repeat(64) },
+    settings,
   };
+}
+
+/** A small but complete scorecard for rendering and history tests. */
+export function sampleCard(
+  runId = '20261122T023000Z-abcdef1',
+  overrides: Partial<RowResult>[] = [],
+): Scorecard {
+  const manifest = testManifest(2000, {
+    rate: 200,
+    iterations: 600,
+    rounds: 2,
+    warmup: 15,
+    tieMargin: 0.05,
+    collapseErrorRate: 0.01,
+    undici: '7.30.2',
+  });
   const rows: RowResult[] = [
     {
       id: 'ingest.1-client',
