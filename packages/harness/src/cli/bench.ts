@@ -38,7 +38,7 @@ export interface BenchOptions {
 export interface BenchOutcome {
   card?: Scorecard;
   dir?: string;
-  exitCode: 0 | 1 | 2;
+  exitCode: 0 | 1 | 2 | 3;
   /** Set when the run failed before anything could be written. */
   error?: string;
 }

@@ -64,6 +64,19 @@ export interface SideMeasurement {
   achievedRate?: number;
   /** The row's single value for non-latency rows: docs/s (ingest), bytes (disk), recall. */
   value?: number;
+  /** p99.9 of latency from the intended send, ms (from an HDR histogram of the timed samples). */
+  p999?: number;
+  /** The engine failed the row: more than 1% of timed requests erred, or it crashed during the row. */
+  collapsed?: boolean;
+  /** The engine could not keep up: achieved rate short of the offered rate, or latency climbing through the run. */
+  saturated?: boolean;
+  saturationReason?: string;
+  /** Cache probe: the same request repeated vs the varied-parameter measurement. */
+  cache?: { repeatedP50: number; variedP50: number; suspected: boolean };
+  /** Compact latency distribution for drill-downs: latency (ms, from intended send) at each quantile q. */
+  ecdf?: { q: number[]; ms: number[] };
+  /** Latency over the timed phase, in bins of binMs from the first intended send (exposes merge/flush stalls). */
+  timeline?: { binMs: number; p50: number[]; p99: number[]; count: number[] };
 }
 
 export interface Mismatch {
@@ -99,6 +112,35 @@ export interface RowResult {
   mismatch?: Mismatch;
   /** How many response pairs had their result signals compared (probe + sampled timed responses). */
   signalChecks?: number;
+  /** Paired rounds per engine that the verdict rests on (more than the setting when re-measured). */
+  rounds?: number;
+  /** The row was re-measured with more rounds because the first interval was too wide to decide. */
+  remeasured?: boolean;
+  /** Both engines' p50 within 2x of the harness's null-server floor: the harness cannot resolve the difference. */
+  belowResolution?: boolean;
+  /** Verdict flips across recent runs of this row on the same corpus and scale (from the history). */
+  flaky?: { flips: number; runs: number };
+  /** Path (relative to the run folder) of the full diff of the two mismatching responses. */
+  diffPath?: string;
+}
+
+/** The harness against a null HTTP server on the same machine: the floor under every latency row. */
+export interface Floor {
+  rate: number;
+  p50: number;
+  p99: number;
+  sendLagP50: number;
+  sendLagP99: number;
+}
+
+/** Coverage against the previous run on the same corpus and scale (exit 3 when it fell). */
+export interface Coverage {
+  previousRunId: string;
+  previousNA: number;
+  na: number;
+  /** Row ids the previous run had and this run lacks. */
+  missingRows: string[];
+  fell: boolean;
 }
 
 export interface Scorecard {
@@ -113,8 +155,10 @@ export interface Scorecard {
   manifest: Manifest;
   counts: Record<Verdict, number>;
   rows: RowResult[];
-  /** 0 no LOSE, 1 any LOSE, 2 the run failed. */
-  exitCode: 0 | 1 | 2;
+  floor?: Floor;
+  coverage?: Coverage;
+  /** 0 no LOSE, 1 any LOSE, 2 the run failed, 3 coverage fell. */
+  exitCode: 0 | 1 | 2 | 3;
 }
 
 /**
