@@ -22,6 +22,7 @@ export const GROUP_ORDER: readonly RowGroup[] = [
   'feature',
   'mixed',
   'knn',
+  'throughput',
   'disk',
 ];
 
@@ -34,6 +35,7 @@ const GROUP_LABEL: Record<RowGroup, string> = {
   feature: 'Search features',
   mixed: 'Mixed workload',
   knn: 'Vector search (kNN)',
+  throughput: 'Latency at target throughput',
   disk: 'Disk footprint',
 };
 

@@ -17,6 +17,7 @@ export type RowGroup =
   | 'feature'
   | 'mixed'
   | 'knn'
+  | 'throughput'
   | 'disk';
 
 export type Role = 'candidate' | 'baseline';
@@ -95,7 +96,7 @@ export interface RowResult {
   family: string;
   title: string;
   /** Unit of the compared value: 'ms' for latency rows, 'docs/s', 'bytes', 'recall'. */
-  unit: 'ms' | 'docs/s' | 'bytes' | 'recall';
+  unit: 'ms' | 'docs/s' | 'bytes' | 'recall' | 'req/s';
   /** Which direction is better for the raw value. */
   betterIs: 'lower' | 'higher';
   /** A representative request body (the probe's), for drill-downs. */
@@ -133,6 +134,30 @@ export interface Floor {
   sendLagP99: number;
 }
 
+/** One offered rate of a latency-at-target-throughput sweep, measured on one engine. */
+export interface SweepSide {
+  achievedRate: number;
+  p50: number;
+  p99: number;
+  p999: number;
+  errors: number;
+  dropped: number;
+}
+
+/**
+ * Latency at target throughput for one family (the method of Elastic's client benchmark):
+ * closed-loop capacity of each engine, then open loop at several offered rates. The
+ * matching capacity row (group 'throughput', unit 'req/s', id `throughput.<family>`) scores the
+ * highest offered rate each engine sustains with p99 under p99BoundMs.
+ */
+export interface Sweep {
+  family: string;
+  rowId: string;
+  p99BoundMs: number;
+  closedLoopCapacity: { candidate: number; baseline: number };
+  points: { offeredRate: number; candidate: SweepSide; baseline: SweepSide }[];
+}
+
 /** Coverage against the previous run on the same corpus and scale (exit 3 when it fell). */
 export interface Coverage {
   previousRunId: string;
@@ -157,6 +182,7 @@ export interface Scorecard {
   rows: RowResult[];
   floor?: Floor;
   coverage?: Coverage;
+  sweeps?: Sweep[];
   /** 0 no LOSE, 1 any LOSE, 2 the run failed, 3 coverage fell. */
   exitCode: 0 | 1 | 2 | 3;
 }
