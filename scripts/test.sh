@@ -35,5 +35,8 @@ npm run test:conformance -w packages/engine-napi
 step "harness tests (unit + end-to-end against both real engines)"
 npm run test -w packages/harness
 
+step "the pull-request gate (npm run ci:gate) at a small scale against both real engines"
+bash scripts/gate-smoke.sh
+
 step "site tests (Playwright in Debian chromium)"
 npm run test -w apps/web
