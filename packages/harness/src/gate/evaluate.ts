@@ -88,7 +88,7 @@ function coverage(card: Scorecard, previous: Scorecard | undefined): Coverage {
     return {
       ...none,
       compared: false,
-      note: `previous run ${previous.runId} used ${p.name} with ${p.docs} docs (families ${String(previous.manifest.settings?.families ?? '*')}), this run ${c.name} with ${c.docs} docs (families ${String(card.manifest.settings?.families ?? '*')}): coverage not compared`,
+      note: `previous run ${previous.runId} used ${p.name} with ${p.docs} docs (families ${String(previous.manifest.settings?.families ?? '*')}) against ${previous.manifest.baseline.product}, this run ${c.name} with ${c.docs} docs (families ${String(card.manifest.settings?.families ?? '*')}) against ${card.manifest.baseline.product}: coverage not compared`,
     };
   }
   const now = new Map(card.rows.map((r) => [r.id, r]));
