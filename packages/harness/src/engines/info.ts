@@ -29,12 +29,15 @@ export async function fetchRootInfo(url: string, timeoutMs = 5000): Promise<Root
       throw new Error(`GET ${url}/ returned HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
     const body = JSON.parse(text) as {
       name?: string;
-      version?: { number?: string; distribution?: string; lucene_version?: string };
+      version?: { number?: string; distribution?: string; lucene_version?: string; build_flavor?: string };
     };
     const version = body.version?.number ?? 'unknown';
     const name = body.name ?? 'unknown';
     const library = body.version?.lucene_version;
-    const distribution = body.version?.distribution;
+    // Real Elasticsearch has no `distribution`, but runs on Lucene (a dotted version number) and
+    // names its build flavor; its `name` is the node's name, not the product.
+    const isElasticsearch = body.version?.build_flavor !== undefined && /^\d+\.\d+\.\d+$/.test(library ?? '');
+    const distribution = body.version?.distribution ?? (isElasticsearch ? 'elasticsearch' : undefined);
     // OpenSearch names itself in `distribution`; an ES-compatible engine reports the ES API
     // version it speaks in `number`, so its product names the library instead.
     const product = distribution
