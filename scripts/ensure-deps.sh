@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the system packages that `npm run bench` and `npm test` need and that npm cannot:
-# a JDK + Maven (the OpenSearch baseline is built from Maven Central artifacts) and, for the
+# a JDK + Maven (the OpenSearch baseline is built from Maven Central artifacts), wrk and, for the
 # browser tests, Debian's chromium (Playwright's own browser download needs the open internet).
 # Usage: scripts/ensure-deps.sh [bench|test]
 set -euo pipefail
@@ -9,6 +9,8 @@ missing=()
 command -v cargo >/dev/null || { echo "error: cargo not found: install Rust (https://rustup.rs) and re-run" >&2; exit 2; }
 command -v java >/dev/null || missing+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null || missing+=(maven)
+# wrk is the reference load generator `npm run bench:harness` compares the harness's own client with.
+command -v wrk >/dev/null || missing+=(wrk)
 if [ "$want" = test ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
 # actionlint checks the workflows in the test suite; built from the Go module proxy once.
 if [ "$want" = test ] && ! command -v actionlint >/dev/null && [ ! -x "$(go env GOPATH 2>/dev/null)/bin/actionlint" ]; then

@@ -7,7 +7,7 @@
  * `<dir>` is `../../scorecards` (the repository's) unless EVERYCELL_SCORECARDS names another.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { LatestRun, RowResult, RowTrend, Scorecard, TrendPoint, Verdict } from './definitions';
 import {
@@ -27,8 +27,7 @@ import {
   summarizeRuns,
   verdictHeatmap,
 } from './runs';
-
-const SUPPORTED_SCHEMA_VERSION = 1;
+import { ScorecardFileError, validateScorecard } from './validate-scorecard';
 
 export function scorecardsDir(): string {
   return resolve(process.cwd(), process.env.EVERYCELL_SCORECARDS ?? '../../scorecards');
@@ -58,30 +57,21 @@ export function readScorecards(): Scorecard[] {
   return scorecards;
 }
 
+/**
+ * Parses and validates one file; any problem stops the build with the file and the field named.
+ * Files are named from the scorecards folder's parent ("scorecards/<run>/scorecard.json").
+ */
 function parseScorecardFile(file: string): Scorecard {
+  const shown = relative(dirname(scorecardsDir()), file);
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(
-      `${file} is not valid JSON (${(error as Error).message}): re-run the benchmark or delete it`,
+    throw new ScorecardFileError(
+      `${shown}: not valid JSON (${(error as Error).message}): re-run the benchmark or delete the run folder`,
     );
   }
-  const card = parsed as Partial<Scorecard> | null;
-  if (card?.schemaVersion !== SUPPORTED_SCHEMA_VERSION) {
-    throw new Error(
-      `${file} has schemaVersion ${String(card?.schemaVersion)}, the site reads ${SUPPORTED_SCHEMA_VERSION}: update apps/web`,
-    );
-  }
-  if (
-    typeof card.runId !== 'string' ||
-    typeof card.createdAt !== 'string' ||
-    !Array.isArray(card.rows) ||
-    !card.manifest
-  ) {
-    throw new Error(`${file} lacks runId, createdAt, manifest or rows: it is not a scorecard`);
-  }
-  return card as Scorecard;
+  return validateScorecard(shown, parsed, basename(dirname(file)));
 }
 
 export function getLatestRun(): LatestRun | undefined {

@@ -5,13 +5,17 @@
 import type { RowGroup, RowResult, Scorecard, Verdict } from '@everycell/harness/schema';
 
 export type {
+  Coverage,
   EngineInfo,
+  Floor,
   Manifest,
   Mismatch,
   RowGroup,
   RowResult,
   Scorecard,
   SideMeasurement,
+  Sweep,
+  SweepSide,
   Verdict,
 } from '@everycell/harness/schema';
 
@@ -50,4 +54,13 @@ export interface RowGroupSection {
 export interface LatestRun {
   scorecard: Scorecard;
   sections: RowGroupSection[];
+}
+
+/** A gate waiver from scorecards/waivers.json (the harness's packages/harness/src/gate/waivers.ts). */
+export interface Waiver {
+  row: string;
+  reason: string;
+  who: string;
+  /** Last day (UTC) the waiver holds, YYYY-MM-DD. */
+  expires: string;
 }

@@ -88,6 +88,6 @@ describe('allRowIds and latestRowResult', () => {
     expect(ids).toEqual(latestScorecard(cards)?.rows.map((r) => r.id));
   });
   it('finds a row in the newest run that has it', () => {
-    expect(latestRowResult(cards, 'ingest.4-client')?.verdict).toBe('WIN');
+    expect(latestRowResult(cards, 'ingest.4-clients')?.verdict).toBe('WIN');
   });
 });

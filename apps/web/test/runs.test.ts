@@ -85,7 +85,7 @@ describe('compareScorecards', () => {
     const comparison = compareScorecards(oldest, middle);
     const kinds = Object.fromEntries(comparison.changes.map((change) => [change.rowId, change.kind]));
     expect(kinds['metric.avg']).toBe('added');
-    expect(kinds['ingest.4-client']).toBe('added');
+    expect(kinds['ingest.4-clients']).toBe('added');
     expect(kinds['query.match']).toBe('flipped');
     const reverse = compareScorecards(middle, oldest);
     expect(reverse.changes.find((change) => change.rowId === 'metric.avg')?.kind).toBe('removed');

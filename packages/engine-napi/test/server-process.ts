@@ -7,16 +7,22 @@ const SERVER = fileURLToPath(new URL('../dist/server.js', import.meta.url));
 
 export interface RunningServer {
   url: string;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
   child: ChildProcess;
   exited: Promise<number | null>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function startServer(dataDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
+export function startServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+  args: string[] = [],
+): Promise<RunningServer> {
   if (!existsSync(SERVER)) {
     throw new Error(`${SERVER} is missing: run \`npm run build -w packages/engine-napi\` first`);
   }
-  const child = spawn(process.execPath, [SERVER, '--port', '0', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, [SERVER, '--port', '0', '--data-dir', dataDir, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -34,6 +40,7 @@ export function startServer(dataDir: string, env: Record<string, string> = {}): 
         const url = m[1];
         resolve({
           url,
+          stderr: () => err,
           child,
           exited,
           stop: (signal = 'SIGTERM') => {

@@ -1,9 +1,12 @@
 /**
- * The node:http layer: reads bodies, checks content types, routes, and writes every
- * response with `X-Elastic-Product: Elasticsearch`. A handler's failure becomes the ES
- * error body it carries; anything unexpected becomes a 500, and the server keeps serving.
+ * The node:http layer: reads bodies (under `http.max_content_length`), checks content
+ * types, routes, and writes every response with `X-Elastic-Product: Elasticsearch`. A
+ * handler's failure becomes the ES error body it carries; anything unexpected becomes a
+ * 500, and the server keeps serving. Malformed HTTP gets an ES-shaped 4xx, not a bare reset.
  */
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { declaredTooLarge, readBody } from './body.js';
 import type { Engine } from './engine.js';
 import { decodeNativeError, EngineError } from './errors.js';
 import { makeRouter, type Request } from './routes.js';
@@ -12,13 +15,12 @@ const JSON_TYPE = 'application/json; charset=UTF-8';
 const COMPAT_TYPE = 'application/vnd.elasticsearch+json;compatible-with=8';
 const ACCEPTED_BODY_TYPES = ['application/json', 'application/x-ndjson', 'application/vnd.elasticsearch+'];
 
-function readBody(req: http.IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw EngineError.of(400, 'illegal_argument_exception', `invalid percent-encoding in path segment [${segment}]`);
+  }
 }
 
 function parseTarget(target: string): { segments: string[]; params: Record<string, string> } {
@@ -26,8 +28,9 @@ function parseTarget(target: string): { segments: string[]; params: Record<strin
   const segments = url.pathname
     .split('/')
     .filter((s) => s.length > 0)
-    .map((s) => decodeURIComponent(s));
+    .map(decodeSegment);
   const params: Record<string, string> = {};
+  // URLSearchParams decodes leniently (a bad escape stays as text), so params never throw.
   for (const [key, value] of url.searchParams) {
     if (key !== 'pretty' && key !== 'human' && key !== 'error_trace') params[key] = value;
   }
@@ -36,11 +39,39 @@ function parseTarget(target: string): { segments: string[]; params: Record<strin
 
 export interface ServiceOptions {
   debugRoutes: boolean;
+  /** ES `http.max_content_length` in bytes. */
+  maxContentLength: number;
+}
+
+/** Status for an HTTP parse failure reported through `clientError`. */
+function clientErrorStatus(code: string | undefined): number {
+  if (code === 'HPE_HEADER_OVERFLOW') return 431;
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
+  return 400;
+}
+
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  // A response already under way cannot be replaced; a reset peer cannot be answered.
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const status = clientErrorStatus(err.code);
+  const body = JSON.stringify(
+    EngineError.of(status, 'http_parse_exception', `malformed HTTP request: ${err.code ?? err.message}`).body,
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Bad Request'}\r\n` +
+      `X-Elastic-Product: Elasticsearch\r\nContent-Type: ${JSON_TYPE}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 export function createService(engine: Engine, options: ServiceOptions): http.Server {
   const route = makeRouter({ debugRoutes: options.debugRoutes });
-  return http.createServer(async (req, res) => {
+  const limit = options.maxContentLength;
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const wantsCompat = `${req.headers.accept ?? ''}${req.headers['content-type'] ?? ''}`.includes(
       'vnd.elasticsearch',
     );
@@ -57,7 +88,7 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
       }
     };
     try {
-      const body = await readBody(req);
+      const body = await readBody(req, limit);
       const contentType = req.headers['content-type'];
       if (body.length > 0 && contentType && !ACCEPTED_BODY_TYPES.some((t) => contentType.includes(t))) {
         throw EngineError.plain(406, `Content-Type header [${contentType}] is not supported`);
@@ -72,5 +103,14 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
       if (error.status >= 500) console.error(`everycell: ${req.method} ${req.url} failed: ${error.message}`);
       send(error.status, JSON.stringify(error.body));
     }
+  };
+  const server = http.createServer(handle);
+  // `Expect: 100-continue` with an oversized Content-Length gets the 413 instead of a
+  // `100 Continue`, so the client never sends the body.
+  server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (declaredTooLarge(req, limit) === undefined) res.writeContinue();
+    void handle(req, res);
   });
+  server.on('clientError', answerClientError);
+  return server;
 }

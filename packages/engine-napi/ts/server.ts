@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /**
- * Entry point: `node dist/server.js --port <N> --data-dir <DIR> [--host 127.0.0.1]`.
- * Prints one readiness line; on SIGTERM/SIGINT stops accepting, lets in-flight requests
+ * Entry point: `node dist/server.js --port <N> --data-dir <DIR> [--host 127.0.0.1]
+ * [--max-content-length 100mb]`. Binds loopback unless told otherwise: the service has no
+ * authentication, so any other host earns a warning on stderr. Prints one readiness line; on SIGTERM/SIGINT stops accepting, lets in-flight requests
  * finish, commits every index and exits 0.
  */
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { parseConfig, UsageError } from './cli.js';
+import { isLoopbackHost, parseConfig, UsageError } from './cli.js';
 import { Engine } from './engine.js';
 import { EngineError } from './errors.js';
 import { createService } from './http.js';
@@ -32,7 +33,16 @@ function main(): void {
     console.error(`everycell-engine: cannot open data dir ${config.dataDir}: ${reason}`);
     process.exit(1);
   }
-  const server = createService(engine, { debugRoutes: process.env.EVERYCELL_ENABLE_DEBUG_PANIC === '1' });
+  if (!isLoopbackHost(config.host)) {
+    console.error(
+      `everycell-engine: WARNING: binding ${config.host}, not loopback; this service has no authentication ` +
+        'and no TLS: anyone who can reach this address can read, write and delete every index',
+    );
+  }
+  const server = createService(engine, {
+    debugRoutes: process.env.EVERYCELL_ENABLE_DEBUG_PANIC === '1',
+    maxContentLength: config.maxContentLength,
+  });
   server.keepAliveTimeout = 65_000;
   server.on('error', (err) => {
     console.error(`everycell-engine: cannot listen on ${config.host}:${config.port}: ${err.message}`);

@@ -1,6 +1,7 @@
 //! `_search` and `_count`: request parsing (body + URL parameters), execution through one
 //! pass of collectors (top hits + total, aggregations), and the ES 8 response.
 
+pub mod search_after;
 pub mod sort;
 
 use std::fmt::Write as _;
@@ -20,6 +21,7 @@ use crate::index::{es_standard_analyzer, IndexHandle};
 use crate::lower::{lower, LowerContext, ES_SCORE_SCALE};
 mod source_filter;
 
+use search_after::{parse_search_after, AfterValue};
 use sort::{parse_sort, sort_values_json, Hit, SortSpec, SortTarget, TopHitsCollector, TopHitsFruit};
 pub use source_filter::SourceFilter;
 
@@ -39,6 +41,8 @@ pub struct SearchRequest {
     pub track_scores: bool,
     pub source: SourceFilter,
     pub aggs: Vec<AggRequest>,
+    /// `search_after`, validated against the effective sort.
+    pub after: Option<Vec<AfterValue>>,
 }
 
 const SHARDS: &str = r#"{"total":1,"successful":1,"skipped":0,"failed":0}"#;
@@ -113,8 +117,10 @@ impl SearchRequest {
             track_scores: false,
             source: SourceFilter::all(),
             aggs: Vec::new(),
+            after: None,
         };
         let mut aggs_seen = false;
+        let mut search_after: Option<&Vec<Value>> = None;
         for (key, value) in &obj {
             match key.as_str() {
                 "query" => req.query = parse_query(value)?,
@@ -133,6 +139,10 @@ impl SearchRequest {
                     aggs_seen = true;
                     req.aggs = parse_aggs(value, &handle.mapping)?;
                 }
+                "search_after" => match value {
+                    Value::Array(values) => search_after = Some(values),
+                    _ => return Err(EngineError::Parsing("[search_after] must be an array of sort values".into())),
+                },
                 "timeout" => {}
                 other => {
                     let token = if value.is_object() {
@@ -177,6 +187,14 @@ impl SearchRequest {
                 }
             }
         }
+        if let Some(values) = search_after {
+            if req.from > 0 {
+                return Err(EngineError::ActionRequestValidation(
+                    "Validation Failed: 1: `from` parameter must be set to 0 when `search_after` is used.;".into(),
+                ));
+            }
+            req.after = Some(parse_search_after(values, &req.effective_sort())?);
+        }
         let window = req.from + req.size;
         if window > handle.settings.max_result_window {
             return Err(EngineError::SearchPhase {
@@ -188,6 +206,11 @@ impl SearchRequest {
             });
         }
         Ok(req)
+    }
+
+    /// The sort as given, or ES's default: relevance, best first.
+    pub fn effective_sort(&self) -> Vec<SortSpec> {
+        self.sort.clone().unwrap_or_else(|| vec![SortSpec { target: SortTarget::Score, order: sort::Order::Desc }])
     }
 }
 
@@ -206,18 +229,19 @@ pub fn search(handle: &IndexHandle, body: &[u8], params: &Map<String, Value>) ->
     let query = lower_query(handle, &req.query)?;
     let searcher = handle.searcher();
     let by_score = req.sort.is_none();
-    let specs =
-        req.sort.clone().unwrap_or_else(|| vec![SortSpec { target: SortTarget::Score, order: sort::Order::Desc }]);
+    // With `search_after` every hit carries its sort values, the client's next after-key.
+    let render_sort = !by_score || req.after.is_some();
+    let specs = req.effective_sort();
     let sorted_by_score = specs.iter().any(|s| s.target == SortTarget::Score);
     let limit = req.from + req.size;
     // With no hits to return nothing needs a score (ES reports max_score null then).
     let scoring = limit > 0 && (by_score || sorted_by_score || req.track_scores);
-    let (top, aggs) = if by_score && req.aggs.is_empty() {
+    let (top, aggs) = if by_score && req.aggs.is_empty() && req.after.is_none() {
         // Relevance order without aggregations: tantivy's block-max WAND top-k plus a
         // separate count (O(1) per segment for a plain term query) instead of scoring all.
         (top_by_score(&searcher, query.as_ref(), limit, req.track_total_hits)?, Vec::new())
     } else {
-        let hits_collector = TopHitsCollector { specs: specs.clone(), limit, scoring };
+        let hits_collector = TopHitsCollector { specs: specs.clone(), limit, scoring, after: req.after.clone() };
         if req.aggs.is_empty() {
             (searcher.search(query.as_ref(), &hits_collector)?, Vec::new())
         } else {
@@ -264,7 +288,7 @@ pub fn search(handle: &IndexHandle, body: &[u8], params: &Map<String, Value>) ->
             out.push_str(r#","_source":"#);
             out.push_str(&source);
         }
-        if !by_score {
+        if render_sort {
             out.push_str(r#","sort":"#);
             out.push_str(&Value::Array(sort_values_json(hit, &specs)).to_string());
         }

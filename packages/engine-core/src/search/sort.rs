@@ -11,6 +11,7 @@ use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::{Column, StrColumn};
 use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader};
 
+use super::search_after::{is_after, segment_after_key, AfterValue};
 use crate::error::{EngineError, Result};
 use crate::mapping::{FieldType, Mapping};
 
@@ -107,10 +108,10 @@ pub fn parse_sort(value: &Value, mapping: &Mapping) -> Result<Vec<SortSpec>> {
 }
 
 /// Order-preserving maps into u64.
-fn i64_key(v: i64) -> u64 {
+pub(super) fn i64_key(v: i64) -> u64 {
     (v as u64) ^ (1 << 63)
 }
-fn f64_key(v: f64) -> u64 {
+pub(super) fn f64_key(v: f64) -> u64 {
     let bits = v.to_bits();
     if bits >> 63 == 1 {
         !bits
@@ -121,19 +122,24 @@ fn f64_key(v: f64) -> u64 {
 fn f64_from_key(k: u64) -> f64 {
     f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k })
 }
+/// Scores are keyed on the ES scale hits render, so a `_score` echoed back in `search_after`
+/// encodes to exactly the key of the hit it came from (dividing by the constant keeps order).
 fn score_key(s: f32) -> u64 {
-    f64_key(s as f64)
+    score_key_es(s / crate::lower::ES_SCORE_SCALE)
+}
+pub(super) fn score_key_es(es_score: f32) -> u64 {
+    f64_key(es_score as f64)
 }
 
 /// One sort value: (missing, encoded) flattened to a u128 so "missing" sorts after all.
-fn part(value: Option<u64>, order: Order) -> u128 {
+pub(super) fn part(value: Option<u64>, order: Order) -> u128 {
     match value {
         None => u128::MAX,
         Some(v) => (if order == Order::Desc { !v } else { v }) as u128,
     }
 }
 
-enum SegSource {
+pub(super) enum SegSource {
     Score,
     Doc,
     I64(Column<i64>),
@@ -203,12 +209,14 @@ pub struct TopHitsFruit {
 
 /// Sort keys live inline (no allocation per collected doc); unused slots stay equal.
 pub const MAX_SORT_KEYS: usize = 4;
-type SortKey = [u128; MAX_SORT_KEYS];
+pub(super) type SortKey = [u128; MAX_SORT_KEYS];
 
 pub struct TopHitsCollector {
     pub specs: Vec<SortSpec>,
     pub limit: usize,
     pub scoring: bool,
+    /// `search_after`: only docs sorting strictly after these values are kept.
+    pub after: Option<Vec<AfterValue>>,
 }
 
 pub struct TopHitsSegment {
@@ -217,6 +225,9 @@ pub struct TopHitsSegment {
     limit: usize,
     heap: BinaryHeap<(SortKey, DocId, u32)>,
     scratch: SortKey,
+    /// This segment's after-key in the doubled space of `search_after::doubled`.
+    after: Option<SortKey>,
+    parts: usize,
     total: u64,
     max_score: Option<Score>,
 }
@@ -246,12 +257,18 @@ impl Collector for TopHitsCollector {
             };
             sources.push((source, spec.order));
         }
+        let after = match &self.after {
+            Some(values) => Some(segment_after_key(values, &sources, segment)?),
+            None => None,
+        };
         Ok(TopHitsSegment {
             segment,
             sources,
             limit: self.limit,
             heap: BinaryHeap::with_capacity(self.limit.min(10_000) + 1),
             scratch: [u128::MAX; MAX_SORT_KEYS],
+            after,
+            parts: self.specs.len(),
             total: 0,
             max_score: None,
         })
@@ -289,6 +306,11 @@ impl SegmentCollector for TopHitsSegment {
         }
         for (slot, (source, order)) in self.scratch.iter_mut().zip(&self.sources) {
             *slot = part(source.value(doc, score, *order), *order);
+        }
+        if let Some(after) = &self.after {
+            if !is_after(&self.scratch, after, self.parts) {
+                return;
+            }
         }
         if self.heap.len() < self.limit {
             self.heap.push((self.scratch, doc, score.to_bits()));

@@ -32,7 +32,16 @@ export async function startEngines(
         port: await freePort(),
       });
       // Same product on the candidate side: every WIN or LOSE it earns is a false one.
-      return { ...twin, role: 'candidate', product: `${twin.product} (A/A twin)` };
+      const asCandidate = (e: RunningEngine): RunningEngine => {
+        const restart = e.restart;
+        return {
+          ...e,
+          role: 'candidate',
+          product: `${e.product} (A/A twin)`,
+          ...(restart ? { restart: async () => asCandidate(await restart()) } : {}),
+        };
+      };
+      return asCandidate(twin);
     }
     return startCandidate({
       dataDir: join(src.runDir, 'candidate', 'data'),

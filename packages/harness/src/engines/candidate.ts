@@ -108,6 +108,8 @@ export async function startCandidate(opts: StartOptions): Promise<RunningEngine>
       pid: child.pid,
       exited,
       stop,
+      // Same port and data: the translog brings back every acknowledged document.
+      restart: () => startCandidate(opts),
     };
   } catch (error) {
     await stop();

@@ -370,7 +370,17 @@ export async function startOpenSearch(opts: OpenSearchStartOptions): Promise<Run
   answered.catch(() => {}); // if the timeout wins, a late failure here must not go unhandled
   try {
     const version = await Promise.race([answered, died, spawnError, timedOut]);
-    return { role: 'baseline', product: `OpenSearch ${version}`, version, url, pid: child.pid, exited, stop };
+    return {
+      role: 'baseline',
+      product: `OpenSearch ${version}`,
+      version,
+      url,
+      pid: child.pid,
+      exited,
+      stop,
+      // Same home (its data and translog) and ports: the index comes back from disk.
+      restart: () => startOpenSearch({ ...opts, transportPort }),
+    };
   } catch (error) {
     await stop();
     const reason =

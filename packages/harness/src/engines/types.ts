@@ -13,6 +13,11 @@ export interface RunningEngine {
   readonly exited: Promise<{ code: number | null; signal: string | null }>;
   /** Stop the process (SIGTERM, then SIGKILL after a grace period). No-op for remote engines. */
   stop(): Promise<void>;
+  /**
+   * Start a fresh process on the same data directory and port, after this one died or hung
+   * (call `stop` first). Only for engines the harness started; absent for --*-url engines.
+   */
+  restart?(): Promise<RunningEngine>;
 }
 
 export interface StartOptions {

@@ -49,6 +49,13 @@ export interface RunSettings {
   forceMergeTimeoutMs: number;
   /** A/A mode: a second OpenSearch stands in for the candidate; verdicts count false WIN/LOSE. */
   aa: boolean;
+  /**
+   * Budget for adaptive re-measurement: a read row whose interval is not decisive gets more
+   * rounds (two at a time, order continuing A B B A) up to this many. Default 3x --rounds.
+   */
+  maxRounds: number;
+  /** Identical requests repeated per engine per read row for the cache probe (0: no probe). */
+  cacheProbe: number;
 }
 
 export const DEFAULT_SETTINGS: RunSettings = {
@@ -75,6 +82,8 @@ export const DEFAULT_SETTINGS: RunSettings = {
   singleMeasurementMargin: 0.1,
   forceMergeTimeoutMs: 300_000,
   aa: false,
+  maxRounds: 6,
+  cacheProbe: 50,
 };
 
 /** The --clients list as numbers, ascending, without duplicates. */

@@ -2,38 +2,69 @@ import type { RunningEngine } from '../engines/types.js';
 import { EngineFailure, Interrupted } from './errors.js';
 import { EngineClient, type HttpResponse, TransportError } from './http.js';
 
+/** How long a restarted engine gets to answer `_count` with the documents it held. */
+const RECOVER_COUNT_TIMEOUT_MS = 60_000;
+/** A liveness check: an engine that cannot answer GET / within this is taken to hang. */
+const ALIVE_TIMEOUT_MS = 5_000;
+
 /**
  * One side of the comparison during a run: the engine, its client, and whether it died.
- * Every request goes through `send`, so a dead engine stops the run the moment it shows.
+ * Every request goes through `send`, so a dead engine fails the current row the moment it shows;
+ * `recover` then brings a harness-started engine back on the same data, or marks the side gone.
  */
 export class Side {
-  readonly client: EngineClient;
+  private current: RunningEngine;
+  private http: EngineClient;
   private deathNote: string | undefined;
+  /** Bumped on every restart, so the exit of a replaced process is not taken for a new death. */
+  private generation = 0;
+  /** Set when the engine died and could not be brought back: every later row is collapsed. */
+  gone: string | undefined;
+  /** Restarts done during the run. */
+  restarts = 0;
 
   constructor(
-    readonly engine: RunningEngine,
-    connections: number,
-    timeoutMs: number,
+    engine: RunningEngine,
+    private readonly connections: number,
+    private readonly timeoutMs: number,
     private readonly abort: AbortSignal,
   ) {
-    this.client = new EngineClient(engine.url, connections, timeoutMs);
+    this.current = engine;
+    this.http = this.attach(engine);
+  }
+
+  private attach(engine: RunningEngine): EngineClient {
+    const generation = ++this.generation;
+    this.current = engine;
+    this.deathNote = undefined;
     engine.exited.then(({ code, signal }) => {
-      this.deathNote = `engine process exited (code ${code}, signal ${signal}) during the run`;
+      if (generation === this.generation)
+        this.deathNote = `engine process exited (code ${code}, signal ${signal}) during the run`;
     });
+    return new EngineClient(engine.url, this.connections, this.timeoutMs);
+  }
+
+  get engine(): RunningEngine {
+    return this.current;
+  }
+
+  get client(): EngineClient {
+    return this.http;
   }
 
   get role() {
-    return this.engine.role;
+    return this.current.role;
   }
 
-  /** Throw if the engine died or the user interrupted; called between phases and requests. */
+  /** Throw if the engine died (or is gone) or the user interrupted; called between phases and requests. */
   check(): void {
-    if (this.deathNote) throw new EngineFailure(this.role, this.deathNote);
     if (this.abort.aborted) throw new Interrupted();
+    if (this.gone) throw new EngineFailure(this.role, this.gone);
+    if (this.deathNote) throw new EngineFailure(this.role, this.deathNote);
   }
 
   get stopped(): boolean {
-    return this.deathNote !== undefined || this.abort.aborted;
+    return this.deathNote !== undefined || this.gone !== undefined || this.abort.aborted;
   }
 
   /**
@@ -48,7 +79,7 @@ export class Side {
   ): Promise<HttpResponse> {
     this.check();
     try {
-      return await this.client.request(method, path, body, timeoutMs);
+      return await this.http.request(method, path, body, timeoutMs);
     } catch (error) {
       this.check();
       if (error instanceof TransportError && error.kind === 'refused')
@@ -71,5 +102,81 @@ export class Side {
       parsed = res.text;
     }
     return { status: res.status, body: parsed };
+  }
+
+  /** Does the engine answer GET / at all? A hung engine (alive process, no answers) does not. */
+  async alive(): Promise<boolean> {
+    if (this.stopped) return false;
+    try {
+      const res = await this.http.request('GET', '/', undefined, ALIVE_TIMEOUT_MS);
+      return res.status === 200;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * After the engine died or hung: stop what is left of it, start a fresh process on the same
+   * data (the harness-started engines keep a translog, so acknowledged documents survive), and
+   * wait until `index` answers `_count` = `expectedDocs`. An engine the harness did not start
+   * is only checked for having come back by itself. Returns what happened, for the failure note;
+   * when the engine cannot come back, `gone` is set and every later row collapses on this side.
+   */
+  async recover(index: string, expectedDocs: number): Promise<string> {
+    if (this.abort.aborted) throw new Interrupted();
+    const old = this.current;
+    if (old.restart) {
+      try {
+        await old.stop();
+        await this.http.close().catch(() => {});
+        const fresh = await old.restart();
+        this.http = this.attach(fresh);
+        this.restarts++;
+      } catch (error) {
+        this.gone = `could not be restarted: ${(error as Error).message.split('\n')[0]}`;
+        return this.gone;
+      }
+    } else if (!(await this.aliveIgnoringDeath())) {
+      this.gone = 'not started by the harness, so not restarted, and it does not answer';
+      return this.gone;
+    }
+    const counted = await this.waitForCount(index, expectedDocs);
+    if (counted !== expectedDocs) {
+      this.gone = `${old.restart ? 'restarted, but' : 'answers again, but'} ${index}/_count is ${counted ?? 'unanswered'} after ${RECOVER_COUNT_TIMEOUT_MS / 1000} s, expected ${expectedDocs}`;
+      return this.gone;
+    }
+    this.deathNote = undefined;
+    return old.restart
+      ? `restarted on the same data (_count ${expectedDocs})`
+      : `answers again (_count ${expectedDocs})`;
+  }
+
+  private async aliveIgnoringDeath(): Promise<boolean> {
+    try {
+      return (await this.http.request('GET', '/', undefined, ALIVE_TIMEOUT_MS)).status === 200;
+    } catch {
+      return false;
+    }
+  }
+
+  private async waitForCount(index: string, expected: number): Promise<number | undefined> {
+    const deadline = performance.now() + RECOVER_COUNT_TIMEOUT_MS;
+    let last: number | undefined;
+    while (performance.now() < deadline) {
+      if (this.abort.aborted) throw new Interrupted();
+      try {
+        // A replayed translog may need a refresh before its documents are searchable.
+        await this.http.request('POST', `/${index}/_refresh`, undefined, 10_000);
+        const res = await this.http.request('GET', `/${index}/_count`, undefined, 10_000);
+        if (res.status === 200) {
+          last = (JSON.parse(res.text) as { count?: number }).count;
+          if (last === expected) return last;
+        }
+      } catch {
+        // Not up yet, or still replaying: try again shortly.
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return last;
   }
 }
