@@ -15,7 +15,10 @@ export interface PreparedCorpus {
 }
 
 /** Build every bulk body before the clock starts, so timing measures the engines, not JSON.stringify. */
-export function prepareBulk(corpus: Iterable<CorpusDoc>, batchSize: number): PreparedCorpus {
+export function prepareBulk(
+  corpus: Iterable<{ id: string; source: object }>,
+  batchSize: number,
+): PreparedCorpus {
   if (!Number.isInteger(batchSize) || batchSize < 1)
     throw new Error(`batch size must be a positive integer, got ${batchSize}`);
   const hash = createHash('sha256');

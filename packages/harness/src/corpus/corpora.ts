@@ -1,0 +1,49 @@
+import { ALL_FAMILIES } from '../families/index.js';
+import type { Family } from '../families/types.js';
+import { WORDNET_FAMILIES } from '../families/wordnet.js';
+import { CORPUS_NAME, generateCorpus } from './generate.js';
+import { INDEX_BODY, INDEX_NAME } from './mapping.js';
+import { WORDNET_CORPUS_NAME, WORDNET_INDEX, WORDNET_INDEX_BODY, wordnetCorpus } from './wordnet.js';
+
+/** A corpus the bench can run on (`--corpus <id>`): its documents, its index and its read rows. */
+export interface CorpusSpec {
+  /** What --corpus takes. */
+  id: string;
+  /** Recorded in the manifest: runs are comparable only on the same corpus name. */
+  name: string;
+  index: string;
+  indexBody: object;
+  /** Deterministic in (seed, docs): the content hash in the manifest proves both engines got the same. */
+  documents(seed: number, docs: number): Iterable<{ id: string; source: object }>;
+  families: readonly Family[];
+  /** A real corpus has as many documents as it has; a generated one has no limit. */
+  maxDocs?: number;
+}
+
+export const CORPORA: readonly CorpusSpec[] = [
+  {
+    id: 'llm-telemetry',
+    name: CORPUS_NAME,
+    index: INDEX_NAME,
+    indexBody: INDEX_BODY,
+    documents: generateCorpus,
+    families: ALL_FAMILIES,
+  },
+  {
+    id: 'wordnet',
+    name: WORDNET_CORPUS_NAME,
+    index: WORDNET_INDEX,
+    indexBody: WORDNET_INDEX_BODY,
+    documents: (_seed, docs) => wordnetCorpus(docs),
+    families: WORDNET_FAMILIES,
+    maxDocs: 117_791,
+  },
+];
+
+/** The corpus for --corpus, or an error that lists the choices. */
+export function corpusById(id: string): CorpusSpec {
+  const spec = CORPORA.find((c) => c.id === id);
+  if (!spec)
+    throw new Error(`--corpus ${id} is not a corpus: use one of ${CORPORA.map((c) => c.id).join(', ')}`);
+  return spec;
+}
