@@ -72,6 +72,14 @@ pub enum QueryAst {
         queries: Vec<QueryAst>,
         tie_breaker: f32,
     },
+    /// The k nearest neighbours of a vector (OpenSearch `knn`).
+    Knn(crate::knn::KnnAst),
+    /// `positive`'s matches and scores, times `negative_boost` where `negative` also matches.
+    Boosting {
+        positive: Box<QueryAst>,
+        negative: Box<QueryAst>,
+        negative_boost: f32,
+    },
 }
 
 impl QueryAst {

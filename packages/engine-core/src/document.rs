@@ -10,7 +10,7 @@ use crate::error::{EngineError, Result};
 use crate::mapping::{FieldMapping, FieldType, Mapping};
 
 /// Finds the value at a dotted path, accepting both nested objects and literal dotted keys.
-fn lookup<'a>(source: &'a Value, path: &str) -> Option<&'a Value> {
+pub(crate) fn lookup<'a>(source: &'a Value, path: &str) -> Option<&'a Value> {
     let obj = source.as_object()?;
     if let Some(v) = obj.get(path) {
         return Some(v);
@@ -46,6 +46,7 @@ pub fn build_document(mapping: &Mapping, id: &str, source: &Value, raw: &[u8]) -
             other => add_value(&mut doc, fm, other, id)?,
         }
     }
+    crate::knn::add_vectors(&mut doc, mapping, source, id)?;
     Ok(doc)
 }
 

@@ -9,6 +9,9 @@ pub enum EngineError {
     Parsing(String),
     #[error("{0}")]
     XContentParse(String),
+    /// ES's `ElasticsearchParseException`, e.g. a time value with an unknown unit.
+    #[error("{0}")]
+    Parse(String),
     /// Jackson's errors for JSON that is not well-formed: truncated, or a bad token.
     #[error("{0}")]
     JsonEof(String),
@@ -51,6 +54,7 @@ impl EngineError {
         match self {
             EngineError::Parsing(_) => ("parsing_exception", 400),
             EngineError::XContentParse(_) => ("x_content_parse_exception", 400),
+            EngineError::Parse(_) => ("parse_exception", 400),
             EngineError::JsonEof(_) => ("json_e_o_f_exception", 400),
             EngineError::JsonParse(_) => ("json_parse_exception", 400),
             EngineError::IndexNotFound(_) => ("index_not_found_exception", 404),

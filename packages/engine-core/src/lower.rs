@@ -47,13 +47,16 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
             None => Box::new(EmptyQuery),
             Some(fm) => Box::new(TermQuery::new(exact_term(fm, value)?, IndexRecordOption::WithFreqs)),
         },
-        QueryAst::Terms { field, values } => match ctx.mapping.get(field) {
-            None => Box::new(EmptyQuery),
-            Some(fm) => {
-                let terms = values.iter().map(|v| exact_term(fm, v)).collect::<Result<Vec<_>>>()?;
-                Box::new(ConstScoreQuery::new(Box::new(TermSetQuery::new(terms)), ES_SCORE_SCALE))
+        QueryAst::Terms { field, values } => {
+            crate::limits::check_terms_count(values.len())?;
+            match ctx.mapping.get(field) {
+                None => Box::new(EmptyQuery),
+                Some(fm) => {
+                    let terms = values.iter().map(|v| exact_term(fm, v)).collect::<Result<Vec<_>>>()?;
+                    Box::new(ConstScoreQuery::new(Box::new(TermSetQuery::new(terms)), ES_SCORE_SCALE))
+                }
             }
-        },
+        }
         QueryAst::Range(range) => lower_range(range, ctx)?,
         QueryAst::Match { field, text, operator, minimum_should_match } => {
             lower_match(field, text, *operator, *minimum_should_match, ctx)?
@@ -78,6 +81,10 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
             let clauses = queries.iter().map(|q| lower(q, ctx)).collect::<Result<Vec<_>>>()?;
             Box::new(DisjunctionMaxQuery::with_tie_breaker(clauses, *tie_breaker))
         }
+        QueryAst::Knn(knn) => crate::knn::lower_knn(knn, ctx)?,
+        QueryAst::Boosting { positive, negative, negative_boost } => Box::new(
+            crate::dsl::boosting::BoostingQuery::new(lower(positive, ctx)?, lower(negative, ctx)?, *negative_boost),
+        ),
     })
 }
 

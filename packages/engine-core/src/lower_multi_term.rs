@@ -89,9 +89,11 @@ pub fn lower_prefix(field: &str, value: &str, ctx: &mut LowerContext) -> Result<
 }
 
 pub fn lower_regex(kind: &str, field: &str, regex: &str, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
+    if kind == "regexp" {
+        crate::limits::check_regex_length(regex)?;
+    }
     let Some(fm) = string_field(kind, field, ctx)? else { return Ok(Box::new(EmptyQuery)) };
-    let query = RegexQuery::from_pattern(regex, fm.field)
-        .map_err(|e| shard_err(format!("failed to create query: invalid {kind} pattern [{regex}]: {e}")))?;
+    let query = crate::regex_cache::compile(kind, regex).map(|re| RegexQuery::from_regex(re, fm.field))?;
     Ok(constant(Box::new(query)))
 }
 

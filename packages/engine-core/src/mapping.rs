@@ -88,6 +88,9 @@ pub struct Mapping {
     /// ES's `_field_names`: the text fields a document has a value for, so `exists` on a text
     /// field (which has no fast column) is one term lookup instead of a scan of its vocabulary.
     pub field_names_field: Field,
+    /// `knn_vector` fields by ES name; they live outside `fields` because no term, range or
+    /// aggregation applies to them.
+    pub vectors: BTreeMap<String, crate::knn::VectorField>,
 }
 
 pub const ID_FIELD: &str = "_id";
@@ -126,10 +129,11 @@ impl Mapping {
                 }
             }
         }
-        Ok(Self::build(specs))
+        let vectors = crate::knn::parse_vector_specs(mappings)?;
+        Ok(Self::build(specs, vectors))
     }
 
-    fn build(specs: Vec<FieldSpec>) -> Mapping {
+    fn build(specs: Vec<FieldSpec>, vector_specs: Vec<crate::knn::VectorSpec>) -> Mapping {
         let mut builder = SchemaBuilder::new();
         let id_field = builder.add_text_field(ID_FIELD, STRING | STORED | FAST);
         let source_field = builder.add_bytes_field(SOURCE_FIELD, STORED);
@@ -165,8 +169,10 @@ impl Mapping {
                 },
             );
         }
+        let vectors = crate::knn::add_vector_fields(&mut builder, vector_specs);
         Mapping {
             fields,
+            vectors,
             schema: builder.build(),
             id_field,
             source_field,
@@ -211,6 +217,10 @@ fn parse_field(
         None if def.contains_key("properties") => "object",
         None => "object",
     };
+    // Vector fields are parsed by `knn::parse_vector_specs`; as a multi-field they are refused below.
+    if type_name == crate::knn::KNN_VECTOR_TYPE && allow_subfields {
+        return Ok(());
+    }
     if type_name == "object" {
         if let Some(props) = def.get("properties") {
             parse_properties(props, name, out)?;

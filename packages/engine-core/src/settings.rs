@@ -94,6 +94,9 @@ impl IndexSettings {
                 // Settings with no effect on a single-shard tantivy index, accepted so index
                 // bodies written for ES/OpenSearch load unchanged.
                 "codec" | "mapping.total_fields.limit" | "search.idle.after" | "auto_expand_replicas" => {}
+                // OpenSearch's switch for `knn_vector` fields and its graph search width: our
+                // vector search is an exact scan, on for every index (see `knn`).
+                "knn" | "knn.algo_param.ef_search" => {}
                 other => {
                     return Err(EngineError::IllegalArgument(format!(
                         "unknown setting [index.{other}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings"

@@ -130,3 +130,43 @@ fn filter_and_filters_buckets_by_query() {
     assert_eq!(out["t"]["buckets"][0]["big"]["doc_count"], 4);
     assert_eq!(out["t"]["buckets"][1]["big"]["doc_count"], 2);
 }
+
+#[test]
+fn keyword_cardinality_is_exact_across_segments() {
+    let (_dir, engine) = common::engine();
+    engine.create_index("c", common::MAPPING.as_bytes()).unwrap();
+    // Three segments with overlapping values; the middle one never has `status` at all.
+    let batch = |range: std::ops::Range<usize>, with_status: bool| {
+        let mut body = String::new();
+        for i in range {
+            body.push_str(&json!({"index": {"_index": "c", "_id": i.to_string()}}).to_string());
+            body.push('\n');
+            let doc =
+                if with_status { json!({"status": format!("v{}", i % 700), "bytes": i}) } else { json!({"bytes": i}) };
+            body.push_str(&doc.to_string());
+            body.push('\n');
+        }
+        engine.bulk(None, body.as_bytes(), engine_core::engine::RefreshPolicy::Immediate).unwrap();
+    };
+    batch(0..500, true);
+    batch(500..800, false);
+    batch(800..1500, true);
+    let resp = common::search(&engine, "c", json!({"size": 0, "aggs": {"c": {"cardinality": {"field": "status"}}}}));
+    assert_eq!(resp["aggregations"]["c"]["value"], 700);
+    let resp = common::search(
+        &engine,
+        "c",
+        json!({"size": 0, "query": {"range": {"bytes": {"lt": 1000}}}, "aggs": {"c": {"cardinality": {"field": "status"}}}}),
+    );
+    // Docs 0..500 give v0..v499, docs 800..1000 give v100..v299: 500 distinct.
+    assert_eq!(resp["aggregations"]["c"]["value"], 500);
+    let resp = common::search(
+        &engine,
+        "c",
+        json!({"size": 0, "aggs": {"r": {"range": {"field": "bytes", "ranges": [{"to": 500}, {"from": 500}]},
+            "aggs": {"c": {"cardinality": {"field": "status"}}}}}}),
+    );
+    let buckets = resp["aggregations"]["r"]["buckets"].as_array().unwrap();
+    assert_eq!(buckets[0]["c"]["value"], 500);
+    assert_eq!(buckets[1]["c"]["value"], 700, "docs 800..1500 cover every v0..v699");
+}

@@ -67,6 +67,9 @@ pub struct FruitBucket {
 pub enum AggFruit {
     Metric(MetricState),
     Buckets(HashMap<BucketKey, FruitBucket>),
+    /// Keyword `cardinality`: the distinct terms seen, sorted, so segments merge by a linear
+    /// walk over term bytes (exact, no hashing of strings per doc or per bucket).
+    Distinct(Vec<String>),
 }
 
 impl AggFruit {
@@ -77,8 +80,25 @@ impl AggFruit {
         }
     }
 
+    fn is_empty(&self) -> bool {
+        match self {
+            AggFruit::Metric(_) => false,
+            AggFruit::Buckets(b) => b.is_empty(),
+            AggFruit::Distinct(d) => d.is_empty(),
+        }
+    }
+
     fn merge(&mut self, other: AggFruit) {
+        // A segment without the field yields an empty fruit of the generic shape.
+        if other.is_empty() {
+            return;
+        }
+        if self.is_empty() {
+            *self = other;
+            return;
+        }
         match (self, other) {
+            (AggFruit::Distinct(a), AggFruit::Distinct(b)) => *a = merge_sorted_distinct(std::mem::take(a), b),
             (AggFruit::Metric(a), AggFruit::Metric(b)) => a.merge(&b),
             (AggFruit::Buckets(a), AggFruit::Buckets(b)) => {
                 for (key, bucket) in b {
@@ -98,6 +118,37 @@ impl AggFruit {
             _ => unreachable!("fruits of one request have one shape"),
         }
     }
+}
+
+/// The union of two sorted, deduplicated lists.
+fn merge_sorted_distinct(a: Vec<String>, b: Vec<String>) -> Vec<String> {
+    let mut out = Vec::with_capacity(a.len().max(b.len()));
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => match x.cmp(y) {
+                std::cmp::Ordering::Less => a.next(),
+                std::cmp::Ordering::Greater => b.next(),
+                std::cmp::Ordering::Equal => {
+                    b.next();
+                    a.next()
+                }
+            },
+            (Some(_), None) => a.next(),
+            (None, Some(_)) => b.next(),
+            (None, None) => return out,
+        };
+        out.extend(next);
+    }
+}
+
+/// Terms of sorted ordinals, in one sequential pass over the dictionary blocks (looking
+/// each ordinal up on its own re-decodes its block from the start, every time).
+fn ords_to_strings(col: &StrColumn, ords: &[u64]) -> Vec<String> {
+    let mut out = Vec::with_capacity(ords.len());
+    let _ =
+        col.dictionary().sorted_ords_to_term_cb(ords, |bytes| out.push(String::from_utf8_lossy(bytes).into_owned()));
+    out
 }
 
 pub struct AggCollector {
@@ -313,16 +364,26 @@ fn harvest_state(plan: &Plan, state: SegState) -> AggFruit {
         SegState::Metric(m) => AggFruit::Metric(m),
         SegState::Dense { counts, mut subs } => {
             let Accessor::Str(col) = &plan.accessor else { return AggFruit::Buckets(HashMap::new()) };
-            let mut out = HashMap::new();
-            let mut text = String::new();
-            for (ord, count) in counts.into_iter().enumerate().filter(|(_, c)| *c > 0) {
-                text.clear();
-                let _ = col.ord_to_str(ord as u64, &mut text);
-                let states = subs.get_mut(ord).and_then(Option::take).unwrap_or_default();
+            let ords: Vec<u64> = (0..counts.len() as u64).filter(|ord| counts[*ord as usize] > 0).collect();
+            let terms = ords_to_strings(col, &ords);
+            if plan.kind == AggKind::Cardinality {
+                return AggFruit::Distinct(terms);
+            }
+            let mut out = HashMap::with_capacity(terms.len());
+            for (ord, text) in ords.into_iter().zip(terms) {
+                let states = subs.get_mut(ord as usize).and_then(Option::take).unwrap_or_default();
                 let subs = plan.subs.iter().zip(states).map(|(p, s)| harvest_state(p, s)).collect();
-                out.insert(BucketKey::Str(text.clone()), FruitBucket { count, subs });
+                out.insert(BucketKey::Str(text), FruitBucket { count: counts[ord as usize], subs });
             }
             AggFruit::Buckets(out)
+        }
+        SegState::Buckets(buckets)
+            if plan.kind == AggKind::Cardinality && matches!(plan.accessor, Accessor::Str(_)) =>
+        {
+            let Accessor::Str(col) = &plan.accessor else { unreachable!("checked by the guard") };
+            let mut ords: Vec<u64> = buckets.into_keys().collect();
+            ords.sort_unstable();
+            AggFruit::Distinct(ords_to_strings(col, &ords))
         }
         SegState::Buckets(buckets) => {
             let mut text = String::new();

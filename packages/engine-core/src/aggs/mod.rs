@@ -81,6 +81,8 @@ pub enum AggKind {
         keyed: bool,
         single: bool,
     },
+    /// A pipeline aggregation: collects nothing, computed on the rendered tree.
+    Pipeline(Box<crate::pipeline::PipelineSpec>),
 }
 
 /// How range bounds are shown: numbers (`range`) or dates (`date_range`, ISO or `format`).
@@ -158,6 +160,23 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
         let kind = filters::parse_filters(kind_name, body)?;
         let field = AggField { name: String::new(), resolved: None };
         return Ok(AggRequest { name: name.to_string(), kind, field, subs });
+    }
+    if crate::pipeline::is_pipeline(kind_name) {
+        if !subs.is_empty() {
+            return Err(agg_err(format!("Aggregation [{name}] cannot define sub-aggregations")));
+        }
+        let kind = AggKind::Pipeline(Box::new(crate::pipeline::parse(name, kind_name, body)?));
+        let field = AggField { name: String::new(), resolved: None };
+        return Ok(AggRequest { name: name.to_string(), kind, field, subs });
+    }
+    if kind_name == "scripted_metric" {
+        // Only the recognised "sum a field" shape: answered as a sum of that field.
+        let field_name = crate::script::scripted_metric::summed_field(body)?;
+        let resolved =
+            mapping.get(&field_name).map(|fm| (mapping.schema.get_field_name(fm.field).to_string(), fm.field_type));
+        let kind = AggKind::Metric { op: MetricOp::Sum };
+        check_field_type(kind_name, &kind, &field_name, resolved.as_ref().map(|r| r.1))?;
+        return Ok(AggRequest { name: name.to_string(), kind, field: AggField { name: field_name, resolved }, subs });
     }
     let mut field = None;
     let mut size = 10usize;
@@ -293,7 +312,8 @@ fn check_field_type(kind_name: &str, kind: &AggKind, field: &str, ty: Option<Fie
         | AggKind::Terms { .. }
         | AggKind::Cardinality
         | AggKind::Missing
-        | AggKind::Filters { .. } => true,
+        | AggKind::Filters { .. }
+        | AggKind::Pipeline(_) => true,
         AggKind::Metric { .. } => ty != FieldType::Keyword,
         AggKind::Range { keys: RangeKeys::Date(_), .. } => ty == FieldType::Date,
         AggKind::Histogram { .. } | AggKind::Range { .. } => ty.is_i64() || ty.is_f64(),

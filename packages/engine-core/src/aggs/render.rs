@@ -21,6 +21,7 @@ use crate::mapping::FieldType;
 
 pub fn render_aggs(reqs: &[AggRequest], fruits: &[AggFruit]) -> Result<Value> {
     bucket_budget::reset();
+    crate::pipeline::validate(reqs, None)?;
     let mut out = Map::new();
     for (req, fruit) in reqs.iter().zip(fruits) {
         out.insert(req.name.clone(), render_one(req, fruit));
@@ -30,6 +31,7 @@ pub fn render_aggs(reqs: &[AggRequest], fruits: &[AggFruit]) -> Result<Value> {
             )));
         }
     }
+    crate::pipeline::apply(reqs, &mut out)?;
     Ok(Value::Object(out))
 }
 
@@ -42,6 +44,7 @@ pub(super) fn render_one(req: &AggRequest, fruit: &AggFruit) -> Value {
         (AggKind::Metric { op: MetricOp::Stats }, AggFruit::Metric(m)) => render_stats(m),
         (AggKind::Metric { op: MetricOp::ExtendedStats }, AggFruit::Metric(m)) => render_extended_stats(m),
         (AggKind::Cardinality, AggFruit::Buckets(buckets)) => json!({ "value": buckets.len() }),
+        (AggKind::Cardinality, AggFruit::Distinct(terms)) => json!({ "value": terms.len() }),
         (AggKind::Missing, AggFruit::Buckets(buckets)) => render_missing(req, buckets.values().next()),
         (AggKind::Histogram { interval, min_doc_count }, AggFruit::Buckets(b)) => {
             render_numeric_histogram(req, b, *interval, *min_doc_count)
@@ -90,6 +93,8 @@ pub(super) fn render_one(req: &AggRequest, fruit: &AggFruit) -> Value {
         (AggKind::DateHistogram { interval, min_doc_count }, AggFruit::Buckets(buckets)) => {
             render_histogram(req, buckets.iter().collect(), *interval, *min_doc_count)
         }
+        // Filled in (or removed) by `crate::pipeline::apply` once the tree is rendered.
+        (AggKind::Pipeline(_), _) => Value::Null,
         _ => unreachable!("fruit shape follows the request"),
     }
 }

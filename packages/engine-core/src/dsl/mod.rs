@@ -2,6 +2,7 @@
 //! structs (`deny_unknown_fields`, so an unsupported option fails loudly) and tests.
 
 mod bool_query;
+pub mod boosting;
 mod constant_score;
 mod dis_max;
 mod exists;
@@ -20,13 +21,49 @@ mod term;
 mod terms;
 pub mod wildcard;
 
+use std::cell::Cell;
+
 use serde_json::Value;
 
 use crate::ast::QueryAst;
 use crate::error::{EngineError, Result};
+use crate::limits::{nested_depth_error, MAX_NESTED_DEPTH};
 
-/// Parses one query object `{"<type>": {...}}`.
+thread_local! {
+    /// How many `parse_query` calls are on this thread's stack (compound queries recurse).
+    static DEPTH: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Holds one level of query nesting; released on drop, so errors and unwinding keep it right.
+struct DepthGuard;
+
+impl DepthGuard {
+    fn enter() -> Result<DepthGuard> {
+        DEPTH.with(|d| {
+            let depth = d.get() + 1;
+            if depth > MAX_NESTED_DEPTH {
+                return Err(nested_depth_error());
+            }
+            d.set(depth);
+            Ok(DepthGuard)
+        })
+    }
+}
+
+impl Drop for DepthGuard {
+    fn drop(&mut self) {
+        DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+    }
+}
+
+/// Parses one query object `{"<type>": {...}}`, refusing nesting deeper than ES allows
+/// before the recursion can get anywhere near the stack's end.
 pub fn parse_query(value: &Value) -> Result<QueryAst> {
+    let _depth = DepthGuard::enter()?;
+    parse_query_at_depth(value)
+}
+
+fn parse_query_at_depth(value: &Value) -> Result<QueryAst> {
     let obj = value.as_object().ok_or_else(|| {
         EngineError::Parsing(format!("query malformed, must start with start_object but found [{}]", token_name(value)))
     })?;
@@ -57,6 +94,8 @@ pub fn parse_query(value: &Value) -> Result<QueryAst> {
         "ids" => ids::parse(body),
         "constant_score" => constant_score::parse(body),
         "dis_max" => dis_max::parse(body),
+        "boosting" => boosting::parse(body),
+        "knn" => crate::knn::parse_knn(body),
         other => Err(EngineError::Parsing(format!("unknown query [{other}]"))),
     }
 }

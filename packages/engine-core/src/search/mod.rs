@@ -1,12 +1,13 @@
 //! `_search` and `_count`: request parsing (body + URL parameters), execution through one
 //! pass of collectors (top hits + total, aggregations), and the ES 8 response.
 
+mod deadline;
 pub mod search_after;
 pub mod sort;
 
 use std::fmt::Write as _;
 use std::sync::Arc;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value};
 use tantivy::collector::{Count, TopDocs};
@@ -21,6 +22,7 @@ use crate::index::{es_standard_analyzer, IndexHandle};
 use crate::lower::{lower, LowerContext, ES_SCORE_SCALE};
 mod source_filter;
 
+use deadline::{parse_timeout, search_until};
 use search_after::{parse_search_after, AfterValue};
 use sort::{parse_sort, sort_values_json, Hit, SortSpec, SortTarget, TopHitsCollector, TopHitsFruit};
 pub use source_filter::SourceFilter;
@@ -43,6 +45,8 @@ pub struct SearchRequest {
     pub aggs: Vec<AggRequest>,
     /// `search_after`, validated against the effective sort.
     pub after: Option<Vec<AfterValue>>,
+    /// `timeout`: collection stops when it runs out and the response says `timed_out`.
+    pub timeout: Option<Duration>,
 }
 
 const SHARDS: &str = r#"{"total":1,"successful":1,"skipped":0,"failed":0}"#;
@@ -51,7 +55,16 @@ fn parse_body(body: &[u8]) -> Result<Map<String, Value>> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(Map::new());
     }
-    match serde_json::from_slice::<Value>(body).map_err(|e| json_syntax_error(&e))? {
+    let parsed = serde_json::from_slice::<Value>(body).map_err(|e| {
+        // serde_json stops at 128 levels; the only deep structure a search body has is the
+        // query, so report it as ES reports a query nested past its limit.
+        if e.to_string().starts_with("recursion limit exceeded") {
+            crate::limits::nested_depth_error()
+        } else {
+            json_syntax_error(&e)
+        }
+    })?;
+    match parsed {
         Value::Object(o) => Ok(o),
         _ => Err(EngineError::Parsing("request body is required to be an object".into())),
     }
@@ -118,6 +131,7 @@ impl SearchRequest {
             source: SourceFilter::all(),
             aggs: Vec::new(),
             after: None,
+            timeout: None,
         };
         let mut aggs_seen = false;
         let mut search_after: Option<&Vec<Value>> = None;
@@ -143,7 +157,7 @@ impl SearchRequest {
                     Value::Array(values) => search_after = Some(values),
                     _ => return Err(EngineError::Parsing("[search_after] must be an array of sort values".into())),
                 },
-                "timeout" => {}
+                "timeout" => req.timeout = parse_timeout(value)?,
                 other => {
                     let token = if value.is_object() {
                         "START_OBJECT"
@@ -171,9 +185,9 @@ impl SearchRequest {
                 "_source_includes" => req.source.includes = SourceFilter::from_body(value)?.includes,
                 "_source_excludes" => req.source.excludes = SourceFilter::from_body(value)?.includes,
                 "sort" => req.sort = Some(parse_sort(&url_sort(value.as_str().unwrap_or_default()), &handle.mapping)?),
+                "timeout" => req.timeout = parse_timeout(value)?,
                 // The engine has no shard request cache, so `request_cache` has nothing to switch off.
-                "timeout"
-                | "pretty"
+                "pretty"
                 | "typed_keys"
                 | "rest_total_hits_as_int"
                 | "filter_path"
@@ -226,7 +240,9 @@ fn lower_query(handle: &IndexHandle, query: &QueryAst) -> Result<Box<dyn tantivy
 pub fn search(handle: &IndexHandle, body: &[u8], params: &Map<String, Value>) -> Result<String> {
     let started = Instant::now();
     let req = SearchRequest::parse(body, params, handle)?;
+    crate::limits::check_clause_count(&req.query)?;
     let query = lower_query(handle, &req.query)?;
+    let deadline = req.timeout.map(|t| started + t);
     let searcher = handle.searcher();
     let by_score = req.sort.is_none();
     // With `search_after` every hit carries its sort values, the client's next after-key.
@@ -236,23 +252,32 @@ pub fn search(handle: &IndexHandle, body: &[u8], params: &Map<String, Value>) ->
     let limit = req.from + req.size;
     // With no hits to return nothing needs a score (ES reports max_score null then).
     let scoring = limit > 0 && (by_score || sorted_by_score || req.track_scores);
-    let (top, aggs) = if by_score && req.aggs.is_empty() && req.after.is_none() {
+    let mut timed_out = false;
+    let (top, aggs) = if by_score && req.aggs.is_empty() && req.after.is_none() && deadline.is_none() {
         // Relevance order without aggregations: tantivy's block-max WAND top-k plus a
         // separate count (O(1) per segment for a plain term query) instead of scoring all.
         (top_by_score(&searcher, query.as_ref(), limit, req.track_total_hits)?, Vec::new())
     } else {
         let hits_collector = TopHitsCollector { specs: specs.clone(), limit, scoring, after: req.after.clone() };
         if req.aggs.is_empty() {
-            (searcher.search(query.as_ref(), &hits_collector)?, Vec::new())
+            let (top, late) = collect(&searcher, query.as_ref(), &hits_collector, deadline)?;
+            timed_out = late;
+            (top, Vec::new())
         } else {
             let weights = filter_weights(&req.aggs, &handle.mapping.schema, &mut |q| lower_query(handle, q))?;
             let agg_collector = AggCollector { aggs: Arc::new(req.aggs.clone()), filter_weights: Arc::new(weights) };
-            searcher.search(query.as_ref(), &(hits_collector, agg_collector))?
+            let (fruit, late) = collect(&searcher, query.as_ref(), &(hits_collector, agg_collector), deadline)?;
+            timed_out = late;
+            fruit
         }
     };
 
     let mut out = String::with_capacity(256 + req.size * 256);
-    let _ = write!(out, r#"{{"took":{},"timed_out":false,"_shards":{SHARDS},"hits":{{"#, started.elapsed().as_millis());
+    let _ = write!(
+        out,
+        r#"{{"took":{},"timed_out":{timed_out},"_shards":{SHARDS},"hits":{{"#,
+        started.elapsed().as_millis()
+    );
     match req.track_total_hits {
         TrackTotalHits::Off => {}
         TrackTotalHits::Exact => {
@@ -303,6 +328,19 @@ pub fn search(handle: &IndexHandle, body: &[u8], params: &Map<String, Value>) ->
     Ok(out)
 }
 
+/// One collection pass; with a deadline, the clock-checking driver instead of tantivy's.
+fn collect<C: tantivy::collector::Collector>(
+    searcher: &tantivy::Searcher,
+    query: &dyn tantivy::query::Query,
+    collector: &C,
+    deadline: Option<Instant>,
+) -> Result<(C::Fruit, bool)> {
+    match deadline {
+        Some(deadline) => search_until(searcher, query, collector, deadline),
+        None => Ok((searcher.search(query, collector)?, false)),
+    }
+}
+
 fn top_by_score(
     searcher: &tantivy::Searcher,
     query: &dyn tantivy::query::Query,
@@ -329,6 +367,7 @@ pub fn count(handle: &IndexHandle, body: &[u8]) -> Result<String> {
             other => return Err(EngineError::Parsing(format!("request does not support [{other}]"))),
         }
     }
+    crate::limits::check_clause_count(&query)?;
     let lowered = lower_query(handle, &query)?;
     let n = handle.searcher().search(lowered.as_ref(), &Count)?;
     Ok(format!(r#"{{"count":{n},"_shards":{SHARDS}}}"#))

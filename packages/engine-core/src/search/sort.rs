@@ -141,7 +141,9 @@ pub(super) fn part(value: Option<u64>, order: Order) -> u128 {
 
 pub(super) enum SegSource {
     Score,
-    Doc,
+    /// The segment ordinal: `_doc` keys are global, `(segment << 32) | doc`, so hits from
+    /// several segments merge in index order (and `search_after` can echo them back).
+    Doc(SegmentOrdinal),
     I64(Column<i64>),
     F64(Column<f64>),
     Bool(Column<bool>),
@@ -154,7 +156,7 @@ impl SegSource {
         let pick = |it: &mut dyn Iterator<Item = u64>| if order == Order::Asc { it.min() } else { it.max() };
         match self {
             SegSource::Score => Some(score_key(score)),
-            SegSource::Doc => Some(doc as u64),
+            SegSource::Doc(segment) => Some(((*segment as u64) << 32) | doc as u64),
             SegSource::I64(c) => pick(&mut c.values_for_doc(doc).map(i64_key)),
             SegSource::F64(c) => pick(&mut c.values_for_doc(doc).map(f64_key)),
             SegSource::Bool(c) => pick(&mut c.values_for_doc(doc).map(u64::from)),
@@ -242,7 +244,7 @@ impl Collector for TopHitsCollector {
         for spec in &self.specs {
             let source = match &spec.target {
                 SortTarget::Score => SegSource::Score,
-                SortTarget::Doc => SegSource::Doc,
+                SortTarget::Doc => SegSource::Doc(segment),
                 SortTarget::Field { tantivy_name, field_type, .. } => match field_type {
                     FieldType::Keyword => ff.str(tantivy_name)?.map_or(SegSource::Missing, SegSource::Str),
                     FieldType::Double | FieldType::Float => {
@@ -258,7 +260,7 @@ impl Collector for TopHitsCollector {
             sources.push((source, spec.order));
         }
         let after = match &self.after {
-            Some(values) => Some(segment_after_key(values, &sources, segment)?),
+            Some(values) => Some(segment_after_key(values, &sources)?),
             None => None,
         };
         Ok(TopHitsSegment {
@@ -363,9 +365,7 @@ pub fn sort_values_json(hit: &Hit, specs: &[SortSpec]) -> Vec<Value> {
             match (part, &spec.target) {
                 (GlobalPart::Str { value, .. }, _) => value.clone().map_or(Value::Null, Value::String),
                 (GlobalPart::Num(_), SortTarget::Score) => serde_json::json!(hit.score / crate::lower::ES_SCORE_SCALE),
-                (GlobalPart::Num(k), SortTarget::Doc) => {
-                    serde_json::json!(decoded(*k) as i64 + ((hit.address.segment_ord as i64) << 32))
-                }
+                (GlobalPart::Num(k), SortTarget::Doc) => serde_json::json!(decoded(*k) as i64),
                 (GlobalPart::Num(k), SortTarget::Field { field_type, .. }) => {
                     let missing = *k == u128::MAX;
                     match field_type {

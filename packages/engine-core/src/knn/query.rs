@@ -1,0 +1,180 @@
+//! The tantivy side of `knn`: like Lucene's kNN query, the k nearest are chosen once over the
+//! whole index (all segments) when the weight is built, and each segment's scorer then replays
+//! its share of them in doc order. Scores follow OpenSearch's `l2` space: `1 / (1 + d²)`.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use tantivy::index::SegmentId;
+use tantivy::query::{EnableScoring, Explanation, Query, Scorer, Weight};
+use tantivy::{DocId, DocSet, Score, Searcher, SegmentReader, TantivyError, TERMINATED};
+
+use super::cache::VectorCache;
+use super::distance::{l2_squared_rows, Candidate, TopK};
+use super::dsl::KnnAst;
+use crate::error::Result;
+use crate::lower::{lower, shard_err, LowerContext, ES_SCORE_SCALE};
+
+pub fn lower_knn(ast: &KnnAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
+    let Some(vf) = ctx.mapping.vectors.get(&ast.field) else {
+        return Err(shard_err(format!("failed to create query: Field '{}' is not knn_vector type.", ast.field)));
+    };
+    if ast.vector.len() != vf.dimension {
+        return Err(shard_err(format!(
+            "failed to create query: Query vector has invalid dimension: {}. Dimension should be: {}",
+            ast.vector.len(),
+            vf.dimension
+        )));
+    }
+    let filter = ast.filter.as_deref().map(|f| lower(f, ctx)).transpose()?.map(Arc::from);
+    Ok(Box::new(KnnQuery {
+        field: vf.tantivy_name.clone(),
+        vector: ast.vector.clone().into(),
+        k: ast.k,
+        filter,
+        cache: vf.cache.clone(),
+        chosen: Arc::new(Mutex::new(None)),
+    }))
+}
+
+/// Rows whose distances are computed in one call: small enough to stay in L1 with the query.
+const BLOCK_ROWS: usize = 256;
+
+/// The chosen neighbours by segment, each list sorted by doc id, with tantivy-scale scores.
+type Chosen = HashMap<SegmentId, Vec<(DocId, Score)>>;
+
+/// The neighbours last chosen and the searcher generation they were chosen on.
+type ChosenMemo = Mutex<Option<(u64, Arc<Chosen>)>>;
+
+#[derive(Clone, Debug)]
+struct KnnQuery {
+    field: String,
+    vector: Arc<[f32]>,
+    k: usize,
+    filter: Option<Arc<dyn Query>>,
+    cache: Arc<VectorCache>,
+    /// One search builds this query's weight more than once (a count, then the top hits):
+    /// the neighbours are chosen once per searcher generation and reused.
+    chosen: Arc<ChosenMemo>,
+}
+
+impl KnnQuery {
+    fn choose(&self, searcher: &Searcher) -> tantivy::Result<Arc<Chosen>> {
+        let generation = searcher.generation().generation_id();
+        if let Some((g, chosen)) = self.chosen.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
+            if *g == generation {
+                return Ok(chosen.clone());
+            }
+        }
+        let segments = self.cache.segments(searcher, &self.field, self.vector.len())?;
+        let filter = match &self.filter {
+            Some(f) => Some(f.weight(EnableScoring::disabled_from_searcher(searcher))?),
+            None => None,
+        };
+        let mut top = TopK::new(self.k);
+        let mut buffer = vec![0f32; BLOCK_ROWS];
+        for (ord, (reader, vectors)) in searcher.segment_readers().iter().zip(&segments).enumerate() {
+            let allowed = match &filter {
+                Some(w) => Some(matching_docs(w.as_ref(), reader)?),
+                None => None,
+            };
+            let alive = reader.alive_bitset();
+            let dim = self.vector.len();
+            // Distances a block at a time (one tight loop the compiler vectorises), then the
+            // liveness and filter checks and the heap, which do not vectorise.
+            for (block, docs) in vectors.docs.chunks(BLOCK_ROWS).enumerate() {
+                let start = block * BLOCK_ROWS * dim;
+                let distances = &mut buffer[..docs.len()];
+                l2_squared_rows(&self.vector, &vectors.data[start..start + docs.len() * dim], distances);
+                for (&doc, &distance) in docs.iter().zip(distances.iter()) {
+                    if distance > top.bound()
+                        || alive.is_some_and(|a| !a.is_alive(doc))
+                        || allowed.as_ref().is_some_and(|a| !a[doc as usize])
+                    {
+                        continue;
+                    }
+                    top.push(Candidate { distance, segment: ord as u32, doc });
+                }
+            }
+        }
+        let readers = searcher.segment_readers();
+        let mut chosen = Chosen::new();
+        for c in top.into_sorted() {
+            let score = ES_SCORE_SCALE / (1.0 + c.distance);
+            chosen.entry(readers[c.segment as usize].segment_id()).or_default().push((c.doc, score));
+        }
+        for hits in chosen.values_mut() {
+            hits.sort_unstable_by_key(|(doc, _)| *doc);
+        }
+        let chosen = Arc::new(chosen);
+        *self.chosen.lock().unwrap_or_else(|p| p.into_inner()) = Some((generation, chosen.clone()));
+        Ok(chosen)
+    }
+}
+
+/// The docs of `reader` the filter matches, as a dense membership table.
+fn matching_docs(weight: &dyn Weight, reader: &SegmentReader) -> tantivy::Result<Vec<bool>> {
+    let mut allowed = vec![false; reader.max_doc() as usize];
+    let mut scorer = weight.scorer(reader, 1.0)?;
+    let mut doc = scorer.doc();
+    while doc != TERMINATED {
+        allowed[doc as usize] = true;
+        doc = scorer.advance();
+    }
+    Ok(allowed)
+}
+
+impl Query for KnnQuery {
+    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+        let searcher = scoring
+            .searcher()
+            .ok_or_else(|| TantivyError::InvalidArgument("a knn query needs a searcher to choose neighbours".into()))?;
+        Ok(Box::new(KnnWeight { chosen: self.choose(searcher)? }))
+    }
+}
+
+struct KnnWeight {
+    chosen: Arc<Chosen>,
+}
+
+impl Weight for KnnWeight {
+    fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
+        let hits = self.chosen.get(&reader.segment_id()).cloned().unwrap_or_default();
+        Ok(Box::new(KnnScorer { hits, pos: 0, boost }))
+    }
+
+    fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
+        let hit = self.chosen.get(&reader.segment_id()).and_then(|hits| hits.iter().find(|(d, _)| *d == doc));
+        match hit {
+            Some((_, score)) => Ok(Explanation::new("knn l2 score 1 / (1 + squared distance)", *score)),
+            None => Err(TantivyError::InvalidArgument(format!("document #({doc}) is not among the k nearest"))),
+        }
+    }
+}
+
+struct KnnScorer {
+    hits: Vec<(DocId, Score)>,
+    pos: usize,
+    boost: Score,
+}
+
+impl DocSet for KnnScorer {
+    fn advance(&mut self) -> DocId {
+        self.pos += 1;
+        self.doc()
+    }
+
+    fn doc(&self) -> DocId {
+        self.hits.get(self.pos).map_or(TERMINATED, |(doc, _)| *doc)
+    }
+
+    fn size_hint(&self) -> u32 {
+        self.hits.len() as u32
+    }
+}
+
+impl Scorer for KnnScorer {
+    fn score(&mut self) -> Score {
+        self.hits.get(self.pos).map_or(0.0, |(_, score)| score * self.boost)
+    }
+}
