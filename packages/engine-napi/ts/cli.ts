@@ -66,3 +66,12 @@ export function isLoopbackHost(host: string): boolean {
   const h = host.toLowerCase().replace(/^\[|\]$/g, '');
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
+
+/** The stderr warning for a non-loopback bind, or undefined when the host is loopback. */
+export function exposureWarning(host: string): string | undefined {
+  if (isLoopbackHost(host)) return undefined;
+  return (
+    `everycell-engine: WARNING: listening on ${host}, not loopback. This service has no authentication ` +
+    'and no TLS: anyone who can reach this address can read, write and delete every index.'
+  );
+}

@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { declaredTooLarge, readBody } from './body.js';
+import { BodyTooLarge, declaredTooLarge, readBody } from './body.js';
 import type { Engine } from './engine.js';
 import { decodeNativeError, EngineError } from './errors.js';
 import { makeRouter, type Request } from './routes.js';
@@ -19,7 +19,11 @@ function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw EngineError.of(400, 'illegal_argument_exception', `invalid percent-encoding in path segment [${segment}]`);
+    throw EngineError.of(
+      400,
+      'illegal_argument_exception',
+      `invalid percent-encoding in path segment [${segment}]`,
+    );
   }
 }
 
@@ -61,10 +65,13 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   const body = JSON.stringify(
     EngineError.of(status, 'http_parse_exception', `malformed HTTP request: ${err.code ?? err.message}`).body,
   );
+  // A HEAD answer carries no body, or the client reads it as the start of the next response.
+  const raw = (err as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket;
+  const isHead = raw?.subarray(0, 5).toString('latin1') === 'HEAD ';
   socket.end(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Bad Request'}\r\n` +
       `X-Elastic-Product: Elasticsearch\r\nContent-Type: ${JSON_TYPE}\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${isHead ? '' : body}`,
   );
 }
 
@@ -100,6 +107,8 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
       send(reply.status, reply.body);
     } catch (err) {
       const error = decodeNativeError(err);
+      // A body left unread: answer, then close (as ES does for every 413).
+      if (err instanceof BodyTooLarge && err.closeConnection) res.shouldKeepAlive = false;
       if (error.status >= 500) console.error(`everycell: ${req.method} ${req.url} failed: ${error.message}`);
       send(error.status, JSON.stringify(error.body));
     }

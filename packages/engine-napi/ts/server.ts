@@ -7,7 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { isLoopbackHost, parseConfig, UsageError } from './cli.js';
+import { exposureWarning, parseConfig, UsageError } from './cli.js';
 import { Engine } from './engine.js';
 import { EngineError } from './errors.js';
 import { createService } from './http.js';
@@ -33,12 +33,8 @@ function main(): void {
     console.error(`everycell-engine: cannot open data dir ${config.dataDir}: ${reason}`);
     process.exit(1);
   }
-  if (!isLoopbackHost(config.host)) {
-    console.error(
-      `everycell-engine: WARNING: binding ${config.host}, not loopback; this service has no authentication ` +
-        'and no TLS: anyone who can reach this address can read, write and delete every index',
-    );
-  }
+  const warning = exposureWarning(config.host);
+  if (warning) console.error(warning);
   const server = createService(engine, {
     debugRoutes: process.env.EVERYCELL_ENABLE_DEBUG_PANIC === '1',
     maxContentLength: config.maxContentLength,
