@@ -1,5 +1,5 @@
 import type { Scorecard } from '@/lib/definitions';
-import { engineName, formatBytes, formatDate, formatDuration } from '@/lib/format';
+import { engineName, formatBytes, formatDate, formatDuration, formatMs } from '@/lib/format';
 
 const integer = new Intl.NumberFormat('en-US');
 const KEY_SETTINGS = ['rate', 'iterations', 'warmup', 'rounds', 'tieMargin', 'families'];
@@ -56,6 +56,31 @@ export function RunFacts({ scorecard }: { scorecard: Scorecard }) {
           </span>
         </dd>
       </div>
+      {scorecard.floor ? (
+        <div data-fact="floor">
+          <dt>Harness floor</dt>
+          <dd>
+            null server p50 {formatMs(scorecard.floor.p50)} · p99 {formatMs(scorecard.floor.p99)}
+            <span className="muted">
+              {' '}
+              · send lag p50 {formatMs(scorecard.floor.sendLagP50)} · p99{' '}
+              {formatMs(scorecard.floor.sendLagP99)} at {integer.format(scorecard.floor.rate)} req/s
+            </span>
+          </dd>
+        </div>
+      ) : null}
+      {scorecard.coverage ? (
+        <div data-fact="coverage">
+          <dt>Coverage</dt>
+          <dd>
+            {scorecard.coverage.fell ? <strong>fell</strong> : 'held'}: {scorecard.coverage.na} N/A (previous
+            run {scorecard.coverage.previousNA})
+            {scorecard.coverage.missingRows.length > 0
+              ? `; missing rows: ${scorecard.coverage.missingRows.join(', ')}`
+              : ''}
+          </dd>
+        </div>
+      ) : null}
       <div>
         <dt>Settings</dt>
         <dd>

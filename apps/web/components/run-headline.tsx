@@ -1,13 +1,14 @@
 import type { Scorecard } from '@/lib/definitions';
 import { engineName, formatDate } from '@/lib/format';
-import { countsAgree, countVerdicts } from '@/lib/prepare';
+import { countVerdicts } from '@/lib/prepare';
 import { VerdictCounts } from './verdict-counts';
 
 /** A run's headline: engines, date, gate, status notices and the verdict counts. */
 export function RunHeadline({ scorecard, label }: { scorecard: Scorecard; label: string }) {
   const counts = countVerdicts(scorecard.rows);
   const { candidate, baseline } = scorecard.manifest;
-  const gateFails = counts.LOSE > 0 || scorecard.status === 'failed';
+  // The gate's exit codes: 1 any LOSE, 2 the run failed, 3 coverage fell.
+  const gateFails = counts.LOSE > 0 || scorecard.status === 'failed' || scorecard.coverage?.fell === true;
   return (
     <section className="hero" aria-labelledby="run-heading">
       <p className="eyebrow">
@@ -29,12 +30,6 @@ export function RunHeadline({ scorecard, label }: { scorecard: Scorecard; label:
           stopped.
         </p>
       ) : null}
-      {countsAgree(counts, scorecard.counts) ? null : (
-        <p className="notice" role="status">
-          The counts stored in the scorecard disagree with its rows; the counts shown are recomputed from the
-          rows.
-        </p>
-      )}
       <VerdictCounts counts={counts} />
     </section>
   );

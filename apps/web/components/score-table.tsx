@@ -1,8 +1,10 @@
 import type { RowResult } from '@/lib/definitions';
 import { formatCi, formatRatio, formatSide } from '@/lib/format';
+import { rowMarkers, TABLE_MARKERS } from '@/lib/markers';
 import { rowHref } from '@/lib/routes';
 import type { TableBody } from '@/lib/table-view';
 import { MismatchDetails } from './mismatch-details';
+import { InlineMarkers } from './row-markers';
 import { TableScroll } from './table-scroll';
 import { VerdictBadge } from './verdict-badge';
 
@@ -66,11 +68,13 @@ export function ScoreTable({ bodies, caption }: { bodies: TableBody[]; caption: 
 }
 
 function ScoreRow({ row }: { row: RowResult }) {
+  const markers = rowMarkers(row).filter((marker) => TABLE_MARKERS.includes(marker.kind));
   return (
     <tr data-row-id={row.id} data-verdict={row.verdict}>
       <th scope="row" className="row-name">
         <a href={rowHref(row.id)}>{row.title}</a>
         <code className="row-id">{row.id}</code>
+        <InlineMarkers markers={markers} />
       </th>
       <td className="num" title={row.candidate.error}>
         {formatSide(row, row.candidate)}

@@ -1,13 +1,18 @@
 'use client';
 
 import { usePathname } from 'next/navigation';
-import { compareIndexHref, homeHref, methodologyHref, runsHref } from '@/lib/routes';
+import { compareIndexHref, homeHref, methodologyHref, runsHref, throughputHref } from '@/lib/routes';
 
 /** The page types, as plain links (see lib/routes.ts); the current section is marked for screen readers. */
 const SECTIONS = [
   { label: 'Latest run', href: homeHref(), matches: (path: string) => path === '/' },
   { label: 'Runs', href: runsHref(), matches: (path: string) => path.startsWith('/runs') },
   { label: 'Compare', href: compareIndexHref(), matches: (path: string) => path.startsWith('/compare') },
+  {
+    label: 'Throughput',
+    href: throughputHref(),
+    matches: (path: string) => path.startsWith('/throughput'),
+  },
   {
     label: 'Methodology',
     href: methodologyHref(),

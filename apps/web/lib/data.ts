@@ -9,11 +9,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import type { LatestRun, RowResult, RowTrend, Scorecard, TrendPoint, Verdict } from './definitions';
+import type { LatestRun, RowResult, RowTrend, Scorecard, TrendPoint, Verdict, Waiver } from './definitions';
 import {
   allRowIds,
   groupRows,
   latestRowResult,
+  latestRowWithRun,
   latestScorecard,
   trendFromScorecards,
   VERDICT_ORDER,
@@ -28,6 +29,7 @@ import {
   verdictHeatmap,
 } from './runs';
 import { ScorecardFileError, validateScorecard } from './validate-scorecard';
+import { parseWaivers } from './waivers';
 
 export function scorecardsDir(): string {
   return resolve(process.cwd(), process.env.EVERYCELL_SCORECARDS ?? '../../scorecards');
@@ -74,6 +76,28 @@ function parseScorecardFile(file: string): Scorecard {
   return validateScorecard(shown, parsed, basename(dirname(file)));
 }
 
+const waiversCache = new Map<string, Waiver[]>();
+
+/** The gate waivers in `<dir>/waivers.json`; none when the file does not exist. */
+export function getWaivers(): Waiver[] {
+  const file = join(scorecardsDir(), 'waivers.json');
+  const cached = waiversCache.get(file);
+  if (cached) return cached;
+  let waivers: Waiver[] = [];
+  if (existsSync(file)) {
+    const shown = relative(dirname(scorecardsDir()), file);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new Error(`${shown}: not valid JSON (${(error as Error).message})`);
+    }
+    waivers = parseWaivers(shown, raw);
+  }
+  waiversCache.set(file, waivers);
+  return waivers;
+}
+
 export function getLatestRun(): LatestRun | undefined {
   const scorecard = latestScorecard(readScorecards());
   if (!scorecard) return undefined;
@@ -118,6 +142,10 @@ export function getRowIds(): string[] {
 
 export function getLatestRowResult(rowId: string): RowResult | undefined {
   return latestRowResult(readScorecards(), rowId);
+}
+
+export function getLatestRowWithRun(rowId: string): { row: RowResult; scorecard: Scorecard } | undefined {
+  return latestRowWithRun(readScorecards(), rowId);
 }
 
 /** The row's ratio per run, oldest first, from the DuckDB history when it exists. */
@@ -174,4 +202,9 @@ function toIso(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
   const date = new Date(`${String(value).replace(' ', 'T')}Z`);
   return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
+}
+
+/** True when a run folder holds the file a row points at (diffPath is validated to stay inside it). */
+export function runFileExists(runId: string, path: string): boolean {
+  return existsSync(join(scorecardsDir(), runId, path));
 }

@@ -32,6 +32,7 @@ export function formatSide(row: Pick<RowResult, 'unit'>, side: SideMeasurement):
   if (side.value === undefined) return 'no value';
   if (row.unit === 'docs/s') return `${integer.format(side.value)} docs/s`;
   if (row.unit === 'bytes') return formatBytes(side.value);
+  if (row.unit === 'req/s') return `${integer.format(side.value)} req/s`;
   return `recall ${side.value.toFixed(3)}`;
 }
 

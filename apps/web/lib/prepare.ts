@@ -111,9 +111,17 @@ export function allRowIds(scorecards: readonly Scorecard[]): string[] {
 
 /** The newest result of a row in any run (a row may be absent from the latest run). */
 export function latestRowResult(scorecards: readonly Scorecard[], rowId: string): RowResult | undefined {
+  return latestRowWithRun(scorecards, rowId)?.row;
+}
+
+/** The newest result of a row together with the run it comes from (for its floor, date and files). */
+export function latestRowWithRun(
+  scorecards: readonly Scorecard[],
+  rowId: string,
+): { row: RowResult; scorecard: Scorecard } | undefined {
   for (const scorecard of [...scorecards].sort(compareRuns).reverse()) {
     const row = scorecard.rows.find((candidate) => candidate.id === rowId);
-    if (row) return row;
+    if (row) return { row, scorecard };
   }
   return undefined;
 }

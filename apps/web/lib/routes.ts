@@ -34,3 +34,12 @@ export function compareIndexHref(): string {
 export function methodologyHref(): string {
   return `${basePath}/methodology/`;
 }
+
+/** A file the harness kept in a run's folder (e.g. a diff), copied into the export by build-site. */
+export function runFileHref(runId: string, path: string): string {
+  return `${runHref(runId)}${path.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+export function throughputHref(): string {
+  return `${basePath}/throughput/`;
+}

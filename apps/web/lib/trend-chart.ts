@@ -150,13 +150,17 @@ export function trendSpec(data: readonly ChartDatum[], description: string): Top
 }
 
 /** Compiles and renders headlessly: vega's SVG renderer estimates text widths, so no canvas is needed. */
-export async function renderTrendSvg(data: readonly ChartDatum[], description: string): Promise<string> {
+export async function renderSpecSvg(spec: TopLevelSpec): Promise<string> {
   const [vega, vegaLite] = await Promise.all([import('vega'), import('vega-lite')]);
-  const compiled = vegaLite.compile(trendSpec(data, description)).spec;
+  const compiled = vegaLite.compile(spec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   try {
     return await view.toSVG();
   } finally {
     view.finalize();
   }
+}
+
+export function renderTrendSvg(data: readonly ChartDatum[], description: string): Promise<string> {
+  return renderSpecSvg(trendSpec(data, description));
 }

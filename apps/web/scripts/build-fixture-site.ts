@@ -23,6 +23,9 @@ for (const entry of readdirSync(fixtures, { withFileTypes: true })) {
   cards.push(JSON.parse(readFileSync(file, 'utf8')) as Scorecard);
 }
 
+// The gate waivers sit beside the run folders, as in scorecards/.
+cpSync(join(fixtures, 'waivers.json'), join(fixtureScorecards, 'waivers.json'));
+
 const useHarness = existsSync(harnessHistoryCli);
 if (!useHarness) {
   console.log('history: harness command absent, writing the fixture history with test/write-history.ts');

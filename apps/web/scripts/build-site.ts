@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { copyRunFiles } from './copy-run-files';
 import { harnessHistoryCli, repoDir, scorecardsDirFromEnv, webDir } from './paths';
 
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): void {
@@ -51,3 +52,7 @@ run('npx', ['next', 'build'], webDir, {
   EVERYCELL_SCORECARDS: scorecards,
   NEXT_TELEMETRY_DISABLED: '1',
 });
+
+const out = join(webDir, process.env.EVERYCELL_OUT_DIR ?? 'out');
+const copied = copyRunFiles(scorecards, out);
+if (copied > 0) console.log(`run files: copied ${copied} diff file(s) into ${out}/runs/`);

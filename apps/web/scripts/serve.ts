@@ -6,6 +6,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createGzip } from 'node:zlib';
 import { webDir } from './paths';
 
 const { values } = parseArgs({
@@ -35,6 +36,8 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.txt': 'text/plain; charset=utf-8',
+  '.diff': 'text/plain; charset=utf-8',
+  '.patch': 'text/plain; charset=utf-8',
   '.woff2': 'font/woff2',
 };
 
@@ -67,10 +70,18 @@ const server = createServer((request, response) => {
     response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     return;
   }
+  const type = TYPES[extname(target)] ?? 'application/octet-stream';
+  // Compress text like GitHub Pages does, so local measurements (Lighthouse) see realistic transfers.
+  const gzip =
+    /^(text\/|application\/json|image\/svg)/.test(type) &&
+    /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
   response.writeHead(file ? 200 : 404, {
-    'content-type': TYPES[extname(target)] ?? 'application/octet-stream',
+    'content-type': type,
+    vary: 'accept-encoding',
+    ...(gzip ? { 'content-encoding': 'gzip' } : {}),
   });
   if (request.method === 'HEAD') response.end();
+  else if (gzip) createReadStream(target).pipe(createGzip()).pipe(response);
   else createReadStream(target).pipe(response);
 });
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { TableScroll } from '@/components/table-scroll';
 import { getLatestRun } from '@/lib/data';
-import { engineName, formatBytes, formatDate } from '@/lib/format';
+import { engineName, formatBytes, formatDate, formatMs } from '@/lib/format';
 import { benchmarkRules } from '@/lib/methodology';
 import { FLAG_FOR_SETTING, reproduceRun } from '@/lib/reproduce';
 import { runHref } from '@/lib/routes';
@@ -53,6 +53,50 @@ export default function MethodologyPage() {
             </li>
           ))}
         </ol>
+      </section>
+
+      <section>
+        <h2 id="floor" className="section-title">
+          The harness&apos;s own floor
+        </h2>
+        {scorecard.floor ? (
+          <>
+            <p>
+              Before the engines, the harness measures a null HTTP server on the same machine at{' '}
+              {integer.format(scorecard.floor.rate)} requests/s: whatever latency it reports there is the
+              harness and the machine, not an engine. A row whose engines both sit within 2× of this p50 is
+              marked <em>below resolution</em>.
+            </p>
+            <TableScroll label="The harness's floor">
+              <table className="score-table compact kv-table" data-table="floor">
+                <caption>The null server as the harness saw it in the latest run.</caption>
+                <tbody>
+                  <tr>
+                    <th scope="row">Latency p50</th>
+                    <td>{formatMs(scorecard.floor.p50)}</td>
+                  </tr>
+                  <tr>
+                    <th scope="row">Latency p99</th>
+                    <td>{formatMs(scorecard.floor.p99)}</td>
+                  </tr>
+                  <tr>
+                    <th scope="row">Send lag p50</th>
+                    <td>{formatMs(scorecard.floor.sendLagP50)}</td>
+                  </tr>
+                  <tr>
+                    <th scope="row">Send lag p99</th>
+                    <td>{formatMs(scorecard.floor.sendLagP99)}</td>
+                  </tr>
+                </tbody>
+              </table>
+            </TableScroll>
+          </>
+        ) : (
+          <p>
+            The latest run did not record the harness&apos;s floor (a null-server measurement): it was made by
+            a harness version from before the floor was measured.
+          </p>
+        )}
       </section>
 
       <section>

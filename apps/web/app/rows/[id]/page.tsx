@@ -1,15 +1,27 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { LatencyCharts } from '@/components/latency-charts';
 import { MismatchDetails } from '@/components/mismatch-details';
+import { MarkerList } from '@/components/row-markers';
 import { RowSelector } from '@/components/row-selector';
+import { SideStats } from '@/components/side-stats';
 import { TableScroll } from '@/components/table-scroll';
 import { TrendSvg } from '@/components/trend-svg';
 import { VerdictBadge } from '@/components/verdict-badge';
-import { getLatestRowResult, getRowIds, getRowTrend } from '@/lib/data';
+import {
+  getLatestRowResult,
+  getLatestRowWithRun,
+  getRowIds,
+  getRowTrend,
+  getWaivers,
+  runFileExists,
+} from '@/lib/data';
 import { formatCi, formatDate, formatRatio, formatSide } from '@/lib/format';
-import { runHref } from '@/lib/routes';
+import { rowMarkers } from '@/lib/markers';
+import { runFileHref, runHref } from '@/lib/routes';
 import { chartData, renderTrendSvg } from '@/lib/trend-chart';
+import { waiverFor } from '@/lib/waivers';
 
 type Params = { id: string };
 
@@ -27,9 +39,12 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 
 export default async function RowTrendPage({ params }: { params: Promise<Params> }) {
   const id = decodeURIComponent((await params).id);
-  const row = getLatestRowResult(id);
+  const latest = getLatestRowWithRun(id);
   const trend = await getRowTrend(id);
-  if (!row || !trend) notFound();
+  if (!latest || !trend) notFound();
+  const { row, scorecard } = latest;
+  const markers = rowMarkers(row, waiverFor(getWaivers(), row.id, scorecard.createdAt));
+  const diffFound = row.diffPath !== undefined && runFileExists(scorecard.runId, row.diffPath);
   const data = chartData(trend.points);
   const description = `Ratio of ${row.title} per run, with its 95% confidence interval and a line at 1×.`;
   // The SVG is vega's output from numbers, dates and verdicts only (see lib/trend-chart.ts).
@@ -65,7 +80,39 @@ export default async function RowTrendPage({ params }: { params: Promise<Params>
             </span>
           </p>
           {row.mismatch ? <MismatchDetails mismatch={row.mismatch} /> : null}
+          {row.diffPath ? (
+            <p className="diff-link">
+              {diffFound ? (
+                <a href={runFileHref(scorecard.runId, row.diffPath)}>Full diff of the two responses</a>
+              ) : (
+                <>
+                  The run recorded a diff at <code>{row.diffPath}</code>, but the file is not in its folder.
+                </>
+              )}
+            </p>
+          ) : null}
+          <p className="muted">
+            From run <a href={runHref(scorecard.runId)}>{scorecard.runId}</a>
+            {row.rounds ? `, ${row.rounds} paired rounds per engine` : ''}
+            {row.signalChecks ? `, ${row.signalChecks} response pairs compared` : ''}.
+          </p>
         </section>
+        <section aria-labelledby="caveats-heading">
+          <h2 id="caveats-heading" className="section-title">
+            Caveats
+          </h2>
+          <MarkerList markers={markers} />
+        </section>
+        <SideStats row={row} />
+        <LatencyCharts row={row} />
+        {row.request !== undefined ? (
+          <details className="request-body">
+            <summary>Request body</summary>
+            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a wide body scrolls sideways; keyboard users must reach it. */}
+            <pre tabIndex={0}>{JSON.stringify(row.request, null, 2)}</pre>
+          </details>
+        ) : null}
+        <h2 className="section-title">History</h2>
         <figure className="trend" data-source={trend.source}>
           {svg ? (
             <TrendSvg svg={svg} label={description} />

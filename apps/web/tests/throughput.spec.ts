@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { formatSide } from '../lib/format';
+import { latestFixture, screenshotDir } from './fixtures';
+
+test('the throughput page shows the ingest scaling curve and each rate sweep', async ({ page }) => {
+  const latest = latestFixture();
+  await page.goto('./');
+  await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Throughput' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('How far each engine scales');
+  await expect(
+    page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Throughput' }),
+  ).toHaveAttribute('aria-current', 'page');
+
+  const ingest = latest.rows
+    .filter((row) => /^ingest\.\d+-clients?$/.test(row.id))
+    .sort((a, b) => Number.parseInt(a.id.slice(7), 10) - Number.parseInt(b.id.slice(7), 10));
+  const scaling = page.locator('table[data-table="scaling"] tbody tr');
+  expect(await scaling.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row-id')))).toEqual(
+    ingest.map((row) => row.id),
+  );
+  for (const row of ingest) {
+    await expect(
+      page.locator(`table[data-table="scaling"] tr[data-row-id="${row.id}"] td`).nth(1),
+    ).toHaveText(formatSide(row, row.candidate));
+  }
+  // One point per engine and client count.
+  await expect(page.locator('figure[data-chart="scaling"] svg .mark-symbol.role-mark path')).toHaveCount(
+    ingest.length * 2,
+  );
+
+  const sweeps = latest.sweeps ?? [];
+  expect(sweeps.length).toBeGreaterThan(0);
+  for (const sweep of sweeps) {
+    const section = page.locator(`[data-sweep="${sweep.family}"]`);
+    await expect(section.locator('table[data-table="sweep"] tbody tr')).toHaveCount(sweep.points.length);
+    await expect(section.locator('figure[data-chart="sweep"] svg .mark-line.role-mark path')).toHaveCount(4);
+    const capacity = latest.rows.find((row) => row.id === sweep.rowId);
+    if (!capacity) throw new Error(`no capacity row ${sweep.rowId}`);
+    await expect(section).toContainText(`candidate ${formatSide(capacity, capacity.candidate)}`);
+    await expect(section.locator('.badge')).toHaveText(
+      new RegExp(`${capacity.verdict.replace('/', '\\/')}$`),
+    );
+  }
+  await expect(page.locator('[data-notice="no-sweep"]')).toHaveCount(0);
+  await page.screenshot({ path: join(screenshotDir, 'throughput.png'), fullPage: true });
+});
