@@ -28,9 +28,18 @@ describe('bench flags', () => {
       expect(() => parseBenchArgs(argv)).toThrow(re);
     };
     bad(['--docs', 'lots'], /--docs must be a whole number/);
+    bad(['--corpus', 'enron'], /--corpus enron is not a corpus: use one of llm-telemetry, wordnet/);
+    bad(
+      ['--corpus', 'wordnet', '--docs', '200k'],
+      /the wordnet corpus has 117791 documents: use --docs 117791 or fewer/,
+    );
+    bad(
+      ['--corpus', 'wordnet', '--families', 'query.term'],
+      /matches no row of the wordnet corpus; ids are text.match/,
+    );
     bad(['--rate', '0'], /--rate must be a number > 0/);
     bad(['--rate=-3'], /--rate must be a number > 0/);
-    bad(['--families', 'nope.*'], /matches no row; ids are .*query.term/);
+    bad(['--families', 'nope.*'], /matches no row of the llm-telemetry corpus; ids are .*query.term/);
     bad(['--candidate-url', 'localhost'], /http URL like/);
     bad(['--speed', '3'], /--help/);
     bad(['--iterations', '1', '--rounds', '2'], /at least --rounds/);
@@ -38,5 +47,24 @@ describe('bench flags', () => {
     bad(['--clients', '1,x'], /--clients must be a comma-separated list/);
     bad(['--clients', '0'], /e.g. --clients 1,8/);
     expect(parseBenchArgs(['--clients', ' 8, 1 ']).settings.clients).toBe('8,1');
+    bad(['--rounds', '4', '--max-rounds', '3'], /--max-rounds \(3\) must be at least --rounds \(4\)/);
+    expect(parseBenchArgs(['--rounds', '4']).settings.maxRounds).toBe(12);
+    expect(parseBenchArgs(['--rounds', '4', '--max-rounds', '4']).settings.maxRounds).toBe(4);
+  });
+});
+
+describe('corpus and kNN flags', () => {
+  it('--corpus wordnet selects the real text corpus; --knn adds the vector rows', () => {
+    const { settings } = parseBenchArgs([
+      '--corpus',
+      'wordnet',
+      '--docs',
+      '50k',
+      '--knn',
+      '--knn-docs',
+      '20k',
+    ]);
+    expect(settings).toMatchObject({ corpus: 'wordnet', docs: 50_000, knn: true, knnDocs: 20_000 });
+    expect(parseBenchArgs([]).settings).toMatchObject({ corpus: 'llm-telemetry', knn: false });
   });
 });

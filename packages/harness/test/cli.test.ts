@@ -144,8 +144,7 @@ describe('bench CLI', () => {
     const candidate = await startFakeEs({ name: 'fake-dies' });
     const baseline = await startFakeEs({ name: 'fake-ok' });
     fakes.push(baseline);
-    // Long enough that the kill lands during the read rows.
-    const run = runCli([
+    const { child, done } = startCli([
       '--candidate-url',
       candidate.url,
       '--baseline-url',
@@ -157,19 +156,42 @@ describe('bench CLI', () => {
       '2000',
       '--rate',
       '200',
+      '--prewarm',
+      '0',
     ]);
-    await new Promise((r) => setTimeout(r, 6000));
-    await candidate.close();
-    const r = await run;
-    expect(r.code).toBe(2);
+    // The candidate goes away once the read rows are under way.
+    let closing: Promise<void> | undefined;
+    child.stdout?.on('data', (c: Buffer) => {
+      if (!closing && c.toString().includes('] read ')) closing = candidate.close();
+    });
+    const r = await done;
+    await closing;
+    expect(r.code, r.stdout + r.stderr).toBe(2);
     const [runId] = (await readdir(out)).filter((f) => f !== 'history.duckdb' && !f.endsWith('.wal'));
     const card = JSON.parse(
       await readFile(join(out, runId as string, 'scorecard.json'), 'utf8'),
     ) as Scorecard;
     expect(card.status).toBe('failed');
-    expect(card.failure).toMatch(/^candidate: connection refused/);
+    // Refused during a request, or found not answering right after the row: either way, gone.
+    expect(card.failure).toMatch(/^candidate: (connection refused|stopped answering)/);
+    expect(card.failure).toMatch(/not started by the harness, so not restarted/);
     expect(card.exitCode).toBe(2);
-  }, 60_000);
+    // The run went on: every row is there (disk, throughput and mixed rows after the reads),
+    // collapsed on the candidate from the one it died in to the last.
+    const ids = card.rows.map((x) => x.id);
+    expect(ids[0]).toBe('ingest.1-client');
+    expect(ids).toContain('disk.store');
+    expect(ids.at(-1)).toBe('mixed.terms');
+    const first = card.rows.findIndex((x) => x.candidate.collapsed);
+    expect(first).toBeGreaterThan(0);
+    const collapsed = card.rows.slice(first);
+    expect(
+      collapsed.every((x) => x.candidate.collapsed && x.verdict === 'LOSE' && !x.baseline.collapsed),
+    ).toBe(true);
+    expect(collapsed.slice(1).every((x) => /engine is gone since an earlier crash/.test(x.reason))).toBe(
+      true,
+    );
+  }, 90_000);
 
   it('on Ctrl-C writes a partial scorecard with the rows measured so far and exits 2', async () => {
     const candidate = await startFakeEs({ name: 'fake-a' });
@@ -187,10 +209,16 @@ describe('bench CLI', () => {
       '2000',
       '--rate',
       '200',
+      '--prewarm',
+      '0',
     ]);
-    // Interrupt once the read rows are under way.
-    await new Promise((r) => setTimeout(r, 6000));
-    child.kill('SIGINT');
+    // Interrupt once the read rows are under way (a fixed delay lands anywhere on a loaded box).
+    let interrupted = false;
+    child.stdout?.on('data', (c: Buffer) => {
+      if (interrupted || !c.toString().includes('] read ')) return;
+      interrupted = true; // once: a second Ctrl-C means "quit now"
+      child.kill('SIGINT');
+    });
     const r = await done;
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('interrupted: stopping engines and writing a partial scorecard');

@@ -235,7 +235,8 @@ describe('bucket and feature readers', () => {
 describe('breadth rows', () => {
   it('every new row is a breadth row; the headline rows keep the full budget', () => {
     const breadth = ALL_FAMILIES.filter((f) => f.breadth).map((f) => f.id);
-    expect(breadth).toHaveLength(33);
+    // 33 query, metric, bucket and feature rows plus the 13 pipeline rows.
+    expect(breadth).toHaveLength(46);
     expect(breadth).not.toContain('query.term');
     const s = { ...DEFAULT_SETTINGS, iterations: 600, prewarm: 200, rounds: 2 };
     expect(rowSettings(family('query.term'), s)).toBe(s);

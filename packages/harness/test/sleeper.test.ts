@@ -21,3 +21,25 @@ describe('preciseSleepUntil', () => {
     expect(Number(process.hrtime.bigint() - before) / 1e6).toBeLessThan(5);
   });
 });
+
+describe('workerClock', () => {
+  it('never wakes early, is late by a bounded amount, and closes', async () => {
+    const { workerClock } = await import('../src/runner/timerWorker.js');
+    const clock = workerClock();
+    try {
+      const lateness: number[] = [];
+      for (const waitMs of [0.1, 0.5, 1, 3, 7]) {
+        const target = clock.now() + BigInt(Math.round(waitMs * 1e6));
+        await clock.sleepUntil(target);
+        const late = Number(clock.now() - target) / 1e6;
+        expect(late).toBeGreaterThanOrEqual(0);
+        lateness.push(late);
+      }
+      expect(Math.max(...lateness)).toBeLessThan(20);
+      const past = clock.now() - 1_000_000n;
+      await clock.sleepUntil(past);
+    } finally {
+      await clock.close();
+    }
+  });
+});

@@ -140,6 +140,7 @@ describe('readRowResult', () => {
     probeBody: { query: { match_all: {} } },
     candidate: { supported: true, timed: samples(c), warmup: [] },
     baseline: { supported: true, timed: samples(b), warmup: [] },
+    rounds: 1,
     signalChecks: 5,
     signalMismatches: 0,
   });
@@ -153,6 +154,69 @@ describe('readRowResult', () => {
     expect(row.ratio).toBeCloseTo(2, 2);
     expect(row.verdict).toBe('WIN');
     expect(row.signalChecks).toBe(5);
+  });
+
+  it('marks rows within 2x of the floor on both sides below resolution: TIE, ratio kept', () => {
+    const c = Array.from({ length: 200 }, (_, i) => 0.5 + (i % 10) / 100);
+    const b = c.map((x) => x * 1.5);
+    const row = readRowResult(raw(c, b), DEFAULT_SETTINGS, { p50: 0.6 });
+    expect(row.belowResolution).toBe(true);
+    expect(row.verdict).toBe('TIE');
+    expect(row.reason).toMatch(/^below resolution: both p50 within 2x of the harness floor \(0\.600 ms\)/);
+    expect(row.ratio).toBeCloseTo(1.5, 1);
+    // One side above 2x the floor: the row is resolved and scored.
+    const resolved = readRowResult(raw(c, b), DEFAULT_SETTINGS, { p50: 0.3 });
+    expect(resolved.belowResolution).toBe(false);
+    expect(resolved.verdict).toBe('WIN');
+  });
+
+  it('fills the per-side quality fields: collapsed, saturated, ECDF, timeline, cache', () => {
+    const c = Array.from({ length: 300 }, (_, i) => 1 + (i % 10) / 100);
+    const r = raw(c, c);
+    // The same request repeated answers 5x faster on the baseline only: a cache is suspected there.
+    r.baseline.repeated = samples(Array.from({ length: 50 }, () => 0.2));
+    r.candidate.repeated = samples(Array.from({ length: 50 }, () => 0.9));
+    const row = readRowResult(r, DEFAULT_SETTINGS);
+    const side = row.candidate;
+    expect(side.collapsed).toBe(false);
+    expect(side.saturated).toBe(false);
+    expect(side.p999).toBeUndefined(); // 300 samples cannot support a p99.9
+    expect(side.ecdf?.q[0]).toBe(0.01);
+    expect(side.ecdf?.q.at(-1)).toBe(0.99);
+    expect(side.ecdf?.ms).toHaveLength(side.ecdf?.q.length ?? -1);
+    expect(side.timeline?.count.reduce((a, x) => a + x, 0)).toBe(300);
+    expect(row.baseline.cache).toEqual({ repeatedP50: 0.2, variedP50: row.baseline.p50, suspected: true });
+    expect(row.candidate.cache?.suspected).toBe(false);
+    expect(row.rounds).toBe(1);
+    expect(row.remeasured).toBe(false);
+  });
+
+  it('a collapsed candidate loses; a collapsed baseline is a WIN only if candidate answers were checked', () => {
+    const ok = Array.from({ length: 200 }, () => 1);
+    const failing = (n: number) => [...samples(ok.slice(n)), ...samples(ok.slice(0, n), 'http_error')];
+    const r = raw(ok, ok);
+    r.candidate.timed = failing(10);
+    const lose = readRowResult(r, DEFAULT_SETTINGS);
+    expect(lose.candidate.collapsed).toBe(true);
+    expect(lose.verdict).toBe('LOSE');
+    const r2 = raw(ok, ok);
+    r2.baseline.timed = failing(10);
+    expect(readRowResult(r2, DEFAULT_SETTINGS).verdict).toBe('WIN');
+    r2.signalChecks = 1; // only the probe: the candidate's timed answers were never compared
+    const unchecked = readRowResult(r2, DEFAULT_SETTINGS);
+    expect(unchecked.verdict).toBe('N/A');
+    expect(unchecked.reason).toMatch(/no timed candidate answer could be checked/);
+  });
+
+  it('a crash flagged on a side collapses it even without errors', () => {
+    const d = decideVerdict({
+      ...base,
+      candidate: side({ collapsed: true, error: 'engine process exited (code 137)' }),
+      baseline: side(),
+      ratio: 2,
+      ci: [1.8, 2.2],
+    });
+    expect(d).toEqual({ verdict: 'LOSE', reason: 'candidate collapsed: engine process exited (code 137)' });
   });
 
   it('omits p99 below 100 samples and drops the ratio for N/A rows', () => {

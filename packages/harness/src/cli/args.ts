@@ -1,7 +1,10 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ALL_FAMILIES, selectFamilies } from '../families/index.js';
+import { CORPORA, type CorpusSpec, corpusById } from '../corpus/corpora.js';
+import { selectFamilies } from '../families/index.js';
+import { selectMixed } from '../runner/mixed.js';
 import { DEFAULT_SETTINGS, type RunSettings } from '../runner/settings.js';
+import { selectSweeps } from '../runner/sweep.js';
 import { REPO_ROOT } from '../scorecard/manifest.js';
 
 export interface BenchArgs {
@@ -10,7 +13,16 @@ export interface BenchArgs {
   candidateUrl?: string;
   baselineUrl?: string;
   help: boolean;
+  /** Background write load of the mixed rows, docs/s; 0 leaves the mixed rows out. */
+  mixedWriteRate: number;
+  /** Latency-at-throughput sweeps: on unless --no-sweep (and only for selected throughput.* rows). */
+  sweep: boolean;
+  /** p99 bound a sweep point must stay under to count as sustained, ms. */
+  sweepP99Ms: number;
 }
+
+export const DEFAULT_MIXED_WRITE_RATE = 2000;
+export const DEFAULT_SWEEP_P99_MS = 50;
 
 /** A bad flag: the CLI prints the message (which names the fix) and exits 2. */
 export class UsageError extends Error {}
@@ -20,9 +32,15 @@ export const HELP = `usage: npm run bench -w packages/harness -- [flags]
 
 Loads the same seeded corpus into the candidate (everycell) and the baseline (OpenSearch),
 measures every row on both, and writes <out>/<run-id>/scorecard.json, SCORECARD.md and the
-history database. Exit status: 0 no LOSE, 1 any LOSE, 2 the run failed or was interrupted.
+history database. Exit status: 0 no LOSE, 1 any LOSE, 2 the run failed, was interrupted or an
+engine crashed (the run goes on after a crash, restarting the engine where it can), 3 coverage fell
+against the previous complete run on the same corpus, size and --families.
 
   --docs N            corpus size; accepts 20000, 100k, 1m (default ${d.docs})
+  --corpus ID         ${CORPORA.map((c) => c.id).join(' | ')} (default ${d.corpus}): the seeded LLM-telemetry corpus,
+                      or WordNet 3.1's 117,791 real synsets with full-text rows (text.*); each has its own rows
+  --knn               add the kNN rows (knn.latency, knn.recall@10) on a separate clustered-vector index
+  --knn-docs N        vectors in that index (default ${d.knnDocs})
   --rate R            open-loop arrival rate per engine, requests/s (default ${d.rate})
   --iterations N      timed requests per engine per read row, split over the rounds (default ${d.iterations});
                       breadth rows (feature coverage) run a third of it and half of --prewarm
@@ -30,8 +48,16 @@ history database. Exit status: 0 no LOSE, 1 any LOSE, 2 the run failed or was in
   --prewarm N         untimed requests per engine per read row before any timing, so a JIT/JVM engine
                       is measured warm (default ${d.prewarm})
   --rounds N          rounds per row; engine order alternates each round (default ${d.rounds})
+  --max-rounds N      budget for re-measuring a read row whose 95% interval straddles a verdict threshold:
+                      two more rounds at a time, in either direction, up to N (default 3x --rounds)
   --families GLOBS    comma-separated globs over read-row ids, e.g. 'query.*,bucket.terms' (default '*');
-                      ingest always runs because it loads the data
+                      ingest always runs because it loads the data; the same globs select the mixed
+                      (mixed.*) and throughput (throughput.*) rows
+  --mixed-write-rate N  docs/s re-indexed open loop (bulks of 100) while the mixed.* rows read
+                      (default ${DEFAULT_MIXED_WRITE_RATE}; 0 leaves the mixed rows out)
+  --no-sweep          skip the latency-at-throughput sweeps (throughput.* rows, about 40 s per family)
+  --sweep             run them even when --families names no throughput.* row
+  --sweep-p99-ms N    p99 bound of a sustained sweep rate, ms (default ${DEFAULT_SWEEP_P99_MS})
   --clients LIST      bulk client counts for ingest rows, e.g. 1,8 (default ${d.clients}); 1 is ingest.1-client
                       (the load itself), each other n is ingest.<n>-clients on a fresh index after the reads
   --seed N            corpus and request seed (default ${d.seed})
@@ -52,7 +78,7 @@ history database. Exit status: 0 no LOSE, 1 any LOSE, 2 the run failed or was in
 Rows measured once per engine (disk.store, ingest.<n>-clients) have no interval: WIN/LOSE only beyond
 a ${d.singleMeasurementMargin * 100}% margin. disk.store always runs, after the reads.
 
-Read row ids: ${ALL_FAMILIES.map((f) => f.id).join(', ')}`;
+${CORPORA.map((c) => `Read row ids (--corpus ${c.id}): ${c.families.map((f) => f.id).join(', ')}`).join('\n\n')}`;
 
 function parseCount(flag: string, raw: string, min: number): number {
   const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(raw.trim());
@@ -96,7 +122,15 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         warmup: { type: 'string' },
         prewarm: { type: 'string' },
         rounds: { type: 'string' },
+        'max-rounds': { type: 'string' },
         families: { type: 'string' },
+        corpus: { type: 'string' },
+        knn: { type: 'boolean' },
+        'knn-docs': { type: 'string' },
+        'mixed-write-rate': { type: 'string' },
+        sweep: { type: 'boolean' },
+        'no-sweep': { type: 'boolean' },
+        'sweep-p99-ms': { type: 'string' },
         seed: { type: 'string' },
         clients: { type: 'string' },
         connections: { type: 'string' },
@@ -138,11 +172,29 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       );
     s.tieMargin = m;
   }
+  let corpus: CorpusSpec;
+  try {
+    corpus = corpusById(str('corpus') ?? d.corpus);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  s.corpus = corpus.id;
+  if (corpus.maxDocs !== undefined && s.docs > corpus.maxDocs)
+    throw new UsageError(
+      `the ${corpus.id} corpus has ${corpus.maxDocs} documents: use --docs ${corpus.maxDocs} or fewer`,
+    );
+  if (values.knn === true) s.knn = true;
+  if (str('knn-docs') !== undefined) s.knnDocs = parseCount('knn-docs', str('knn-docs') as string, 100);
   if (str('families') !== undefined) {
     s.families = str('families') as string;
-    if (selectFamilies(s.families).length === 0) {
+    // Mixed and throughput rows exist on the telemetry corpus only.
+    const telemetry = corpus.id === 'llm-telemetry';
+    const any =
+      selectFamilies(s.families, corpus.families).length +
+      (telemetry ? selectMixed(s.families).length + selectSweeps(s.families).length : 0);
+    if (any === 0) {
       throw new UsageError(
-        `--families "${s.families}" matches no row; ids are ${ALL_FAMILIES.map((f) => f.id).join(', ')}`,
+        `--families "${s.families}" matches no row of the ${corpus.id} corpus; ids are ${corpus.families.map((f) => f.id).join(', ')}`,
       );
     }
   }
@@ -157,6 +209,10 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
   }
   if (s.iterations < s.rounds)
     throw new UsageError(`--iterations (${s.iterations}) must be at least --rounds (${s.rounds})`);
+  s.maxRounds =
+    str('max-rounds') === undefined ? 3 * s.rounds : parseCount('max-rounds', str('max-rounds') as string, 1);
+  if (s.maxRounds < s.rounds)
+    throw new UsageError(`--max-rounds (${s.maxRounds}) must be at least --rounds (${s.rounds})`);
   if (values.aa === true) {
     if (str('candidate-url') !== undefined)
       throw new UsageError('--aa starts its own second OpenSearch as the candidate; drop --candidate-url');
@@ -170,7 +226,20 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         ? resolve(REPO_ROOT, s.aa ? '.runs/aa' : 'scorecards')
         : resolve(process.env.INIT_CWD ?? process.cwd(), str('out') as string),
     help: values.help === true,
+    mixedWriteRate:
+      str('mixed-write-rate') === undefined
+        ? DEFAULT_MIXED_WRITE_RATE
+        : parseCount('mixed-write-rate', str('mixed-write-rate') as string, 0),
+    sweep: values['no-sweep'] !== true,
+    sweepP99Ms:
+      str('sweep-p99-ms') === undefined
+        ? DEFAULT_SWEEP_P99_MS
+        : parsePositive('sweep-p99-ms', str('sweep-p99-ms') as string),
   };
+  if (values.sweep === true && values['no-sweep'] === true)
+    throw new UsageError('--sweep and --no-sweep contradict each other: pass one');
+  // --sweep adds the throughput rows to an explicit --families selection.
+  if (values.sweep === true && selectSweeps(s.families).length === 0) s.families += ',throughput.*';
   if (str('candidate-url') !== undefined)
     args.candidateUrl = parseUrl('candidate-url', str('candidate-url') as string);
   if (str('baseline-url') !== undefined)

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CorpusDoc } from './generate.js';
+import { INDEX_BODY } from './mapping.js';
 
 export interface BulkBatch {
   /** NDJSON body for POST /<index>/_bulk, newline-terminated. */
@@ -12,12 +12,15 @@ export interface PreparedCorpus {
   docs: number;
   /** sha256 of the concatenated bulk NDJSON (independent of batch size): proves both runs used the same data. */
   contentHash: string;
+  /** The index settings and mapping these documents go into (PUT /<index>). */
+  indexBody: object;
 }
 
 /** Build every bulk body before the clock starts, so timing measures the engines, not JSON.stringify. */
 export function prepareBulk(
   corpus: Iterable<{ id: string; source: object }>,
   batchSize: number,
+  indexBody: object = INDEX_BODY,
 ): PreparedCorpus {
   if (!Number.isInteger(batchSize) || batchSize < 1)
     throw new Error(`batch size must be a positive integer, got ${batchSize}`);
@@ -41,5 +44,5 @@ export function prepareBulk(
     if (inBatch === batchSize) flush();
   }
   flush();
-  return { batches, docs, contentHash: hash.digest('hex') };
+  return { batches, docs, contentHash: hash.digest('hex'), indexBody };
 }

@@ -3,6 +3,7 @@ import { MORE_BUCKET_FAMILIES } from './bucketMore.js';
 import { FEATURE_FAMILIES } from './feature.js';
 import { METRIC_FAMILIES } from './metric.js';
 import { MULTI_METRIC_FAMILIES } from './metricMulti.js';
+import { PIPELINE_FAMILIES } from './pipeline.js';
 import { QUERY_FAMILIES } from './query.js';
 import { STRUCTURED_QUERY_FAMILIES } from './queryStructured.js';
 import { TEXT_QUERY_FAMILIES } from './queryText.js';
@@ -17,6 +18,7 @@ export const ALL_FAMILIES: readonly Family[] = [
   ...MULTI_METRIC_FAMILIES,
   ...BUCKET_FAMILIES,
   ...MORE_BUCKET_FAMILIES,
+  ...PIPELINE_FAMILIES,
   ...FEATURE_FAMILIES,
 ];
 

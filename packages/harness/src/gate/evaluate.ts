@@ -1,3 +1,4 @@
+import { coverageAgainst } from '../scorecard/coverage.js';
 import type { RowResult, Scorecard, Verdict } from '../scorecard/schema.js';
 import { comparable } from './comparable.js';
 import { renderSummary } from './render.js';
@@ -92,18 +93,17 @@ function coverage(card: Scorecard, previous: Scorecard | undefined): Coverage {
     };
   }
   const now = new Map(card.rows.map((r) => [r.id, r]));
-  const naBefore = previous.rows.filter((r) => r.verdict === 'N/A').length;
-  const missingRows = previous.rows.filter((r) => !now.has(r.id)).map((r) => r.id);
+  const shared = coverageAgainst(card, previous);
   const newlyNA = previous.rows
     .filter((r) => r.verdict !== 'N/A' && now.get(r.id)?.verdict === 'N/A')
     .map((r) => r.id);
   return {
     compared: true,
-    naBefore,
+    naBefore: shared.previousNA,
     naNow,
-    missingRows,
+    missingRows: shared.missingRows,
     newlyNA,
-    dropped: naNow > naBefore || missingRows.length > 0,
+    dropped: shared.fell,
   };
 }
 

@@ -6,9 +6,36 @@ import { HISTORY_DDL, HISTORY_SCHEMA_VERSION, type Scorecard } from '../scorecar
 
 export const historyPath = (outDir: string) => join(outDir, 'history.duckdb');
 
+/** How long to wait for another process's hold on the history to end before giving up. */
+const LOCK_WAIT_MS = 120_000;
+
+const isLockConflict = (error: unknown) => /could not set lock|conflicting lock/i.test(String(error));
+
+/**
+ * DuckDB lets one process at a time open a database file for writing; a second one fails at
+ * once with a lock error. Two benches finishing together must both land, so wait for the other
+ * to close it, with jittered backoff (the holder keeps it for well under a second per run).
+ */
+async function openWithRetry(path: string): Promise<DuckDBInstance> {
+  const deadline = performance.now() + LOCK_WAIT_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await DuckDBInstance.create(path);
+    } catch (error) {
+      if (!isLockConflict(error) || performance.now() > deadline) {
+        throw isLockConflict(error)
+          ? new Error(`${path} is held by another process for over ${LOCK_WAIT_MS / 1000} s: ${error}`)
+          : error;
+      }
+      const backoff = Math.min(1000, 20 * 2 ** attempt) * (0.5 + Math.random());
+      await new Promise((r) => setTimeout(r, backoff));
+    }
+  }
+}
+
 /** Open (creating if needed) the history database and make sure its tables exist. */
 export async function withHistory<T>(path: string, fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-  const instance = await DuckDBInstance.create(path);
+  const instance = await openWithRetry(path);
   const conn = await instance.connect();
   try {
     await conn.run(HISTORY_DDL);
@@ -25,8 +52,16 @@ export async function withHistory<T>(path: string, fn: (conn: DuckDBConnection) 
 
 const orNull = (x: number | undefined): DuckDBValue => (x === undefined ? null : x);
 
-/** Insert one run and all its rows in a single transaction: either all of it lands or none. */
-export async function appendRun(conn: DuckDBConnection, card: Scorecard): Promise<void> {
+/**
+ * Insert one run and all its rows in a single transaction: either all of it lands or none, even
+ * when the process is killed half way (DuckDB writes its WAL at commit). `beforeCommit` runs
+ * with every row inserted and nothing committed: the seam the crash-safety test kills at.
+ */
+export async function appendRun(
+  conn: DuckDBConnection,
+  card: Scorecard,
+  hooks: { beforeCommit?: () => Promise<void> } = {},
+): Promise<void> {
   await conn.run('BEGIN TRANSACTION');
   try {
     await conn.run(
@@ -74,6 +109,7 @@ export async function appendRun(conn: DuckDBConnection, card: Scorecard): Promis
         ],
       );
     }
+    await hooks.beforeCommit?.();
     await conn.run('COMMIT');
   } catch (error) {
     await conn.run('ROLLBACK');

@@ -1,5 +1,4 @@
 import type { PreparedCorpus } from '../corpus/bulk.js';
-import { INDEX_BODY } from '../corpus/mapping.js';
 import { esErrorSummary, TransportError } from './http.js';
 import type { RunSettings } from './settings.js';
 import type { Side } from './side.js';
@@ -44,11 +43,11 @@ function firstItemError(body: unknown): { failed: number; summary: string } {
   return { failed, summary };
 }
 
-async function recreateIndex(side: Side, index: string): Promise<string | undefined> {
+async function recreateIndex(side: Side, index: string, indexBody: object): Promise<string | undefined> {
   const del = await side.json('DELETE', `/${index}`);
   if (del.status >= 300 && del.status !== 404)
     return `DELETE /${index}: ${esErrorSummary(del.status, del.body)}`;
-  const put = await side.json('PUT', `/${index}`, INDEX_BODY);
+  const put = await side.json('PUT', `/${index}`, indexBody);
   if (put.status >= 300) return `PUT /${index}: ${esErrorSummary(put.status, put.body)}`;
   return undefined;
 }
@@ -59,7 +58,7 @@ async function warmIngest(
   corpus: PreparedCorpus,
   settings: RunSettings,
 ): Promise<string | undefined> {
-  const error = await recreateIndex(side, WARMUP_INDEX);
+  const error = await recreateIndex(side, WARMUP_INDEX, corpus.indexBody);
   if (error) return error;
   for (const batch of corpus.batches.slice(0, settings.ingestWarmupBatches)) {
     const res = await side.send('POST', `/${WARMUP_INDEX}/_bulk`, batch.body, settings.bulkTimeoutMs);
@@ -143,7 +142,7 @@ export async function ingestBoth(
     onStep?.(`${role} warmup`);
     await guarded(
       role,
-      async () => (await warmIngest(sides[role], corpus, settings)) ?? recreateIndex(sides[role], index),
+      async () => (await warmIngest(sides[role], corpus, settings)) ?? recreateIndex(sides[role], index, corpus.indexBody),
     );
   }
   const numbered = corpus.batches.map((b, n) => ({ n, body: b.body }));

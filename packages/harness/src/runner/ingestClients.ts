@@ -1,5 +1,4 @@
 import type { PreparedCorpus } from '../corpus/bulk.js';
-import { INDEX_BODY } from '../corpus/mapping.js';
 import { esErrorSummary, TransportError } from './http.js';
 import type { RunSettings } from './settings.js';
 import type { Side } from './side.js';
@@ -34,7 +33,7 @@ export async function ingestCell(
   const raw: IngestCellRaw = { supported: true, failedBulks: 0 };
   try {
     await side.json('DELETE', `/${index}`);
-    const put = await side.json('PUT', `/${index}`, INDEX_BODY);
+    const put = await side.json('PUT', `/${index}`, corpus.indexBody);
     if (put.status >= 300)
       return { ...raw, supported: false, error: `PUT /${index}: ${esErrorSummary(put.status, put.body)}` };
     let next = 0;

@@ -56,6 +56,11 @@ export interface RunSettings {
   maxRounds: number;
   /** Identical requests repeated per engine per read row for the cache probe (0: no probe). */
   cacheProbe: number;
+  /** Which corpus (and so which index and read rows): an id of CORPORA in corpus/corpora.ts. */
+  corpus: string;
+  /** Add the kNN rows (knn.latency, knn.recall) on a separate vector index of knnDocs vectors. */
+  knn: boolean;
+  knnDocs: number;
 }
 
 export const DEFAULT_SETTINGS: RunSettings = {
@@ -84,6 +89,9 @@ export const DEFAULT_SETTINGS: RunSettings = {
   aa: false,
   maxRounds: 6,
   cacheProbe: 50,
+  corpus: 'llm-telemetry',
+  knn: false,
+  knnDocs: 50_000,
 };
 
 /** The --clients list as numbers, ascending, without duplicates. */

@@ -1,4 +1,5 @@
 import {
+  type Coverage,
   type Manifest,
   type RowResult,
   SCORECARD_SCHEMA_VERSION,
@@ -13,10 +14,25 @@ export function countVerdicts(rows: readonly RowResult[]): Record<Verdict, numbe
   return counts;
 }
 
-/** Exit status of a run: 2 unless it completed, then 1 if anything lost, else 0. */
-export function exitCodeFor(status: Scorecard['status'], counts: Record<Verdict, number>): 0 | 1 | 2 {
+/**
+ * Exit status of a run: 2 unless it completed, then 1 if anything lost, then 3 if coverage fell
+ * against the previous comparable run, else 0 (the gate's order: a failed run trumps a LOSE,
+ * a LOSE trumps lost coverage).
+ */
+export function exitCodeFor(
+  status: Scorecard['status'],
+  counts: Record<Verdict, number>,
+  coverage?: Coverage,
+): Scorecard['exitCode'] {
   if (status !== 'complete') return 2;
-  return counts.LOSE > 0 ? 1 : 0;
+  if (counts.LOSE > 0) return 1;
+  return coverage?.fell ? 3 : 0;
+}
+
+/** Attach the coverage comparison and settle the exit status again. */
+export function setCoverage(card: Scorecard, coverage: Coverage): void {
+  card.coverage = coverage;
+  card.exitCode = exitCodeFor(card.status, card.counts, coverage);
 }
 
 export function buildScorecard(args: {

@@ -1,4 +1,4 @@
-import type { RowResult, Scorecard, SideMeasurement } from './schema.js';
+import type { RowResult, Scorecard, SideMeasurement, SweepSide } from './schema.js';
 
 /** SCORECARD.md: a pure function of the scorecard, so the prose can never drift from the run. */
 
@@ -8,8 +8,15 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function sideCell(row: RowResult, side: SideMeasurement): string {
   if (!side.supported) return 'unsupported';
+  if (side.collapsed && side.samples === 0) return '**collapsed**';
+  const mark = side.collapsed ? '**collapsed**: ' : '';
+  return mark + measuredCell(row, side);
+}
+
+function measuredCell(row: RowResult, side: SideMeasurement): string {
   if (row.unit === 'docs/s') return side.value === undefined ? 'n/a' : `${num(side.value, 0)} docs/s`;
   if (row.unit === 'bytes') return side.value === undefined ? 'n/a' : `${num(side.value / 1048576, 1)} MiB`;
+  if (row.unit === 'req/s') return side.value === undefined ? 'n/a' : `${num(side.value, 0)} req/s`;
   if (side.p50 === undefined) return 'no samples';
   const p99 = side.p99 === undefined ? '' : `, p99 ${num(side.p99)}`;
   return `p50 ${num(side.p50)} ms${p99}`;
@@ -40,11 +47,78 @@ function methodology(card: Scorecard): string[] {
       : [
           `- **More ingest and disk** (\`ingest.<n>-clients\`, \`disk.store\`): measured after the read rows. Each multi-client cell loads the corpus into a fresh index with n concurrent clients, timed from the first bulk to the \`_refresh\`, \`_count\` must equal the corpus; the disk row refreshes, force-merges the main index to one segment (a refusal is named in the reason) and reads \`_stats\` primaries store bytes at equal \`_count\`. These rows are one measurement per engine, with no interval: WIN / LOSE only beyond a ${pct('singleMeasurementMargin')} margin, TIE inside it.`,
         ]),
+    ...(card.rows.some((r) => r.group === 'mixed')
+      ? [
+          `- **Mixed rows** (\`mixed.*\`, read under write): while an engine's reads run (open loop, as below), a writer re-indexes corpus documents by id into the same index, open loop at ${v('mixedWriteRate')} docs/s in bulks of 100 (dropped, never queued, past 4 bulks in flight); engines take turns, order alternating per round. Scored on p99: ratio = baseline p99 / candidate p99 with the same block bootstrap and verdict rules as the read rows. Both engines must have acknowledged the same write load within 5% (docs/s), or the row is N/A. Results are not compared under writes (the read rows check them).`,
+        ]
+      : []),
+    ...(card.sweeps && card.sweeps.length > 0
+      ? [
+          `- **Throughput rows** (\`throughput.*\`): each engine's closed-loop capacity (8 clients, 3 s after 1 s untimed), then open loop at 25/50/75/90% of the slower engine's capacity plus 500 and 1000 req/s when below it, at least 1,000 requests per point (points that would take over 6 s are skipped and named). The row's value per engine is the highest offered rate it sustained (>= 95% achieved, <= ${pct('collapseErrorRate')} failed or dropped, p99 <= ${v('sweepP99Ms')} ms); one measurement per engine, so WIN / LOSE only beyond the ${pct('singleMeasurementMargin')} margin. The offered rates stop below the slower engine's capacity: the closed-loop capacities are reported, not scored.`,
+        ]
+      : []),
     `- **Read rows**: open loop at ${v('rate')} requests/s per engine: request *i* is due at t0 + i/rate whatever happened before; latency is measured from that intended instant, service time from the actual send. At most ${v('connections')} requests in flight; beyond that a request is dropped and counted, never queued. Each request is bounded by ${v('timeoutMs')} ms and its body is read in full.`,
     `- **Schedule**: engines are measured one at a time, the other idle; ${v('iterations')} timed requests per engine per row over ${v('rounds')} rounds with the engine order alternating per round (C B, B C, ...); ${v('warmup')} untimed warmup requests per engine per round. Before any read row is timed, each engine (one at a time) gets ${v('prewarm')} untimed requests of every row, so a JIT-compiled engine is measured warm (breadth rows, marked in the code, get a third of the timed requests and half the prewarm). Both engines receive the identical request sequence; every search carries \`track_total_hits: true\` and \`request_cache=false\`.`,
     `- **Correctness**: a probe request per row must succeed on both (a 4xx makes the row N/A with the engine's error), and result signals (hit totals and relation, top ids for sorts on unique fields, sorted values, bucket keys and doc counts, metric values to 1e-6 relative, or 5% for the approximate percentiles and cardinality; empty buckets ignored) are compared on the probe and on every ${v('signalEvery')}th timed response. Any difference makes the row N/A.`,
     `- **Statistics**: percentiles are nearest-rank over successful timed requests; p99 is reported only with at least 100 samples. Latency ratio = baseline p50 / candidate p50 (> 1: candidate faster) with a seeded moving-block bootstrap 95% interval (${v('bootstrapResamples')} resamples of each side, blocks of ${v('bootstrapBlock')} consecutive requests so bursts of machine noise are not mistaken for independent evidence).`,
     `- **Verdicts**: WIN when the whole interval is above 1 and the ratio is at least 1 + ${pct('tieMargin')}; LOSE in the mirror case (interval below 1, ratio at most 1 / (1 + ${pct('tieMargin')})); TIE otherwise. A side with more than ${pct('collapseErrorRate')} failed or dropped requests has collapsed and loses the row; a candidate with more failed requests than the baseline cannot WIN. A read row where the harness's own send lag p99 exceeded ${v('maxSendLagP99Ms')} ms on both sides is N/A (the machine could not keep the schedule whichever engine ran); on one side only, the engine measured then is taken to have saturated the machine, the lag stays in its latency and the reason says so.`,
+  ];
+}
+
+/** A row whose verdict changed across recent comparable runs: how often, so a reader discounts it. */
+function flakyMark(row: RowResult): string {
+  if (!row.flaky) return '';
+  const { flips, runs } = row.flaky;
+  return ` (flaky: ${flips} flip${flips === 1 ? '' : 's'} in ${runs} runs)`;
+}
+
+function exitLine(card: Scorecard): string {
+  const why =
+    card.exitCode === 0
+      ? 'no LOSE'
+      : card.exitCode === 1
+        ? 'at least one LOSE'
+        : card.exitCode === 3
+          ? `no LOSE, but coverage fell against \`${card.coverage?.previousRunId ?? '?'}\``
+          : 'the run did not complete cleanly';
+  return `Exit status ${card.exitCode}: ${why}.`;
+}
+
+const sweepCell = (p: SweepSide) =>
+  `${num(p.achievedRate, 0)} req/s, p50 ${num(p.p50)} / p99 ${num(p.p99)} / p99.9 ${p.p999 === null || Number.isNaN(p.p999) ? 'n/a' : num(p.p999)} ms${p.dropped + p.errors > 0 ? `, ${p.dropped} dropped, ${p.errors} failed` : ''}`;
+
+/** Latency at target throughput: one table per swept family, offered rate against each engine. */
+function sweepLines(card: Scorecard): string[] {
+  if (!card.sweeps || card.sweeps.length === 0) return [];
+  const out = ['## Latency at target throughput', ''];
+  for (const sw of card.sweeps) {
+    const cap = sw.closedLoopCapacity;
+    out.push(
+      `\`${sw.rowId}\`: closed-loop capacity candidate ${num(cap.candidate, 0)} req/s, baseline ${num(cap.baseline, 0)} req/s; open loop at shares of the slower one. Sustained = at least 95% of the offered rate answered and p99 <= ${num(sw.p99BoundMs)} ms.`,
+      '',
+      '| Offered | Candidate | Baseline |',
+      '|---|---|---|',
+      ...sw.points.map(
+        (p) => `| ${num(p.offeredRate, 0)} req/s | ${sweepCell(p.candidate)} | ${sweepCell(p.baseline)} |`,
+      ),
+      '',
+    );
+  }
+  return out;
+}
+
+function coverageLines(card: Scorecard): string[] {
+  const c = card.coverage;
+  if (!c) return [];
+  const missing =
+    c.missingRows.length > 0
+      ? `; rows missing since then: ${c.missingRows.map((id) => `\`${id}\``).join(', ')}`
+      : '';
+  return [
+    '## Coverage',
+    '',
+    `Against \`${c.previousRunId}\` (the previous complete run on the same corpus, size and rows): N/A rows ${c.previousNA} then, ${c.na} now${missing}. ${c.fell ? '**Coverage fell.**' : 'Coverage held.'}`,
+    '',
   ];
 }
 
@@ -55,7 +129,7 @@ function resultsTable(card: Scorecard): string[] {
   ];
   for (const row of card.rows) {
     lines.push(
-      `| \`${row.id}\` | ${cell(row.title)} | ${sideCell(row, row.candidate)} | ${sideCell(row, row.baseline)} | ${ratioCell(row)} | ${ciCell(row)} | **${row.verdict}** | ${cell(row.reason)} |`,
+      `| \`${row.id}\` | ${cell(row.title)} | ${sideCell(row, row.candidate)} | ${sideCell(row, row.baseline)} | ${ratioCell(row)} | ${ciCell(row)} | **${row.verdict}**${flakyMark(row)} | ${cell(row.reason)} |`,
     );
   }
   return lines;
@@ -68,7 +142,11 @@ export function renderMarkdown(card: Scorecard): string {
   const status =
     card.status === 'complete'
       ? ''
-      : `\n> **This run is ${card.status}**${card.failure ? `: ${cell(card.failure)}` : ''}. Rows measured before it stopped are shown.\n`;
+      : `\n> **This run is ${card.status}**${card.failure ? `: ${cell(card.failure)}` : ''}. ${
+          card.rows.some((r) => r.candidate.collapsed || r.baseline.collapsed)
+            ? 'The run went on after the crash: rows where an engine was down are marked collapsed.'
+            : 'Rows measured before it stopped are shown.'
+        }\n`;
   const out = [
     `# everycell scorecard \`${card.runId}\``,
     status,
@@ -78,12 +156,14 @@ export function renderMarkdown(card: Scorecard): string {
     '|---|---|---|---|',
     `| ${WIN} | ${LOSE} | ${TIE} | ${na} |`,
     '',
-    `Exit status ${card.exitCode}: ${card.exitCode === 0 ? 'no LOSE' : card.exitCode === 1 ? 'at least one LOSE' : 'the run did not complete'}.`,
+    exitLine(card),
     '',
     '## Results',
     '',
     ...resultsTable(card),
     '',
+    ...sweepLines(card),
+    ...coverageLines(card),
   ];
   const mismatches = card.rows.filter((r) => r.mismatch);
   if (mismatches.length > 0) {

@@ -78,6 +78,15 @@ export interface SideMeasurement {
   ecdf?: { q: number[]; ms: number[] };
   /** Latency over the timed phase, in bins of binMs from the first intended send (exposes merge/flush stalls). */
   timeline?: { binMs: number; p50: number[]; p99: number[]; count: number[] };
+  /** Mixed rows: the open-loop write load this engine received while its reads were timed. */
+  writeLoad?: {
+    offeredDocsPerSec: number;
+    /** Documents acknowledged (bulk items without error) per scheduled second of writing. */
+    ackedDocsPerSec: number;
+    failedBulks: number;
+    /** Bulks not sent because the writer's in-flight cap was reached (open loop: never queued). */
+    droppedBulks: number;
+  };
 }
 
 export interface Mismatch {

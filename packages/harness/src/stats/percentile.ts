@@ -17,7 +17,8 @@ export function percentileSorted(sorted: ArrayLike<number>, p: number): number {
   const n = sorted.length;
   if (n === 0) throw new Error('percentile of an empty sample');
   if (!(p >= 0 && p <= 100)) throw new Error(`percentile must be in [0, 100], got ${p}`);
-  const rank = Math.max(1, Math.ceil((p / 100) * n));
+  // The epsilon keeps float noise (0.999 * 1000 = 999.0000000000001) from skipping a rank.
+  const rank = Math.max(1, Math.ceil((p / 100) * n - 1e-9));
   return sorted[rank - 1] as number;
 }
 

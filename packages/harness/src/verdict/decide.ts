@@ -17,6 +17,15 @@ export interface VerdictInput {
    * likely saturated the machine itself; the lag stays in its latency and the reason says so.
    */
   maxSendLagP99Ms?: number;
+  /** Both engines' p50 within 2x of the harness floor (readRowResult.ts): the statistics cannot be trusted. */
+  belowResolution?: boolean;
+  /** The floor p50 (ms), for the below-resolution reason. */
+  floorP50?: number;
+  /**
+   * Response pairs whose results were compared (read rows: the probe plus sampled timed
+   * responses). Undefined for rows that check their result another way (ingest: `_count`).
+   */
+  signalChecks?: number;
 }
 
 export interface Decision {
@@ -26,6 +35,11 @@ export interface Decision {
 
 const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 2 : 1)}%`;
 const fmt = (x: number) => x.toFixed(3);
+
+/** A side has collapsed: flagged (e.g. the engine crashed during the row) or over the failure limit. */
+export function collapsed(side: SideMeasurement, collapseErrorRate: number): boolean {
+  return side.collapsed === true || failureRate(side) > collapseErrorRate;
+}
 
 /** Failed plus dropped requests as a share of the timed requests. */
 export function failureRate(side: SideMeasurement): number {
@@ -84,31 +98,51 @@ function decideCore(input: VerdictInput): Decision {
   const cRate = failureRate(c);
   const bRate = failureRate(b);
   const limit = pct(collapseErrorRate);
-  if (cRate > collapseErrorRate && bRate > collapseErrorRate) {
+  const cDown = collapsed(c, collapseErrorRate);
+  const bDown = collapsed(b, collapseErrorRate);
+  const how = (side: SideMeasurement, rate: number) =>
+    rate > collapseErrorRate
+      ? `${pct(rate)} of requests failed or were dropped (limit ${limit})`
+      : (side.error ?? 'it failed the row');
+  if (cDown && bDown) {
     return {
       verdict: 'N/A',
-      reason: `both collapsed: candidate ${pct(cRate)}, baseline ${pct(bRate)} failed or dropped (limit ${limit})`,
+      reason: `both collapsed: candidate ${how(c, cRate)}; baseline ${how(b, bRate)}`,
     };
   }
-  if (cRate > collapseErrorRate) {
-    return {
-      verdict: 'LOSE',
-      reason: `candidate collapsed: ${pct(cRate)} of requests failed or were dropped (limit ${limit})`,
-    };
-  }
-  if (bRate > collapseErrorRate) {
-    return {
-      verdict: 'WIN',
-      reason: `baseline collapsed: ${pct(bRate)} of requests failed or were dropped (limit ${limit})`,
-    };
+  if (cDown) return { verdict: 'LOSE', reason: `candidate collapsed: ${how(c, cRate)}` };
+  if (bDown) {
+    // The baseline failing is only a candidate win if the candidate's answers were right: a
+    // fast wrong answer must not WIN. A read row needs at least one timed response pair checked
+    // equal beside the probe (a collapsed baseline may have answered too little to compare).
+    if (input.signalChecks !== undefined && input.signalChecks < 2) {
+      return {
+        verdict: 'N/A',
+        reason: `baseline collapsed (${how(b, bRate)}), but no timed candidate answer could be checked against it`,
+      };
+    }
+    return { verdict: 'WIN', reason: `baseline collapsed: ${how(b, bRate)}` };
   }
   if (ratio === undefined || ci === undefined || !Number.isFinite(ratio)) {
     return { verdict: 'N/A', reason: 'no ratio: a side has no successful timed samples' };
   }
 
+  const stated = `ratio ${fmt(ratio)}, 95% CI [${fmt(ci[0])}, ${fmt(ci[1])}]`;
+  if (input.belowResolution) {
+    // Both engines answer within 2x of what the harness measures against a server that does
+    // nothing: most of each latency is the harness, client and kernel, the same for both, so the
+    // ratio is compressed toward 1 and its interval reflects harness jitter more than engines.
+    // The even-handed call is TIE both ways: a LOSE would fail a pull request on harness noise,
+    // a WIN would claim a speed-up the instrument cannot see. The ratio stays on the row.
+    const floor = input.floorP50 === undefined ? '' : ` (${input.floorP50.toFixed(3)} ms)`;
+    return {
+      verdict: 'TIE',
+      reason: `below resolution: both p50 within 2x of the harness floor${floor}; ${stated}`,
+    };
+  }
+
   const winAt = 1 + tieMargin;
   const loseAt = 1 / (1 + tieMargin);
-  const stated = `ratio ${fmt(ratio)}, 95% CI [${fmt(ci[0])}, ${fmt(ci[1])}]`;
   if (ci[0] > 1 && ratio >= winAt) {
     const cBad = c.errors + (c.dropped ?? 0);
     const bBad = b.errors + (b.dropped ?? 0);
@@ -134,7 +168,7 @@ function decideCore(input: VerdictInput): Decision {
  */
 export function settleRow(
   row: RowResult,
-  rules: Pick<VerdictInput, 'tieMargin' | 'collapseErrorRate' | 'maxSendLagP99Ms'>,
+  rules: Pick<VerdictInput, 'tieMargin' | 'collapseErrorRate' | 'maxSendLagP99Ms' | 'floorP50'>,
 ): RowResult {
   const decision = decideVerdict({
     candidate: row.candidate,
@@ -142,6 +176,8 @@ export function settleRow(
     ratio: row.ratio,
     ci: row.ci,
     mismatch: row.mismatch,
+    belowResolution: row.belowResolution,
+    signalChecks: row.signalChecks,
     ...rules,
   });
   row.verdict = decision.verdict;

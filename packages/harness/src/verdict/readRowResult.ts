@@ -1,30 +1,37 @@
 import { Rng } from '../rng.js';
 import type { ReadRowRaw, SideRowRaw } from '../runner/readRow.js';
+import type { Sample } from '../runner/samples.js';
 import type { RunSettings } from '../runner/settings.js';
-import type { RowResult, SideMeasurement } from '../scorecard/schema.js';
+import type { Floor, RowResult, SideMeasurement } from '../scorecard/schema.js';
 import { bootstrapMedianRatio } from '../stats/bootstrap.js';
+import { ecdf, timeline } from '../stats/distribution.js';
+import { hdrPercentile } from '../stats/hdr.js';
 import { percentile } from '../stats/percentile.js';
-import { settleRow } from './decide.js';
+import { achievedRate, saturationReason } from '../stats/saturation.js';
+import { failureRate, settleRow } from './decide.js';
 
 const round3 = (x: number | undefined) => (x === undefined ? undefined : Math.round(x * 1000) / 1000);
 
-function okLatencies(raw: SideRowRaw): number[] {
-  return raw.timed.filter((s) => s.outcome === 'ok').map((s) => s.latencyMs);
+/** Both engines' p50 within this multiple of the floor p50: the harness cannot resolve the row. */
+export const RESOLUTION_FACTOR = 2;
+/** Repeated-request p50 below the varied p50 divided by this: a cache is suspected. */
+export const CACHE_FACTOR = 3;
+
+const isOk = (s: Sample) => s.outcome === 'ok';
+
+function okLatencies(samples: readonly Sample[]): number[] {
+  return samples.filter(isOk).map((s) => s.latencyMs);
 }
 
-/** Requests answered per second over the timed phases (each phase lasts until its last response). */
-function achievedRate(raw: SideRowRaw): number | undefined {
-  const byRound = new Map<number, number>();
-  for (const s of raw.timed) {
-    if (s.outcome === 'dropped') continue;
-    byRound.set(s.round, Math.max(byRound.get(s.round) ?? 0, s.atMs + s.latencyMs));
-  }
-  const seconds = [...byRound.values()].reduce((a, b) => a + b, 0) / 1000;
-  const answered = raw.timed.filter((s) => s.outcome === 'ok').length;
-  return seconds > 0 ? answered / seconds : undefined;
-}
-
-export function summarizeSide(raw: SideRowRaw): SideMeasurement {
+/**
+ * One engine's measurement of a read row: percentiles from the intended send (open loop),
+ * service time, errors, the quality flags (collapsed, saturated, cache) and the compact
+ * distributions the site draws.
+ */
+export function summarizeSide(
+  raw: SideRowRaw,
+  settings: Pick<RunSettings, 'rate' | 'collapseErrorRate'>,
+): SideMeasurement {
   const m: SideMeasurement = {
     supported: raw.supported,
     samples: raw.timed.length,
@@ -32,32 +39,53 @@ export function summarizeSide(raw: SideRowRaw): SideMeasurement {
     dropped: raw.timed.filter((s) => s.outcome === 'dropped').length,
   };
   if (raw.error) m.error = raw.error;
-  const lat = okLatencies(raw);
+  const lat = okLatencies(raw.timed);
+  if (raw.supported && raw.timed.length > 0) m.collapsed = failureRate(m) > settings.collapseErrorRate;
   if (lat.length > 0) {
     m.p50 = round3(percentile(lat, 50));
     m.p99 = round3(percentile(lat, 99));
+    m.p999 = round3(hdrPercentile(lat, 99.9));
     m.serviceP50 = round3(
       percentile(
-        raw.timed.filter((s) => s.outcome === 'ok').map((s) => s.serviceMs),
+        raw.timed.filter(isOk).map((s) => s.serviceMs),
         50,
       ),
     );
-    m.achievedRate = round3(achievedRate(raw));
+    const requests = raw.timed.map((s) => ({ ...s, ok: isOk(s) }));
+    const achieved = achievedRate(requests);
+    m.achievedRate = round3(achieved);
     m.sendLagP99 = round3(
       percentile(
         raw.timed.filter((s) => s.outcome !== 'dropped').map((s) => s.lagMs),
         99,
       ),
     );
+    const saturation = saturationReason(requests, settings.rate, achieved);
+    m.saturated = saturation !== undefined;
+    if (saturation) m.saturationReason = saturation;
+    m.ecdf = ecdf(lat);
+    // Timed sample i (renumbered across rounds) is due at i / rate in this engine's schedule.
+    const msPer = 1000 / settings.rate;
+    const points = raw.timed.filter(isOk).map((s) => ({ atMs: s.i * msPer, latencyMs: s.latencyMs }));
+    m.timeline = timeline(points, (Math.max(...raw.timed.map((s) => s.i)) + 1) * msPer);
+    const repeated = raw.repeated ? okLatencies(raw.repeated) : [];
+    if (repeated.length > 0 && m.p50 !== undefined) {
+      const repeatedP50 = round3(percentile(repeated, 50)) as number;
+      m.cache = { repeatedP50, variedP50: m.p50, suspected: repeatedP50 < m.p50 / CACHE_FACTOR };
+    }
   }
   for (const k of Object.keys(m) as (keyof SideMeasurement)[]) if (m[k] === undefined) delete m[k];
   return m;
 }
 
-/** Stats and verdict for a read row: ratio = baseline p50 / candidate p50 (> 1: candidate faster). */
-export function readRowResult(raw: ReadRowRaw, settings: RunSettings): RowResult {
-  const candidate = summarizeSide(raw.candidate);
-  const baseline = summarizeSide(raw.baseline);
+/**
+ * Stats and verdict for a read row: ratio = baseline p50 / candidate p50 (> 1: candidate faster).
+ * With the run's floor (the harness against a null server), a row where both engines sit within
+ * RESOLUTION_FACTOR x of it is marked below resolution (decide.ts says why that is a TIE).
+ */
+export function readRowResult(raw: ReadRowRaw, settings: RunSettings, floor?: Pick<Floor, 'p50'>): RowResult {
+  const candidate = summarizeSide(raw.candidate, settings);
+  const baseline = summarizeSide(raw.baseline, settings);
   const row: RowResult = {
     id: raw.family.id,
     group: raw.family.group,
@@ -72,12 +100,16 @@ export function readRowResult(raw: ReadRowRaw, settings: RunSettings): RowResult
     reason: '',
     signalChecks: raw.signalChecks,
   };
+  if (raw.rounds > 0) {
+    row.rounds = raw.rounds;
+    row.remeasured = raw.rounds > settings.rounds;
+  }
   if (raw.mismatch) {
     row.mismatch = raw.mismatch;
     row.mismatch.summary = `${raw.mismatch.summary} (${raw.signalMismatches} of ${raw.signalChecks} checks differ)`;
   }
-  const cLat = okLatencies(raw.candidate);
-  const bLat = okLatencies(raw.baseline);
+  const cLat = okLatencies(raw.candidate.timed);
+  const bLat = okLatencies(raw.baseline.timed);
   if (candidate.supported && baseline.supported && cLat.length > 0 && bLat.length > 0 && !raw.mismatch) {
     const seed = Rng.derive(settings.seed, 'bootstrap', raw.family.id).int(1, 2 ** 30);
     const ci = bootstrapMedianRatio(bLat, cLat, {
@@ -88,9 +120,20 @@ export function readRowResult(raw: ReadRowRaw, settings: RunSettings): RowResult
     row.ratio = round3(ci.estimate);
     row.ci = [round3(ci.low) as number, round3(ci.high) as number];
   }
-  return settleRow(row, {
+  if (floor && candidate.p50 !== undefined && baseline.p50 !== undefined) {
+    const limit = RESOLUTION_FACTOR * floor.p50;
+    row.belowResolution = candidate.p50 <= limit && baseline.p50 <= limit;
+  }
+  settleRow(row, {
     tieMargin: settings.tieMargin,
     collapseErrorRate: settings.collapseErrorRate,
     maxSendLagP99Ms: settings.maxSendLagP99Ms,
+    floorP50: floor?.p50,
   });
+  if (row.verdict !== 'N/A' && row.rounds !== undefined) {
+    row.reason += row.remeasured
+      ? `; ${row.rounds} rounds (re-measured: ${settings.rounds} were not decisive)`
+      : `; ${row.rounds} rounds`;
+  }
+  return row;
 }

@@ -1,0 +1,223 @@
+import { ALL_FAMILIES, globToRegExp } from '../families/index.js';
+import type { Family } from '../families/types.js';
+import type { Role, SweepSide } from '../scorecard/schema.js';
+import { hdrPercentile } from '../stats/hdr.js';
+import { percentile } from '../stats/percentile.js';
+import { achievedRate } from '../stats/saturation.js';
+import type { Clock } from './clock.js';
+import { esErrorSummary, outcomeOf, TransportError } from './http.js';
+import { runOpenLoop } from './openLoop.js';
+import { bodiesFor, wireRequest } from './readPhase.js';
+import type { Sample } from './samples.js';
+import { constantRate } from './scheduler.js';
+import type { RunSettings } from './settings.js';
+import type { Side } from './side.js';
+
+/** Representative families for the sweep: a cheap filter and an aggregation. */
+export const SWEEP_SOURCE_FAMILIES: readonly string[] = ['query.term', 'bucket.terms'];
+export const sweepRowId = (family: Family) => `throughput.${family.family}`;
+
+/** The sweep families whose capacity row id (`throughput.<family>`) matches one of the globs. */
+export function selectSweeps(globs: string): Family[] {
+  const patterns = globs.split(',').map((g) => globToRegExp(g.trim()));
+  return ALL_FAMILIES.filter(
+    (f) => SWEEP_SOURCE_FAMILIES.includes(f.id) && patterns.some((p) => p.test(sweepRowId(f))),
+  );
+}
+
+/** Shares of the slower engine's closed-loop capacity offered open loop. */
+export const SWEEP_SHARES: readonly number[] = [0.25, 0.5, 0.75, 0.9];
+/** Fixed rates also offered when below the slower engine's capacity. */
+export const SWEEP_FIXED_RATES: readonly number[] = [500, 1000];
+
+export interface SweepOptions {
+  /** Concurrent clients of the closed-loop capacity measurement. */
+  clients: number;
+  /** Closed-loop measurement time per engine, after an untimed second of the same load. */
+  capacityMs: number;
+  /** Requests per open-loop point: at least this many, so a p99.9 has 1,000 samples behind it. */
+  minRequests: number;
+  /** An open-loop point lasts at least this long (more requests at high rates). */
+  pointMs: number;
+  /** Points whose minimum request count would take longer than this are not run. */
+  maxPointMs: number;
+}
+
+export const DEFAULT_SWEEP: SweepOptions = {
+  clients: 8,
+  capacityMs: 3000,
+  minRequests: 1000,
+  pointMs: 2000,
+  maxPointMs: 6000,
+};
+
+export interface SweepPointRaw {
+  offeredRate: number;
+  /** Requests scheduled per engine at this rate. */
+  requests: number;
+  candidate: SweepSide;
+  baseline: SweepSide;
+}
+
+export interface SweepRaw {
+  family: Family;
+  supported: Record<Role, { ok: boolean; error?: string }>;
+  capacity: Record<Role, number>;
+  points: SweepPointRaw[];
+  /** Rates below the slowest point's time bound, left out and why. */
+  skipped: string[];
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/**
+ * Closed loop: `clients` requests in flight at all times, each client sending its next request
+ * as soon as its previous one returns, for `ms`. Successful responses per second: the engine's
+ * capacity for this family on this box (with the harness sharing it).
+ */
+async function closedLoopCapacity(
+  side: Side,
+  wire: readonly { path: string; body: string }[],
+  clients: number,
+  ms: number,
+): Promise<{ rate: number; error?: string }> {
+  let ok = 0;
+  let failed = 0;
+  let lastError = '';
+  let next = 0;
+  const end = performance.now() + ms;
+  const client = async () => {
+    while (performance.now() < end) {
+      const w = wire[next++ % wire.length] as { path: string; body: string };
+      try {
+        const res = await side.send('POST', w.path, w.body);
+        if (res.status >= 200 && res.status < 300) ok++;
+        else {
+          failed++;
+          lastError = `HTTP ${res.status}`;
+        }
+      } catch (error) {
+        if (!(error instanceof TransportError)) throw error;
+        failed++;
+        lastError = error.message;
+      }
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: clients }, client));
+  const seconds = (performance.now() - started) / 1000;
+  const rate = ok / seconds;
+  return failed > ok ? { rate, error: `most requests failed (${lastError})` } : { rate };
+}
+
+function summarize(samples: Sample[]): SweepSide {
+  const ok = samples.filter((s) => s.outcome === 'ok');
+  const lat = ok.map((s) => s.latencyMs);
+  const achieved = achievedRate(samples.map((s) => ({ ...s, ok: s.outcome === 'ok' }))) ?? 0;
+  return {
+    achievedRate: round1(achieved),
+    p50: round3(percentile(lat, 50) ?? Number.NaN),
+    p99: round3(percentile(lat, 99) ?? Number.NaN),
+    // Points run at least 1,000 requests, so the p99.9 has the samples it needs.
+    p999: round3(hdrPercentile(lat, 99.9) ?? Number.NaN),
+    errors: samples.filter((s) => s.outcome !== 'ok' && s.outcome !== 'dropped').length,
+    dropped: samples.filter((s) => s.outcome === 'dropped').length,
+  };
+}
+
+/** The offered rates: shares of the slower capacity, plus the fixed rates below it, ascending. */
+export function sweepRates(slowerCapacity: number): number[] {
+  const rates = SWEEP_SHARES.map((s) => Math.round(slowerCapacity * s));
+  for (const r of SWEEP_FIXED_RATES) if (r < slowerCapacity && !rates.includes(r)) rates.push(r);
+  return [...new Set(rates.filter((r) => r > 0))].sort((a, b) => a - b);
+}
+
+/**
+ * Latency at target throughput for one family: each engine's closed-loop capacity (engines one
+ * at a time), then open loop at rates derived from the slower one, engine order alternating per
+ * point. Every point offers both engines the identical request sequence.
+ */
+export async function measureSweep(
+  family: Family,
+  sides: Record<Role, Side>,
+  index: string,
+  settings: RunSettings,
+  clock: Clock,
+  opts: SweepOptions = DEFAULT_SWEEP,
+  onProgress?: (what: string) => void,
+): Promise<SweepRaw> {
+  const wire = bodiesFor(family, settings.seed, 1000, 'sweep').map((b) => wireRequest(family, index, b));
+  const raw: SweepRaw = {
+    family,
+    supported: { candidate: { ok: true }, baseline: { ok: true } },
+    capacity: { candidate: 0, baseline: 0 },
+    points: [],
+    skipped: [],
+  };
+  // A refused request makes the row N/A at the cost of one request, not seconds of failures.
+  const first = wire[0] as { path: string; body: string };
+  for (const role of ['candidate', 'baseline'] as const) {
+    const res = await sides[role].send('POST', first.path, first.body).catch((error: unknown) => {
+      if (error instanceof TransportError) return { status: 0, text: error.message };
+      throw error;
+    });
+    if (res.status < 200 || res.status >= 300) {
+      let parsed: unknown = res.text;
+      try {
+        parsed = JSON.parse(res.text);
+      } catch {}
+      raw.supported[role] = { ok: false, error: esErrorSummary(res.status, parsed) };
+    }
+  }
+  if (!raw.supported.candidate.ok || !raw.supported.baseline.ok) return raw;
+  for (const role of ['candidate', 'baseline'] as const) {
+    onProgress?.(`${role} closed-loop capacity`);
+    await closedLoopCapacity(sides[role], wire, opts.clients, 1000); // untimed: warm the path
+    const cap = await closedLoopCapacity(sides[role], wire, opts.clients, opts.capacityMs);
+    sides[role].check();
+    raw.capacity[role] = round1(cap.rate);
+    if (cap.error) raw.supported[role] = { ok: false, error: cap.error };
+  }
+  if (!raw.supported.candidate.ok || !raw.supported.baseline.ok) return raw;
+
+  const slower = Math.min(raw.capacity.candidate, raw.capacity.baseline);
+  for (const [k, rate] of sweepRates(slower).entries()) {
+    const count = Math.max(opts.minRequests, Math.round((rate * opts.pointMs) / 1000));
+    if ((count / rate) * 1000 > opts.maxPointMs) {
+      raw.skipped.push(
+        `${rate} req/s (${opts.minRequests} requests would take over ${opts.maxPointMs / 1000} s)`,
+      );
+      continue;
+    }
+    const order = k % 2 === 0 ? (['candidate', 'baseline'] as const) : (['baseline', 'candidate'] as const);
+    const point = { offeredRate: rate, requests: count } as SweepPointRaw;
+    for (const role of order) {
+      onProgress?.(`${role} ${rate} req/s`);
+      const side = sides[role];
+      const samples = await runOpenLoop({
+        count,
+        schedule: constantRate(rate),
+        clock,
+        maxInFlight: settings.connections,
+        phase: 'timed',
+        round: k,
+        shouldStop: () => side.stopped,
+        send: async (i) => {
+          const w = wire[i % wire.length] as { path: string; body: string };
+          try {
+            return outcomeOf(await side.send('POST', w.path, w.body));
+          } catch (error) {
+            if (error instanceof TransportError)
+              return { outcome: error.kind === 'timeout' ? 'timeout' : 'transport_error', status: 0 };
+            throw error;
+          }
+        },
+      });
+      side.check();
+      point[role] = summarize(samples);
+    }
+    raw.points.push(point);
+  }
+  return raw;
+}
