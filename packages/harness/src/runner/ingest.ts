@@ -142,7 +142,9 @@ export async function ingestBoth(
     onStep?.(`${role} warmup`);
     await guarded(
       role,
-      async () => (await warmIngest(sides[role], corpus, settings)) ?? recreateIndex(sides[role], index, corpus.indexBody),
+      async () =>
+        (await warmIngest(sides[role], corpus, settings)) ??
+        recreateIndex(sides[role], index, corpus.indexBody),
     );
   }
   const numbered = corpus.batches.map((b, n) => ({ n, body: b.body }));
