@@ -2,7 +2,9 @@
  * kill -9 durability: stream bulks of uniquely-id'd, checksummed documents, SIGKILL the
  * server while a bulk is in flight, restart it on the same data directory, and check that
  * every acknowledged document survived intact, nothing is duplicated, and the in-flight
- * bulk is present in full or not at all (the translog fsyncs each bulk before acking).
+ * bulk is present in full if it was answered. An unanswered bulk may be partly present: like
+ * Elasticsearch's, a bulk is not atomic (its items can reach a commit before the crash), and only
+ * acknowledged writes are promised; each present item is still whole (checksummed `_source`).
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -42,7 +44,8 @@ function bulkBody(first: number): Buffer {
   for (let n = first; n < first + BATCH; n++) {
     const id = docId(n);
     const text = payload(n);
-    out += `${JSON.stringify({ create: { _index: INDEX, _id: id } })}\n`;
+    // `index`, not `create`: a round re-sends the previous in-flight bulk over whatever part survived.
+    out += `${JSON.stringify({ index: { _index: INDEX, _id: id } })}\n`;
     out += `${JSON.stringify({ id, seq: n, text, sum: checksum(id, n, text) })}\n`;
   }
   return Buffer.from(out);
@@ -94,11 +97,14 @@ describe('kill -9 in the middle of a bulk stream', () => {
     };
     expect((await sendJson(server.url, 'PUT', `/${INDEX}`, mapping)).status).toBe(200);
     const rounds: Round[] = [];
-    // Documents 0..present-1 are in the index; every round appends after them.
+    // Documents 0..start-1 were acknowledged; each round starts there, so it re-sends the previous
+    // round's in-flight bulk (same ids and content: an upsert over whatever part of it survived).
+    let start = 0;
     let present = 0;
+    let inFlightEnd = 0;
     for (const delayMs of KILL_DELAYS_MS) {
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-      let next = present;
+      let next = start;
       for (let b = 0; b < BULKS_PER_ROUND; b++) {
         await bulk(server.url, agent, next);
         next += BATCH;
@@ -137,33 +143,38 @@ describe('kill -9 in the middle of a bulk stream', () => {
         await sendJson(server.url, 'POST', `/${INDEX}/_count`, { query: { ids: { values: inFlightIds } } })
       ).json.count as number;
       rounds.push({ delayMs, acknowledged, inFlight: outcome, inFlightPresent, presentAfterRestart: count });
-      // All or nothing for the in-flight bulk (all, if it was answered); exactly the acknowledged docs besides.
-      expect([0, BATCH]).toContain(inFlightPresent);
+      // All of the in-flight bulk if it was answered; an unanswered one may be partly there (bulks
+      // are not atomic in ES either); exactly the acknowledged docs besides.
+      expect(inFlightPresent).toBeGreaterThanOrEqual(0);
+      expect(inFlightPresent).toBeLessThanOrEqual(BATCH);
       if (outcome === 'answered') expect(inFlightPresent).toBe(BATCH);
       expect(count).toBe(acknowledged + inFlightPresent);
       present = count;
+      start = acknowledged;
+      inFlightEnd = acknowledged + BATCH;
     }
     console.log(`kill -9 rounds (batch ${BATCH}): ${JSON.stringify(rounds)}`);
 
-    // No duplicates: as many distinct ids as documents (cardinality is exact here), seqs contiguous.
+    // No duplicates: as many distinct ids as documents (cardinality is exact here).
     const distinct = await sendJson(server.url, 'POST', `/${INDEX}/_search`, {
       size: 0,
       aggs: { ids: { cardinality: { field: 'id' } }, seqs: { stats: { field: 'seq' } } },
     });
     expect(distinct.json.aggregations.ids.value).toBe(present);
     expect(distinct.json.aggregations.seqs.min).toBe(0);
-    expect(distinct.json.aggregations.seqs.max).toBe(present - 1);
+    expect(distinct.json.aggregations.seqs.max).toBeLessThan(inFlightEnd);
 
-    // Every document is there with an intact _source.
+    // Every acknowledged document is there, and every document that is there has an intact _source.
     let checked = 0;
-    for (let first = 0; first < present; first += 1000) {
-      const ids = Array.from({ length: Math.min(1000, present - first) }, (_, i) => docId(first + i));
+    for (let first = 0; first < inFlightEnd; first += 1000) {
+      const ids = Array.from({ length: Math.min(1000, inFlightEnd - first) }, (_, i) => docId(first + i));
       const got = await sendJson(server.url, 'POST', `/${INDEX}/_mget`, { ids });
       for (const [i, d] of (
         got.json.docs as { found: boolean; _id: string; _source: Record<string, unknown> }[]
       ).entries()) {
         const n = first + i;
-        expect(d.found, `${d._id} missing`).toBe(true);
+        if (n < start) expect(d.found, `${d._id} (acknowledged) missing`).toBe(true);
+        if (!d.found) continue;
         const text = payload(n);
         expect(d._source).toEqual({ id: docId(n), seq: n, text, sum: checksum(docId(n), n, text) });
         checked++;
