@@ -138,7 +138,10 @@ describe('mixed read-under-write rows', () => {
     // Acked per scheduled second: never above the offer; how close to it depends on the machine's load.
     expect(row.candidate.writeLoad?.ackedDocsPerSec).toBeGreaterThan(0);
     expect(row.candidate.writeLoad?.ackedDocsPerSec).toBeLessThanOrEqual(1000);
-    // The fake baseline answers reads 20 ms slower: if the loads matched, the candidate wins on p99.
-    if (row.verdict !== 'N/A') expect(row.verdict).toBe('WIN');
+    // The fake baseline answers reads 20 ms slower, so the candidate can never lose on p99. A WIN is
+    // not owed: p99 of 240 samples on a loaded machine has an interval wide enough to tie (a
+    // quarter of runs here); the verdict rules themselves are tested above with fixed samples.
+    if (row.verdict !== 'N/A') expect(['WIN', 'TIE']).toContain(row.verdict);
+    if (row.verdict !== 'N/A') expect(row.ratio).toBeGreaterThan(1);
   }, 30_000);
 });
