@@ -10,7 +10,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde_json::{json, Value};
 use tantivy::schema::IndexRecordOption;
 use tantivy::store::{Compressor, ZstdCompressor};
-use tantivy::tokenizer::{LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer};
+use tantivy::tokenizer::{LowerCaser, TextAnalyzer};
 use tantivy::{DocSet, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term, TERMINATED};
 
 use crate::error::{EngineError, Result};
@@ -23,10 +23,9 @@ const TANTIVY_DIR: &str = "tantivy";
 const TRANSLOG_FILE: &str = "translog.log";
 const WRITER_MEMORY_BUDGET: usize = 128 << 20;
 
-/// Close to ES's `standard` analyzer: split on non-alphanumerics, lowercase, drop tokens
-/// over 255 bytes (ES splits them instead). ES uses full Unicode word segmentation (UAX#29).
+/// ES's `standard` analyzer: the standard tokenizer (UAX #29 words) then lowercase; no stop words.
 pub fn es_standard_analyzer() -> TextAnalyzer {
-    TextAnalyzer::builder(SimpleTokenizer::default()).filter(RemoveLongFilter::limit(256)).filter(LowerCaser).build()
+    TextAnalyzer::builder(crate::standard_tokenizer::StandardTokenizer::default()).filter(LowerCaser).build()
 }
 
 #[derive(Debug, Clone, Copy)]

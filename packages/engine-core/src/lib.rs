@@ -27,6 +27,7 @@ pub mod regex_cache;
 pub mod script;
 pub mod search;
 pub mod settings;
+pub mod standard_tokenizer;
 pub mod translog;
 
 pub use engine::Engine;
