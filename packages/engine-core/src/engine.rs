@@ -14,6 +14,9 @@ use crate::bulk::{execute_bulk, parse_bulk};
 use crate::error::{json_syntax_error, EngineError, Result};
 use crate::index::IndexHandle;
 use crate::names::validate_index_name;
+use crate::search::contexts::ReaderContexts;
+use crate::search::pit::{self, Dialect};
+use crate::search::scroll;
 
 const INDICES_DIR: &str = "indices";
 const REFRESH_TICK: Duration = Duration::from_millis(100);
@@ -30,6 +33,8 @@ pub struct Engine {
     _lock: std::fs::File,
     shared: Arc<Shared>,
     refresher: Mutex<Option<JoinHandle<()>>>,
+    /// Open points in time and scrolls.
+    contexts: ReaderContexts,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,7 +91,7 @@ impl Engine {
         let worker = shared.clone();
         let refresher =
             std::thread::Builder::new().name("everycell-refresh".into()).spawn(move || refresh_loop(&worker))?;
-        Ok(Engine { _lock: lock, shared, refresher: Mutex::new(Some(refresher)) })
+        Ok(Engine { _lock: lock, shared, refresher: Mutex::new(Some(refresher)), contexts: ReaderContexts::default() })
     }
 
     fn get(&self, name: &str) -> Result<Arc<IndexHandle>> {
@@ -199,8 +204,46 @@ impl Engine {
         Ok(json!({ "_shards": { "total": 2, "successful": 1, "failed": 0 } }).to_string())
     }
 
+    /// `/{index}/_search`; with a `scroll` parameter, the first page of a scroll.
     pub fn search(&self, name: &str, body: &[u8], params: &Map<String, Value>) -> Result<String> {
-        crate::search::search(self.get(name)?.as_ref(), body, params)
+        let handle = self.get(name)?;
+        if params.contains_key("scroll") {
+            return scroll::start(&self.contexts, handle, body, params);
+        }
+        crate::search::search(handle.as_ref(), body, params)
+    }
+
+    /// `/_search` with no index: only a point-in-time search names its index this way.
+    pub fn search_pit(&self, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+        pit::search(&self.contexts, body, params)
+    }
+
+    /// Opens a point in time on `name` (`opensearch` picks OpenSearch's response shape).
+    pub fn open_pit(&self, name: &str, params: &Map<String, Value>, opensearch: bool) -> Result<String> {
+        pit::open(&self.contexts, self.get(name)?, params, dialect(opensearch))
+    }
+
+    /// Closes points in time named in the body (or all of them, OpenSearch's `_all`).
+    pub fn close_pit(&self, body: &[u8], opensearch: bool, all: bool) -> Result<(String, u16)> {
+        if all {
+            return Ok(pit::close_all(&self.contexts));
+        }
+        pit::close(&self.contexts, body, dialect(opensearch))
+    }
+
+    /// `/_search/scroll`: the next page of a scroll.
+    pub fn scroll(&self, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+        scroll::next(&self.contexts, body, params)
+    }
+
+    /// `DELETE /_search/scroll` (or `…/_all`).
+    pub fn clear_scroll(&self, body: &[u8], all: bool) -> Result<(String, u16)> {
+        scroll::clear(&self.contexts, body, all)
+    }
+
+    /// Points in time and scrolls open now (for tests and `_nodes/stats`-like checks).
+    pub fn open_contexts(&self) -> usize {
+        self.contexts.open_count()
     }
 
     /// `GET /{index}/_doc/{id}`: the ES body (found or not) and its HTTP status.
@@ -301,5 +344,13 @@ fn refresh_loop(shared: &Shared) {
                 eprintln!("everycell: scheduled refresh of [{}] failed: {e}", index.name);
             }
         }
+    }
+}
+
+fn dialect(opensearch: bool) -> Dialect {
+    if opensearch {
+        Dialect::OpenSearch
+    } else {
+        Dialect::Elasticsearch
     }
 }

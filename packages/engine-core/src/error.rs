@@ -40,6 +40,12 @@ pub enum EngineError {
     /// `search.max_buckets` exceeded.
     #[error("{0}")]
     TooManyBuckets(String),
+    /// A point in time or scroll id that expired, was closed or never existed.
+    #[error("No search context found for id [{0}]")]
+    SearchContextMissing(String),
+    /// More open points in time and scrolls than `search.max_open_scroll_context`.
+    #[error("{0}")]
+    TooManyContexts(String),
     #[error("{0}")]
     Panic(String),
     #[error("{0}")]
@@ -67,6 +73,8 @@ impl EngineError {
             EngineError::ActionRequestValidation(_) => ("action_request_validation_exception", 400),
             EngineError::SearchPhase { .. } => ("search_phase_execution_exception", 400),
             EngineError::TooManyBuckets(_) => ("search_phase_execution_exception", 503),
+            EngineError::SearchContextMissing(_) => ("search_phase_execution_exception", 404),
+            EngineError::TooManyContexts(_) => ("too_many_scroll_contexts_exception", 429),
             EngineError::Panic(_) => ("engine_panic_exception", 500),
             EngineError::Internal(_) => ("exception", 500),
         }
@@ -98,7 +106,12 @@ impl EngineError {
 
     /// The full ES error body: `{"error":{"root_cause":[..],"type","reason"},"status":N}`.
     pub fn to_es_body(&self) -> serde_json::Value {
-        if let EngineError::SearchPhase { cause_type, reason } = self {
+        let phase_cause = match self {
+            EngineError::SearchPhase { cause_type, reason } => Some((*cause_type, reason.clone())),
+            EngineError::SearchContextMissing(_) => Some(("search_context_missing_exception", self.to_string())),
+            _ => None,
+        };
+        if let Some((cause_type, reason)) = phase_cause {
             let cause = json!({ "type": cause_type, "reason": reason });
             let error = json!({
                 "root_cause": [cause.clone()],
@@ -169,6 +182,8 @@ mod tests {
             (EngineError::VersionConflict { id: "1".into(), version: 1 }, "version_conflict_engine_exception", 409),
             (EngineError::Panic("boom".into()), "engine_panic_exception", 500),
             (EngineError::TooManyBuckets("x".into()), "search_phase_execution_exception", 503),
+            (EngineError::SearchContextMissing("a1".into()), "search_phase_execution_exception", 404),
+            (EngineError::TooManyContexts("x".into()), "too_many_scroll_contexts_exception", 429),
         ];
         for (err, kind, status) in cases {
             assert_eq!(err.es_type_and_status(), (kind, status));

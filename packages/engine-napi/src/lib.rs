@@ -50,6 +50,7 @@ enum Call {
     ForceMerge { index: String, params: String },
     Count { index: String, body: Vec<u8> },
     Msearch { index: Option<String>, body: Vec<u8> },
+    SearchPit { body: Vec<u8>, params: String },
 }
 
 fn run(engine: &Engine, call: &Call) -> engine_core::Result<String> {
@@ -62,6 +63,7 @@ fn run(engine: &Engine, call: &Call) -> engine_core::Result<String> {
         Call::ForceMerge { index, params } => engine.force_merge(index, &params_map(params)?),
         Call::Count { index, body } => engine.count(index, body),
         Call::Msearch { index, body } => engine.msearch(index.as_deref(), body),
+        Call::SearchPit { body, params } => engine.search_pit(body, &params_map(params)?),
     }
 }
 
@@ -110,6 +112,48 @@ impl NativeEngine {
     pub fn search_sync(&self, index: String, body: Buffer, params: String) -> napi::Result<String> {
         let call = Call::Search { index, body: body.to_vec(), params };
         guarded(|| run(&self.engine, &call))
+    }
+
+    /// `/_search` with a point in time (`pit` in the body names the index).
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn search_pit(&self, body: Buffer, params: String) -> AsyncTask<EngineTask> {
+        self.task(Call::SearchPit { body: body.to_vec(), params })
+    }
+
+    #[napi]
+    pub fn search_pit_sync(&self, body: Buffer, params: String) -> napi::Result<String> {
+        let call = Call::SearchPit { body: body.to_vec(), params };
+        guarded(|| run(&self.engine, &call))
+    }
+
+    /// Opens a point in time; `opensearch` picks OpenSearch's response shape.
+    #[napi]
+    pub fn open_pit(&self, index: String, params: String, opensearch: bool) -> napi::Result<String> {
+        guarded(|| self.engine.open_pit(&index, &params_map(&params)?, opensearch))
+    }
+
+    /// Closes points in time: `{"status", "body"}` JSON (404 when none was open).
+    #[napi]
+    pub fn close_pit(&self, body: Buffer, opensearch: bool, all: bool) -> napi::Result<String> {
+        guarded(|| {
+            let (body, status) = self.engine.close_pit(&body, opensearch, all)?;
+            Ok(format!(r#"{{"status":{status},"body":{body}}}"#))
+        })
+    }
+
+    /// The next page of a scroll (no aggregations after the first page: inline).
+    #[napi]
+    pub fn scroll(&self, body: Buffer, params: String) -> napi::Result<String> {
+        guarded(|| self.engine.scroll(&body, &params_map(&params)?))
+    }
+
+    /// Frees scrolls: `{"status", "body"}` JSON (404 when none was open).
+    #[napi]
+    pub fn clear_scroll(&self, body: Buffer, all: bool) -> napi::Result<String> {
+        guarded(|| {
+            let (body, status) = self.engine.clear_scroll(&body, all)?;
+            Ok(format!(r#"{{"status":{status},"body":{body}}}"#))
+        })
     }
 
     #[napi(ts_return_type = "Promise<string>")]

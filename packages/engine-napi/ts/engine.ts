@@ -30,6 +30,12 @@ export function searchRunsAsync(body: Buffer): boolean {
   return AGGS_MARKERS.some((marker) => body.includes(marker));
 }
 
+/** Decodes a native `{"status", "body"}` reply (calls whose ES status is not always 200). */
+function statusReply(json: string): { status: number; body: string } {
+  const reply = JSON.parse(json) as { status: number; body: unknown };
+  return { status: reply.status, body: JSON.stringify(reply.body) };
+}
+
 export class Engine {
   readonly #native: NativeEngine;
 
@@ -87,10 +93,38 @@ export class Engine {
     return call(() => this.#native.searchSync(index, body, paramsJson));
   }
 
+  /** `/_search` with a point in time in the body. */
+  async searchPit(body: Buffer, params: Record<string, string>): Promise<string> {
+    const paramsJson = Object.keys(params).length === 0 ? '' : JSON.stringify(params);
+    if (searchRunsAsync(body)) {
+      return callAsync(() => this.#native.searchPit(body, paramsJson));
+    }
+    return call(() => this.#native.searchPitSync(body, paramsJson));
+  }
+
+  /** Opens a point in time; `opensearch` answers in OpenSearch's shape (`pit_id`). */
+  openPit(index: string, params: Record<string, string>, opensearch: boolean): string {
+    return call(() => this.#native.openPit(index, JSON.stringify(params), opensearch));
+  }
+
+  /** Closes points in time (all of them with `all`); 404 when none was open. */
+  closePit(body: Buffer, opensearch: boolean, all: boolean): { status: number; body: string } {
+    return statusReply(call(() => this.#native.closePit(body, opensearch, all)));
+  }
+
+  /** The next page of a scroll; the id and keep-alive come in the body or the URL. */
+  scroll(body: Buffer, params: Record<string, string>): string {
+    return call(() => this.#native.scroll(body, JSON.stringify(params)));
+  }
+
+  /** Frees scrolls (all of them with `all`); 404 when none was open. */
+  clearScroll(body: Buffer, all: boolean): { status: number; body: string } {
+    return statusReply(call(() => this.#native.clearScroll(body, all)));
+  }
+
   /** `GET /{index}/_doc/{id}`: status 200 with `found: true`, or 404 with `found: false`. */
   getDoc(index: string, id: string): { status: number; body: string } {
-    const reply = JSON.parse(call(() => this.#native.getDoc(index, id))) as { status: number; body: unknown };
-    return { status: reply.status, body: JSON.stringify(reply.body) };
+    return statusReply(call(() => this.#native.getDoc(index, id)));
   }
 
   mget(index: string | undefined, body: Buffer): string {

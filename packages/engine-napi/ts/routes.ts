@@ -3,6 +3,7 @@
  * handler. Unknown paths answer 400 and known paths with a wrong method 405, with the
  * bare-string bodies Elasticsearch uses for those two cases.
  */
+import { contextRoutes } from './context-routes.js';
 import { getDoc, indexDoc, mget } from './doc-routes.js';
 import type { Engine } from './engine.js';
 import { EngineError } from './errors.js';
@@ -23,9 +24,9 @@ export interface Reply {
   body: string | undefined;
 }
 
-type Handler = (engine: Engine, req: Request, vars: Record<string, string>) => Reply | Promise<Reply>;
+export type Handler = (engine: Engine, req: Request, vars: Record<string, string>) => Reply | Promise<Reply>;
 
-interface Route {
+export interface Route {
   methods: string[];
   pattern: string[];
   handler: Handler;
@@ -149,7 +150,7 @@ function match(pattern: string[], segments: string[]): Record<string, string> | 
 }
 
 export function makeRouter(options: { debugRoutes: boolean }) {
-  const table = options.debugRoutes ? [...debugRoutes, ...routes] : routes;
+  const table = [...(options.debugRoutes ? debugRoutes : []), ...contextRoutes, ...routes];
   return async (engine: Engine, req: Request): Promise<Reply> => {
     const allowed = new Set<string>();
     for (const route of table) {

@@ -1,7 +1,10 @@
 //! `_search` and `_count`: request parsing (body + URL parameters), execution through one
 //! pass of collectors (top hits + total, aggregations), and the ES 8 response.
 
+pub mod contexts;
 mod deadline;
+pub mod pit;
+pub mod scroll;
 pub mod search_after;
 pub mod sort;
 
@@ -121,6 +124,21 @@ impl SearchRequest {
     /// Parses the body, then applies URL parameters (which win, as in ES).
     pub fn parse(body: &[u8], params: &Map<String, Value>, handle: &IndexHandle) -> Result<SearchRequest> {
         let obj = parse_body(body)?;
+        if obj.contains_key("pit") {
+            return Err(EngineError::ActionRequestValidation(
+                "Validation Failed: 1: [indices] cannot be used with point in time. Do not specify any index with point in time.;"
+                    .into(),
+            ));
+        }
+        Self::from_map(&obj, params, handle)
+    }
+
+    /// Parses an already-decoded body (the point-in-time and scroll paths edit it first).
+    pub fn from_map(
+        obj: &Map<String, Value>,
+        params: &Map<String, Value>,
+        handle: &IndexHandle,
+    ) -> Result<SearchRequest> {
         let mut req = SearchRequest {
             query: QueryAst::MatchAll,
             size: 10,
@@ -135,7 +153,7 @@ impl SearchRequest {
         };
         let mut aggs_seen = false;
         let mut search_after: Option<&Vec<Value>> = None;
-        for (key, value) in &obj {
+        for (key, value) in obj {
             match key.as_str() {
                 "query" => req.query = parse_query(value)?,
                 "size" => req.size = usize_param(key, value)?,
@@ -240,13 +258,47 @@ fn lower_query(handle: &IndexHandle, query: &QueryAst) -> Result<Box<dyn tantivy
 pub fn search(handle: &IndexHandle, body: &[u8], params: &Map<String, Value>) -> Result<String> {
     let started = Instant::now();
     let req = SearchRequest::parse(body, params, handle)?;
+    Ok(execute(handle, &handle.searcher(), &req, started, &Render::default())?.body)
+}
+
+/// How a response is rendered beyond the request itself (point in time and scroll pages).
+#[derive(Default)]
+pub struct Render {
+    /// A member written first in the response, e.g. `"_scroll_id":"…"` (no trailing comma).
+    pub head: Option<String>,
+    /// Hits show only this many leading sort values (a scroll's internal `_doc` tiebreaker
+    /// stays hidden); `Some(0)` hides `sort` entirely. `None`: as the request implies.
+    pub sort_values: Option<usize>,
+    /// Replaces the computed `hits.total` (later scroll pages repeat the first page's).
+    pub total: Option<Value>,
+}
+
+/// What a search produced besides its body: the last hit's full sort values (the next
+/// `search_after` key) and the total as rendered.
+pub struct Executed {
+    pub body: String,
+    pub last_sort: Option<Vec<Value>>,
+    pub total: Value,
+}
+
+/// Runs a parsed request on one searcher (the index's current one, or a pinned snapshot).
+pub fn execute(
+    handle: &IndexHandle,
+    searcher: &tantivy::Searcher,
+    req: &SearchRequest,
+    started: Instant,
+    render: &Render,
+) -> Result<Executed> {
     crate::limits::check_clause_count(&req.query)?;
     let query = lower_query(handle, &req.query)?;
     let deadline = req.timeout.map(|t| started + t);
-    let searcher = handle.searcher();
     let by_score = req.sort.is_none();
     // With `search_after` every hit carries its sort values, the client's next after-key.
-    let render_sort = !by_score || req.after.is_some();
+    let shown_sort_values = match render.sort_values {
+        Some(n) => n,
+        None if !by_score || req.after.is_some() => usize::MAX,
+        None => 0,
+    };
     let specs = req.effective_sort();
     let sorted_by_score = specs.iter().any(|s| s.target == SortTarget::Score);
     let limit = req.from + req.size;
@@ -256,37 +308,41 @@ pub fn search(handle: &IndexHandle, body: &[u8], params: &Map<String, Value>) ->
     let (top, aggs) = if by_score && req.aggs.is_empty() && req.after.is_none() && deadline.is_none() {
         // Relevance order without aggregations: tantivy's block-max WAND top-k plus a
         // separate count (O(1) per segment for a plain term query) instead of scoring all.
-        (top_by_score(&searcher, query.as_ref(), limit, req.track_total_hits)?, Vec::new())
+        (top_by_score(searcher, query.as_ref(), limit, req.track_total_hits)?, Vec::new())
     } else {
         let hits_collector = TopHitsCollector { specs: specs.clone(), limit, scoring, after: req.after.clone() };
         if req.aggs.is_empty() {
-            let (top, late) = collect(&searcher, query.as_ref(), &hits_collector, deadline)?;
+            let (top, late) = collect(searcher, query.as_ref(), &hits_collector, deadline)?;
             timed_out = late;
             (top, Vec::new())
         } else {
             let weights = filter_weights(&req.aggs, &handle.mapping.schema, &mut |q| lower_query(handle, q))?;
             let agg_collector = AggCollector { aggs: Arc::new(req.aggs.clone()), filter_weights: Arc::new(weights) };
-            let (fruit, late) = collect(&searcher, query.as_ref(), &(hits_collector, agg_collector), deadline)?;
+            let (fruit, late) = collect(searcher, query.as_ref(), &(hits_collector, agg_collector), deadline)?;
             timed_out = late;
             fruit
         }
     };
 
     let mut out = String::with_capacity(256 + req.size * 256);
-    let _ = write!(
-        out,
-        r#"{{"took":{},"timed_out":{timed_out},"_shards":{SHARDS},"hits":{{"#,
-        started.elapsed().as_millis()
-    );
-    match req.track_total_hits {
-        TrackTotalHits::Off => {}
-        TrackTotalHits::Exact => {
-            let _ = write!(out, r#""total":{{"value":{},"relation":"eq"}},"#, top.total);
-        }
-        TrackTotalHits::UpTo(limit) => {
+    out.push('{');
+    if let Some(head) = &render.head {
+        out.push_str(head);
+        out.push(',');
+    }
+    let _ =
+        write!(out, r#""took":{},"timed_out":{timed_out},"_shards":{SHARDS},"hits":{{"#, started.elapsed().as_millis());
+    let total = match (&render.total, req.track_total_hits) {
+        (Some(given), _) => given.clone(),
+        (None, TrackTotalHits::Off) => Value::Null,
+        (None, TrackTotalHits::Exact) => serde_json::json!({ "value": top.total, "relation": "eq" }),
+        (None, TrackTotalHits::UpTo(limit)) => {
             let (value, relation) = if top.total > limit { (limit, "gte") } else { (top.total, "eq") };
-            let _ = write!(out, r#""total":{{"value":{value},"relation":"{relation}"}},"#);
+            serde_json::json!({ "value": value, "relation": relation })
         }
+    };
+    if !total.is_null() {
+        let _ = write!(out, r#""total":{total},"#);
     }
     let max_score =
         if scoring && top.total > 0 { top.max_score.map(|s| serde_json::json!(s / ES_SCORE_SCALE)) } else { None };
@@ -313,9 +369,11 @@ pub fn search(handle: &IndexHandle, body: &[u8], params: &Map<String, Value>) ->
             out.push_str(r#","_source":"#);
             out.push_str(&source);
         }
-        if render_sort {
+        if shown_sort_values > 0 {
+            let mut values = sort_values_json(hit, &specs);
+            values.truncate(shown_sort_values);
             out.push_str(r#","sort":"#);
-            out.push_str(&Value::Array(sort_values_json(hit, &specs)).to_string());
+            out.push_str(&Value::Array(values).to_string());
         }
         out.push('}');
     }
@@ -325,7 +383,8 @@ pub fn search(handle: &IndexHandle, body: &[u8], params: &Map<String, Value>) ->
         out.push_str(&render_aggs(&req.aggs, &aggs)?.to_string());
     }
     out.push('}');
-    Ok(out)
+    let last_sort = top.hits.get(req.from..).and_then(|page| page.last()).map(|hit| sort_values_json(hit, &specs));
+    Ok(Executed { body: out, last_sort, total })
 }
 
 /// One collection pass; with a deadline, the clock-checking driver instead of tantivy's.

@@ -83,7 +83,7 @@ pub fn parse_sort(value: &Value, mapping: &Mapping) -> Result<Vec<SortSpec>> {
         };
         let target = match name {
             "_score" => SortTarget::Score,
-            "_doc" => SortTarget::Doc,
+            "_doc" | "_shard_doc" => SortTarget::Doc,
             field => {
                 let fm = mapping
                     .get(field)

@@ -1,0 +1,110 @@
+//! Scroll: `/{index}/_search?scroll=1m`, then `/_search/scroll` for each next page and
+//! `DELETE /_search/scroll` to free it. A scroll is a pinned snapshot (see `contexts`) plus
+//! the sort key of the last hit served: each page is the next `size` hits after that key
+//! under the request's sort with a hidden `_doc` tiebreaker, so no page ever materialises
+//! more than `size` hits per segment however deep the scroll goes.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::{json, Map, Value};
+
+use super::contexts::{parse_keep_alive, ReaderContexts, ScrollState};
+use super::pit::with_tiebreaker;
+use super::{execute, parse_body, parse_search_after, Render, SearchRequest};
+use crate::error::{EngineError, Result};
+use crate::index::IndexHandle;
+
+/// The first page: `params` holds `scroll` (the keep-alive) beside the usual URL parameters.
+pub fn start(
+    contexts: &ReaderContexts,
+    handle: Arc<IndexHandle>,
+    body: &[u8],
+    params: &Map<String, Value>,
+) -> Result<String> {
+    let started = Instant::now();
+    let keep_alive = parse_keep_alive("scroll", params.get("scroll"))?;
+    let mut params = params.clone();
+    params.remove("scroll");
+    let obj = parse_body(body)?;
+    if obj.contains_key("search_after") {
+        return Err(EngineError::ActionRequestValidation(
+            "Validation Failed: 1: `search_after` cannot be used in a scroll context.;".into(),
+        ));
+    }
+    let mut req = SearchRequest::from_map(&obj, &params, &handle)?;
+    if req.from > 0 {
+        return Err(EngineError::ActionRequestValidation(
+            "Validation Failed: 1: using [from] is not allowed in a scroll context;".into(),
+        ));
+    }
+    let user_sort = req.sort.as_ref().map_or(0, Vec::len);
+    req.sort = Some(with_tiebreaker(req.effective_sort()));
+    let searcher = handle.searcher();
+    // The id goes first in the response, so the context opens before the page is rendered.
+    let mut state_body = obj.clone();
+    state_body.remove("aggs");
+    state_body.remove("aggregations");
+    let state = ScrollState { body: state_body, params, after: None, total: Value::Null, user_sort };
+    let id = contexts.open_on(handle.clone(), searcher.clone(), keep_alive, Some(state))?;
+    let render =
+        Render { head: Some(format!(r#""_scroll_id":{}"#, json!(id))), sort_values: Some(user_sort), total: None };
+    let page = match execute(&handle, &searcher, &req, started, &render) {
+        Ok(page) => page,
+        Err(e) => {
+            contexts.close(&[id]);
+            return Err(e);
+        }
+    };
+    contexts.advance_scroll(&id, page.last_sort, Some(page.total));
+    Ok(page.body)
+}
+
+/// `POST /_search/scroll` `{"scroll": "1m", "scroll_id": "…"}` (either may come as URL parameters).
+pub fn next(contexts: &ReaderContexts, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+    let started = Instant::now();
+    let obj = if body.iter().all(u8::is_ascii_whitespace) { Map::new() } else { parse_body(body)? };
+    let field = |k: &str| obj.get(k).or_else(|| params.get(k));
+    let id = field("scroll_id")
+        .and_then(Value::as_str)
+        .ok_or_else(|| EngineError::ActionRequestValidation("Validation Failed: 1: scrollId is missing;".into()))?
+        .to_string();
+    let keep_alive = field("scroll").map(|v| parse_keep_alive("scroll", Some(v))).transpose()?;
+    let ctx = contexts.touch(&id, keep_alive)?;
+    let state = ctx.scroll.ok_or_else(|| EngineError::SearchContextMissing(id.clone()))?;
+    let mut req = SearchRequest::from_map(&state.body, &state.params, &ctx.handle)?;
+    let specs = with_tiebreaker(req.effective_sort());
+    if let Some(after) = &state.after {
+        req.after = Some(parse_search_after(after, &specs)?);
+    }
+    req.sort = Some(specs);
+    let total = (!state.total.is_null()).then(|| state.total.clone());
+    let render =
+        Render { head: Some(format!(r#""_scroll_id":{}"#, json!(id))), sort_values: Some(state.user_sort), total };
+    let page = execute(&ctx.handle, &ctx.searcher, &req, started, &render)?;
+    if page.last_sort.is_some() {
+        contexts.advance_scroll(&id, page.last_sort, None);
+    }
+    Ok(page.body)
+}
+
+/// `DELETE /_search/scroll` `{"scroll_id": "…" | ["…"]}`, or `…/_all` with `all`.
+pub fn clear(contexts: &ReaderContexts, body: &[u8], all: bool) -> Result<(String, u16)> {
+    let freed = if all {
+        contexts.close_all(true).len()
+    } else {
+        let obj = parse_body(body)?;
+        let ids: Vec<String> = match obj.get("scroll_id") {
+            Some(Value::String(s)) => vec![s.clone()],
+            Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+            _ => {
+                return Err(EngineError::ActionRequestValidation(
+                    "Validation Failed: 1: no scroll ids specified;".into(),
+                ))
+            }
+        };
+        contexts.close(&ids)
+    };
+    let status = if freed == 0 && !all { 404 } else { 200 };
+    Ok((json!({ "succeeded": true, "num_freed": freed }).to_string(), status))
+}

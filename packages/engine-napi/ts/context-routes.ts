@@ -1,0 +1,53 @@
+/**
+ * Routes for reader contexts that span requests: point in time (Elasticsearch `/_pit`,
+ * OpenSearch `/_search/point_in_time`) and scroll. They come before the index routes, so
+ * that `/_search` is never read as an index named `_search`.
+ */
+import type { Engine } from './engine.js';
+import type { Reply, Route } from './routes.js';
+
+const ok = (body: string): Reply => ({ status: 200, body });
+
+export const contextRoutes: Route[] = [
+  {
+    methods: ['POST'],
+    pattern: [':index', '_pit'],
+    handler: (e: Engine, req, v) => ok(e.openPit(v.index ?? '', req.params, false)),
+  },
+  { methods: ['DELETE'], pattern: ['_pit'], handler: (e, req) => e.closePit(req.body, false, false) },
+  {
+    methods: ['POST'],
+    pattern: [':index', '_search', 'point_in_time'],
+    handler: (e, req, v) => ok(e.openPit(v.index ?? '', req.params, true)),
+  },
+  {
+    methods: ['DELETE'],
+    pattern: ['_search', 'point_in_time'],
+    handler: (e, req) => e.closePit(req.body, true, false),
+  },
+  {
+    methods: ['DELETE'],
+    pattern: ['_search', 'point_in_time', '_all'],
+    handler: (e, req) => e.closePit(req.body, true, true),
+  },
+  {
+    methods: ['POST', 'GET'],
+    pattern: ['_search'],
+    handler: async (e, req) => ok(await e.searchPit(req.body, req.params)),
+  },
+  {
+    methods: ['POST', 'GET'],
+    pattern: ['_search', 'scroll'],
+    handler: (e, req) => ok(e.scroll(req.body, req.params)),
+  },
+  {
+    methods: ['DELETE'],
+    pattern: ['_search', 'scroll'],
+    handler: (e, req) => e.clearScroll(req.body, false),
+  },
+  {
+    methods: ['DELETE'],
+    pattern: ['_search', 'scroll', '_all'],
+    handler: (e, req) => e.clearScroll(req.body, true),
+  },
+];
