@@ -202,7 +202,7 @@ fn prepare(handle: &IndexHandle, item: &mut BulkItem<'_>) -> Result<PreparedWrit
     // Auto ids are assigned before parsing, as in ES, so errors and results name the doc.
     let id = item.id.get_or_insert_with(crate::ids::auto_id).clone();
     let doc = build_document(&handle.mapping, &id, &source, raw)?;
-    Ok(PreparedWrite::Index { id, auto, create: item.action == Action::Create, doc, raw: raw.to_vec() })
+    Ok(PreparedWrite::Index { id, auto, create: item.action == Action::Create, doc, raw: raw.to_vec(), expect: None })
 }
 
 fn render_item(

@@ -213,6 +213,50 @@ impl Engine {
         crate::search::search(handle.as_ref(), body, params)
     }
 
+    /// `DELETE /{index}/_doc/{id}`: the ES body and status (404 `not_found`).
+    pub fn delete_doc(&self, name: &str, id: &str, params: &Map<String, Value>) -> Result<(String, u16)> {
+        crate::doc_writes::delete_doc(self.get(name)?.as_ref(), id, refresh_param(params)?)
+    }
+
+    /// `POST /{index}/_update/{id}`: partial doc merge or upsert; the ES body and status.
+    pub fn update_doc(&self, name: &str, id: &str, body: &[u8], params: &Map<String, Value>) -> Result<(String, u16)> {
+        let retries = match params.get("retry_on_conflict") {
+            None => 0,
+            Some(v) => v.as_str().and_then(|s| s.parse().ok()).ok_or_else(|| {
+                EngineError::IllegalArgument(format!(
+                    "Failed to parse int parameter [retry_on_conflict] with value [{v}]"
+                ))
+            })?,
+        };
+        crate::doc_writes::update_doc(self.get(name)?.as_ref(), id, body, retries, refresh_param(params)?)
+    }
+
+    /// `POST /{index}/_delete_by_query`.
+    pub fn delete_by_query(&self, name: &str, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+        let max_docs = match params.get("max_docs") {
+            None => None,
+            Some(v) => Some(v.as_str().and_then(|s| s.parse().ok()).filter(|n| *n > 0).ok_or_else(|| {
+                EngineError::ActionRequestValidation("Validation Failed: 1: maxDocs must be greater than 0;".into())
+            })?),
+        };
+        crate::delete_by_query::delete_by_query(self.get(name)?.as_ref(), body, max_docs, refresh_param(params)?)
+    }
+
+    /// Every index with its doc count and store size, by name (for `_cat/indices`).
+    pub fn list_indices(&self) -> String {
+        let indices = self.shared.indices.read().unwrap_or_else(|p| p.into_inner());
+        let mut names: Vec<&String> = indices.keys().collect();
+        names.sort();
+        let rows: Vec<Value> = names
+            .into_iter()
+            .map(|name| {
+                let h = &indices[name];
+                json!({ "index": name, "uuid": h.uuid, "docs": h.num_docs(), "store_bytes": h.store_size_in_bytes() })
+            })
+            .collect();
+        Value::Array(rows).to_string()
+    }
+
     /// `/_search` with no index: only a point-in-time search names its index this way.
     pub fn search_pit(&self, body: &[u8], params: &Map<String, Value>) -> Result<String> {
         pit::search(&self.contexts, body, params)
@@ -353,4 +397,9 @@ fn dialect(opensearch: bool) -> Dialect {
     } else {
         Dialect::Elasticsearch
     }
+}
+
+/// The `refresh` URL parameter of a single-document write (any refresh makes it visible now).
+fn refresh_param(params: &Map<String, Value>) -> Result<bool> {
+    Ok(RefreshPolicy::parse(params.get("refresh").and_then(Value::as_str))? != RefreshPolicy::None)
 }

@@ -31,6 +31,12 @@ pub enum EngineError {
     DocumentParsing(String),
     #[error("[{id}]: version conflict, document already exists (current version [{version}])")]
     VersionConflict { id: String, version: u64 },
+    /// A read-modify-write (`_update`) lost a race with another write to the same doc.
+    #[error("[{id}]: version conflict, current version [{current}] is different than the one provided [{expected}]")]
+    UpdateConflict { id: String, expected: u64, current: u64 },
+    /// `_update` of a document that does not exist (and no upsert).
+    #[error("[{id}]: document missing")]
+    DocumentMissing { index: String, id: String },
     #[error("{0}")]
     ActionRequestValidation(String),
     /// A failure while executing a search on the shard; ES wraps these in
@@ -69,7 +75,10 @@ impl EngineError {
             EngineError::IllegalArgument(_) => ("illegal_argument_exception", 400),
             EngineError::MapperParsing(_) => ("mapper_parsing_exception", 400),
             EngineError::DocumentParsing(_) => ("document_parsing_exception", 400),
-            EngineError::VersionConflict { .. } => ("version_conflict_engine_exception", 409),
+            EngineError::VersionConflict { .. } | EngineError::UpdateConflict { .. } => {
+                ("version_conflict_engine_exception", 409)
+            }
+            EngineError::DocumentMissing { .. } => ("document_missing_exception", 404),
             EngineError::ActionRequestValidation(_) => ("action_request_validation_exception", 400),
             EngineError::SearchPhase { .. } => ("search_phase_execution_exception", 400),
             EngineError::TooManyBuckets(_) => ("search_phase_execution_exception", 503),
@@ -93,6 +102,11 @@ impl EngineError {
                 cause["resource.type"] = json!("index_or_alias");
                 cause["resource.id"] = json!(index);
                 cause["index_uuid"] = json!("_na_");
+                cause["index"] = json!(index);
+            }
+            EngineError::DocumentMissing { index, .. } => {
+                cause["index_uuid"] = json!("_na_");
+                cause["shard"] = json!("0");
                 cause["index"] = json!(index);
             }
             EngineError::IndexAlreadyExists(index) | EngineError::InvalidIndexName { index, .. } => {

@@ -65,6 +65,8 @@ pub enum PreparedWrite {
         create: bool,
         doc: TantivyDocument,
         raw: Vec<u8>,
+        /// Write only if the live version is this one (`_update`'s read-modify-write check).
+        expect: Option<u64>,
     },
     Delete {
         id: String,
@@ -207,8 +209,12 @@ impl IndexHandle {
         let mut docs: Vec<(Option<Term>, Option<TantivyDocument>)> = Vec::with_capacity(writes.len());
         for write in writes {
             match write {
-                PreparedWrite::Index { id, auto, create, mut doc, raw } => {
+                PreparedWrite::Index { id, auto, create, mut doc, raw, expect } => {
                     let current = if auto { None } else { self.current_version(&st, &searcher, &id)? };
+                    if let Some(expected) = expect.filter(|e| current != Some(*e)) {
+                        outcomes.push(Err(EngineError::UpdateConflict { id, expected, current: current.unwrap_or(0) }));
+                        continue;
+                    }
                     if create {
                         if let Some(version) = current {
                             outcomes.push(Err(EngineError::VersionConflict { id, version }));

@@ -8,6 +8,8 @@ pub mod date;
 pub mod date_bound;
 pub mod date_math;
 pub mod date_pattern;
+pub mod delete_by_query;
+pub mod doc_writes;
 pub mod document;
 pub mod dsl;
 pub mod engine;

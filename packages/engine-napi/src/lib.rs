@@ -51,6 +51,7 @@ enum Call {
     Count { index: String, body: Vec<u8> },
     Msearch { index: Option<String>, body: Vec<u8> },
     SearchPit { body: Vec<u8>, params: String },
+    DeleteByQuery { index: String, body: Vec<u8>, params: String },
 }
 
 fn run(engine: &Engine, call: &Call) -> engine_core::Result<String> {
@@ -64,6 +65,7 @@ fn run(engine: &Engine, call: &Call) -> engine_core::Result<String> {
         Call::Count { index, body } => engine.count(index, body),
         Call::Msearch { index, body } => engine.msearch(index.as_deref(), body),
         Call::SearchPit { body, params } => engine.search_pit(body, &params_map(params)?),
+        Call::DeleteByQuery { index, body, params } => engine.delete_by_query(index, body, &params_map(params)?),
     }
 }
 
@@ -124,6 +126,36 @@ impl NativeEngine {
     pub fn search_pit_sync(&self, body: Buffer, params: String) -> napi::Result<String> {
         let call = Call::SearchPit { body: body.to_vec(), params };
         guarded(|| run(&self.engine, &call))
+    }
+
+    /// `DELETE /{index}/_doc/{id}`: `{"status", "body"}` JSON (404 `not_found`).
+    #[napi]
+    pub fn delete_doc(&self, index: String, id: String, params: String) -> napi::Result<String> {
+        guarded(|| {
+            let (body, status) = self.engine.delete_doc(&index, &id, &params_map(&params)?)?;
+            Ok(format!(r#"{{"status":{status},"body":{body}}}"#))
+        })
+    }
+
+    /// `POST /{index}/_update/{id}`: `{"status", "body"}` JSON (201 when upserted).
+    #[napi]
+    pub fn update_doc(&self, index: String, id: String, body: Buffer, params: String) -> napi::Result<String> {
+        guarded(|| {
+            let (body, status) = self.engine.update_doc(&index, &id, &body, &params_map(&params)?)?;
+            Ok(format!(r#"{{"status":{status},"body":{body}}}"#))
+        })
+    }
+
+    /// `_delete_by_query`: on the pool (it can touch every document).
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn delete_by_query(&self, index: String, body: Buffer, params: String) -> AsyncTask<EngineTask> {
+        self.task(Call::DeleteByQuery { index, body: body.to_vec(), params })
+    }
+
+    /// Every index with doc count and store bytes (for `_cat/indices`).
+    #[napi]
+    pub fn list_indices(&self) -> napi::Result<String> {
+        guarded(|| Ok(self.engine.list_indices()))
     }
 
     /// Opens a point in time; `opensearch` picks OpenSearch's response shape.

@@ -93,6 +93,30 @@ export class Engine {
     return call(() => this.#native.searchSync(index, body, paramsJson));
   }
 
+  /** `DELETE /{index}/_doc/{id}`: 200 `deleted` or 404 `not_found`. */
+  deleteDoc(index: string, id: string, params: Record<string, string>): { status: number; body: string } {
+    return statusReply(call(() => this.#native.deleteDoc(index, id, JSON.stringify(params))));
+  }
+
+  /** `POST /{index}/_update/{id}`: 200 updated/noop, 201 created by upsert. */
+  updateDoc(
+    index: string,
+    id: string,
+    body: Buffer,
+    params: Record<string, string>,
+  ): { status: number; body: string } {
+    return statusReply(call(() => this.#native.updateDoc(index, id, body, JSON.stringify(params))));
+  }
+
+  deleteByQuery(index: string, body: Buffer, params: Record<string, string>): Promise<string> {
+    return callAsync(() => this.#native.deleteByQuery(index, body, JSON.stringify(params)));
+  }
+
+  /** Every index: name, uuid, live doc count and store bytes. */
+  listIndices(): { index: string; uuid: string; docs: number; store_bytes: number }[] {
+    return JSON.parse(call(() => this.#native.listIndices()));
+  }
+
   /** `/_search` with a point in time in the body. */
   async searchPit(body: Buffer, params: Record<string, string>): Promise<string> {
     const paramsJson = Object.keys(params).length === 0 ? '' : JSON.stringify(params);

@@ -82,10 +82,10 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
     const wantsCompat = `${req.headers.accept ?? ''}${req.headers['content-type'] ?? ''}`.includes(
       'vnd.elasticsearch',
     );
-    const send = (status: number, body: string | undefined) => {
+    const send = (status: number, body: string | undefined, contentType?: string) => {
       res.statusCode = status;
       res.setHeader('X-Elastic-Product', 'Elasticsearch');
-      res.setHeader('Content-Type', wantsCompat ? COMPAT_TYPE : JSON_TYPE);
+      res.setHeader('Content-Type', contentType ?? (wantsCompat ? COMPAT_TYPE : JSON_TYPE));
       if (body === undefined || req.method === 'HEAD') {
         res.setHeader('Content-Length', body === undefined ? 0 : Buffer.byteLength(body));
         res.end();
@@ -104,7 +104,7 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
       const { segments, params } = parseTarget(target);
       const request: Request = { method: req.method ?? 'GET', segments, params, body, uri: target };
       const reply = await route(engine, request);
-      send(reply.status, reply.body);
+      send(reply.status, reply.body, reply.contentType);
     } catch (err) {
       const error = decodeNativeError(err);
       // A body left unread: answer, then close (as ES does for every 413).

@@ -3,10 +3,12 @@
  * handler. Unknown paths answer 400 and known paths with a wrong method 405, with the
  * bare-string bodies Elasticsearch uses for those two cases.
  */
+import { catRoutes } from './cat-routes.js';
 import { contextRoutes } from './context-routes.js';
 import { getDoc, indexDoc, mget } from './doc-routes.js';
 import type { Engine } from './engine.js';
 import { EngineError } from './errors.js';
+import { writeRoutes } from './write-routes.js';
 
 export interface Request {
   method: string;
@@ -22,6 +24,8 @@ export interface Reply {
   status: number;
   /** JSON text, or undefined for HEAD-style answers without a body. */
   body: string | undefined;
+  /** Set only for non-JSON answers (`_cat` text tables). */
+  contentType?: string;
 }
 
 export type Handler = (engine: Engine, req: Request, vars: Record<string, string>) => Reply | Promise<Reply>;
@@ -150,7 +154,13 @@ function match(pattern: string[], segments: string[]): Record<string, string> | 
 }
 
 export function makeRouter(options: { debugRoutes: boolean }) {
-  const table = [...(options.debugRoutes ? debugRoutes : []), ...contextRoutes, ...routes];
+  const table = [
+    ...(options.debugRoutes ? debugRoutes : []),
+    ...contextRoutes,
+    ...catRoutes,
+    ...writeRoutes,
+    ...routes,
+  ];
   return async (engine: Engine, req: Request): Promise<Reply> => {
     const allowed = new Set<string>();
     for (const route of table) {

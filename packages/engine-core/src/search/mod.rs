@@ -250,7 +250,7 @@ fn now_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
-fn lower_query(handle: &IndexHandle, query: &QueryAst) -> Result<Box<dyn tantivy::query::Query>> {
+pub(crate) fn lower_query(handle: &IndexHandle, query: &QueryAst) -> Result<Box<dyn tantivy::query::Query>> {
     let mut ctx = LowerContext { mapping: &handle.mapping, analyzer: es_standard_analyzer(), now_ms: now_ms() };
     lower(query, &mut ctx)
 }

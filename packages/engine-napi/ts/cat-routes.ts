@@ -1,0 +1,78 @@
+/**
+ * `GET /_cat/indices`: ES's compact index table, as text (`v` adds the header, `bytes=b`
+ * prints raw byte counts) or as JSON with `format=json`. One shard, no replicas: every
+ * index is green with pri 1, rep 0.
+ */
+import type { Engine } from './engine.js';
+import type { Reply, Route } from './routes.js';
+
+const UNITS = ['b', 'kb', 'mb', 'gb', 'tb'] as const;
+
+/** ES's human byte sizes: binary units, at most one decimal (`225b`, `4.7kb`, `1mb`). */
+export function humanBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const text = unit === 0 ? String(value) : String(Math.round(value * 10) / 10);
+  return `${text}${UNITS[unit]}`;
+}
+
+const COLUMNS = [
+  'health',
+  'status',
+  'index',
+  'uuid',
+  'pri',
+  'rep',
+  'docs.count',
+  'docs.deleted',
+  'store.size',
+  'pri.store.size',
+];
+
+function catIndices(engine: Engine, params: Record<string, string>, only?: string): Reply {
+  const size = (n: number) => (params.bytes === 'b' ? String(n) : humanBytes(n));
+  const rows = engine
+    .listIndices()
+    .filter((i) => only === undefined || i.index === only)
+    .map((i) => [
+      'green',
+      'open',
+      i.index,
+      i.uuid,
+      '1',
+      '0',
+      String(i.docs),
+      '0',
+      size(i.store_bytes),
+      size(i.store_bytes),
+    ]);
+  if (params.format === 'json') {
+    const objects = rows.map((row) => Object.fromEntries(COLUMNS.map((c, k) => [c, row[k]])));
+    return { status: 200, body: JSON.stringify(objects) };
+  }
+  const table = params.v === undefined ? rows : [COLUMNS, ...rows];
+  const widths = COLUMNS.map((_, k) => Math.max(0, ...table.map((row) => (row[k] ?? '').length)));
+  const text = table
+    .map(
+      (row) =>
+        `${row
+          .map((cell, k) => cell.padEnd(widths[k] ?? 0))
+          .join(' ')
+          .trimEnd()}\n`,
+    )
+    .join('');
+  return { status: 200, body: text, contentType: 'text/plain; charset=UTF-8' };
+}
+
+export const catRoutes: Route[] = [
+  { methods: ['GET'], pattern: ['_cat', 'indices'], handler: (e, req) => catIndices(e, req.params) },
+  {
+    methods: ['GET'],
+    pattern: ['_cat', 'indices', ':index'],
+    handler: (e, req, v) => catIndices(e, req.params, v.index),
+  },
+];
