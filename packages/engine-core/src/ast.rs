@@ -80,6 +80,30 @@ pub enum QueryAst {
         negative: Box<QueryAst>,
         negative_boost: f32,
     },
+    FunctionScore(FunctionScoreAst),
+    /// `pinned`: `ids` first, in the given order, then `organic`'s hits.
+    Pinned {
+        ids: Vec<String>,
+        organic: Box<QueryAst>,
+    },
+    /// `match_bool_prefix`: analysed terms as should/must clauses, the last one a prefix.
+    MatchBoolPrefix {
+        field: String,
+        text: String,
+        operator: Operator,
+        minimum_should_match: Option<MinimumShouldMatch>,
+    },
+    /// `combined_fields`: the text fields scored as if they were one (BM25F).
+    CombinedFields {
+        fields: Vec<(String, f32)>,
+        text: String,
+        operator: Operator,
+        minimum_should_match: Option<MinimumShouldMatch>,
+    },
+    /// `query_string` / `simple_query_string`, fields resolved at lowering.
+    QueryString(Box<crate::dsl::qs_ast::QueryStringAst>),
+    /// `more_like_this` with like texts; terms are picked from index statistics.
+    MoreLikeThis(Box<crate::dsl::more_like_this::MltAst>),
 }
 
 impl QueryAst {
@@ -90,6 +114,98 @@ impl QueryAst {
             _ => self,
         }
     }
+}
+
+/// `function_score` (ES FunctionScoreQuery): `query`'s matches rescored by `functions`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FunctionScoreAst {
+    pub query: Box<QueryAst>,
+    pub functions: Vec<ScoreFunctionAst>,
+    pub score_mode: ScoreMode,
+    pub boost_mode: BoostMode,
+    pub max_boost: f64,
+    pub min_score: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoreFunctionAst {
+    pub filter: Option<QueryAst>,
+    pub weight: Option<f64>,
+    pub kind: ScoreFunctionKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScoreFunctionKind {
+    /// Only a `weight`: the function scores 1 (times the weight).
+    One,
+    FieldValueFactor {
+        field: String,
+        factor: f64,
+        modifier: Modifier,
+        missing: Option<f64>,
+    },
+    Decay(DecayAst),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecayAst {
+    pub curve: DecayCurve,
+    pub field: String,
+    /// JSON until lowering: numbers for numeric fields, dates / date math for date fields.
+    pub origin: Option<Value>,
+    pub scale: Value,
+    pub offset: Option<Value>,
+    pub decay: f64,
+    pub multi_value_mode: MultiValueMode,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DecayCurve {
+    Gauss,
+    Exp,
+    Linear,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MultiValueMode {
+    Min,
+    Max,
+    Avg,
+    Sum,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Modifier {
+    None,
+    Log,
+    Log1p,
+    Log2p,
+    Ln,
+    Ln1p,
+    Ln2p,
+    Square,
+    Sqrt,
+    Reciprocal,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScoreMode {
+    Multiply,
+    Sum,
+    Avg,
+    First,
+    Max,
+    Min,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoostMode {
+    Multiply,
+    Replace,
+    Sum,
+    Avg,
+    Max,
+    Min,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]

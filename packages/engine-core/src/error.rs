@@ -161,7 +161,14 @@ impl EngineError {
 
 impl From<tantivy::TantivyError> for EngineError {
     fn from(e: tantivy::TantivyError) -> Self {
-        EngineError::Internal(format!("tantivy: {e}"))
+        match e {
+            // Raised by our own scorers for request problems found while scoring (a
+            // function_score field without a value and no `missing`): a 400, as in ES.
+            tantivy::TantivyError::InvalidArgument(reason) => {
+                EngineError::SearchPhase { cause_type: "illegal_argument_exception", reason }
+            }
+            other => EngineError::Internal(format!("tantivy: {other}")),
+        }
     }
 }
 

@@ -22,6 +22,16 @@ use crate::lower_multi_term::{
 };
 use crate::mapping::{FieldMapping, FieldType, Mapping};
 
+// Declared here (not in lib.rs) so the query lowering stays one family of files.
+#[path = "lower_function_score.rs"]
+mod lower_function_score;
+#[path = "lower_more_like_this.rs"]
+mod lower_more_like_this;
+#[path = "lower_query_string.rs"]
+mod lower_query_string;
+#[path = "lower_text_extra.rs"]
+mod lower_text_extra;
+
 /// tantivy's BM25 keeps Lucene's old `(k1 + 1)` factor that Lucene 8+ (and so ES) dropped:
 /// tantivy scores are ES scores x 2.2. Constant-score queries are lowered on the same scale
 /// and the search divides every score by this on output, so `_score` matches ES.
@@ -85,6 +95,16 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
         QueryAst::Boosting { positive, negative, negative_boost } => Box::new(
             crate::dsl::boosting::BoostingQuery::new(lower(positive, ctx)?, lower(negative, ctx)?, *negative_boost),
         ),
+        QueryAst::FunctionScore(fs) => lower_function_score::lower_function_score(fs, ctx)?,
+        QueryAst::Pinned { ids, organic } => lower_text_extra::lower_pinned(ids, organic, ctx)?,
+        QueryAst::MatchBoolPrefix { field, text, operator, minimum_should_match } => {
+            lower_text_extra::lower_match_bool_prefix(field, text, *operator, *minimum_should_match, ctx)?
+        }
+        QueryAst::CombinedFields { fields, text, operator, minimum_should_match } => {
+            lower_text_extra::lower_combined_fields(fields, text, *operator, *minimum_should_match, ctx)?
+        }
+        QueryAst::QueryString(qs) => lower(&lower_query_string::to_ast(qs, ctx)?, ctx)?,
+        QueryAst::MoreLikeThis(m) => lower_more_like_this::lower_more_like_this(m, ctx)?,
     })
 }
 

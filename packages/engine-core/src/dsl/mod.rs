@@ -3,20 +3,32 @@
 
 mod bool_query;
 pub mod boosting;
+mod combined_fields;
 mod constant_score;
 mod dis_max;
 mod exists;
 mod field_value;
+mod function_score;
+pub mod function_score_query;
 mod fuzzy;
 mod ids;
 mod match_all;
+mod match_bool_prefix;
 mod match_phrase;
 mod match_phrase_prefix;
 mod match_query;
+pub mod more_like_this;
 mod multi_match;
+mod pinned;
 mod prefix;
+pub mod qs_ast;
+mod query_string;
+mod query_string_parser;
 mod range;
 mod regexp;
+pub mod score_function;
+pub mod score_values;
+mod simple_query_parser;
 mod term;
 mod terms;
 pub mod wildcard;
@@ -96,6 +108,13 @@ fn parse_query_at_depth(value: &Value) -> Result<QueryAst> {
         "dis_max" => dis_max::parse(body),
         "boosting" => boosting::parse(body),
         "knn" => crate::knn::parse_knn(body),
+        "function_score" => function_score::parse(body),
+        "pinned" => pinned::parse(body),
+        "match_bool_prefix" => match_bool_prefix::parse(body),
+        "combined_fields" => combined_fields::parse(body),
+        "query_string" => query_string::parse(body),
+        "simple_query_string" => query_string::parse_simple(body),
+        "more_like_this" => more_like_this::parse(body),
         other => Err(EngineError::Parsing(format!("unknown query [{other}]"))),
     }
 }
