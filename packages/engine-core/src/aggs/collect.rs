@@ -10,146 +10,15 @@ use tantivy::columnar::{Column, StrColumn};
 use tantivy::query::Weight;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
+use super::extra::SegColumns;
 use super::filters::SegFilters;
+use super::fruit::ords_to_strings;
+pub use super::fruit::{AggFruit, BucketKey, FruitBucket, MetricState};
 use super::key_hasher::KeyMap;
-use super::{AggKind, AggRequest, Interval};
+use super::{AggKind, AggRequest, ExtraKind, Interval};
 use crate::date_math::{add_units, round_down};
 use crate::mapping::FieldType;
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MetricState {
-    pub count: u64,
-    pub sum: f64,
-    pub min: f64,
-    pub max: f64,
-    /// For extended_stats.
-    pub sum_of_squares: f64,
-}
-
-impl Default for MetricState {
-    fn default() -> Self {
-        MetricState { count: 0, sum: 0.0, min: f64::INFINITY, max: f64::NEG_INFINITY, sum_of_squares: 0.0 }
-    }
-}
-
-impl MetricState {
-    fn add(&mut self, v: f64) {
-        self.count += 1;
-        self.sum += v;
-        self.sum_of_squares += v * v;
-        self.min = self.min.min(v);
-        self.max = self.max.max(v);
-    }
-
-    fn merge(&mut self, other: &MetricState) {
-        self.count += other.count;
-        self.sum += other.sum;
-        self.sum_of_squares += other.sum_of_squares;
-        self.min = self.min.min(other.min);
-        self.max = self.max.max(other.max);
-    }
-}
-
-/// A bucket key after harvest: keyword text, or the raw 64 bits of a numeric/date/bool key.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum BucketKey {
-    Str(String),
-    Num(u64),
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct FruitBucket {
-    pub count: u64,
-    pub subs: Vec<AggFruit>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum AggFruit {
-    Metric(MetricState),
-    Buckets(HashMap<BucketKey, FruitBucket>),
-    /// Keyword `cardinality`: the distinct terms seen, sorted, so segments merge by a linear
-    /// walk over term bytes (exact, no hashing of strings per doc or per bucket).
-    Distinct(Vec<String>),
-}
-
-impl AggFruit {
-    pub fn empty(req: &AggRequest) -> AggFruit {
-        match req.kind {
-            AggKind::Metric { .. } => AggFruit::Metric(MetricState::default()),
-            _ => AggFruit::Buckets(HashMap::new()),
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        match self {
-            AggFruit::Metric(_) => false,
-            AggFruit::Buckets(b) => b.is_empty(),
-            AggFruit::Distinct(d) => d.is_empty(),
-        }
-    }
-
-    fn merge(&mut self, other: AggFruit) {
-        // A segment without the field yields an empty fruit of the generic shape.
-        if other.is_empty() {
-            return;
-        }
-        if self.is_empty() {
-            *self = other;
-            return;
-        }
-        match (self, other) {
-            (AggFruit::Distinct(a), AggFruit::Distinct(b)) => *a = merge_sorted_distinct(std::mem::take(a), b),
-            (AggFruit::Metric(a), AggFruit::Metric(b)) => a.merge(&b),
-            (AggFruit::Buckets(a), AggFruit::Buckets(b)) => {
-                for (key, bucket) in b {
-                    match a.get_mut(&key) {
-                        Some(existing) => {
-                            existing.count += bucket.count;
-                            for (mine, theirs) in existing.subs.iter_mut().zip(bucket.subs) {
-                                mine.merge(theirs);
-                            }
-                        }
-                        None => {
-                            a.insert(key, bucket);
-                        }
-                    }
-                }
-            }
-            _ => unreachable!("fruits of one request have one shape"),
-        }
-    }
-}
-
-/// The union of two sorted, deduplicated lists.
-fn merge_sorted_distinct(a: Vec<String>, b: Vec<String>) -> Vec<String> {
-    let mut out = Vec::with_capacity(a.len().max(b.len()));
-    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
-    loop {
-        let next = match (a.peek(), b.peek()) {
-            (Some(x), Some(y)) => match x.cmp(y) {
-                std::cmp::Ordering::Less => a.next(),
-                std::cmp::Ordering::Greater => b.next(),
-                std::cmp::Ordering::Equal => {
-                    b.next();
-                    a.next()
-                }
-            },
-            (Some(_), None) => a.next(),
-            (None, Some(_)) => b.next(),
-            (None, None) => return out,
-        };
-        out.extend(next);
-    }
-}
-
-/// Terms of sorted ordinals, in one sequential pass over the dictionary blocks (looking
-/// each ordinal up on its own re-decodes its block from the start, every time).
-fn ords_to_strings(col: &StrColumn, ords: &[u64]) -> Vec<String> {
-    let mut out = Vec::with_capacity(ords.len());
-    let _ =
-        col.dictionary().sorted_ords_to_term_cb(ords, |bytes| out.push(String::from_utf8_lossy(bytes).into_owned()));
-    out
-}
+use crate::search::sort::TopHitsSegment;
 
 pub struct AggCollector {
     pub aggs: Arc<Vec<AggRequest>>,
@@ -167,6 +36,10 @@ enum Accessor {
 
 struct Plan {
     kind: AggKind,
+    /// `composite` and `matrix_stats`: this segment's columns of their fields.
+    columns: Option<SegColumns>,
+    /// `top_hits`: the per-search hits collector and this segment, to open one per bucket.
+    top_hits: Option<super::extra::SegTopHits>,
     accessor: Accessor,
     subs: Vec<Plan>,
     filters: Option<SegFilters>,
@@ -191,6 +64,12 @@ enum SegState {
         counts: Vec<u64>,
         subs: Vec<Option<Vec<SegState>>>,
     },
+    /// Every value of the field (or the `missing` value) for the quantile aggregations.
+    Values(Vec<f64>),
+    /// `composite`: buckets by the tuple of raw source values (`None`: the missing bucket).
+    Composite(HashMap<Vec<Option<u64>>, SegBucket>),
+    /// `None` only if opening the sort columns failed (they opened once in `build_plan`).
+    TopHits(Option<Box<TopHitsSegment>>),
 }
 
 pub struct AggSegment {
@@ -201,6 +80,7 @@ pub struct AggSegment {
 
 fn build_plan(
     req: &AggRequest,
+    segment: SegmentOrdinal,
     reader: &SegmentReader,
     weights: &[Box<dyn Weight>],
     next: &mut usize,
@@ -219,15 +99,32 @@ fn build_plan(
             _ => ff.column_opt::<i64>(name)?.map_or(Accessor::Unmapped, Accessor::I64),
         },
     };
-    let subs = req.subs.iter().map(|s| build_plan(s, reader, weights, next)).collect::<tantivy::Result<_>>()?;
-    Ok(Plan { kind: req.kind.clone(), accessor, subs, filters, calendar_cache: Cell::new((i64::MAX, i64::MIN)) })
+    let subs =
+        req.subs.iter().map(|s| build_plan(s, segment, reader, weights, next)).collect::<tantivy::Result<_>>()?;
+    let (columns, top_hits) = super::extra::open_segment(&req.kind, segment, reader)?;
+    Ok(Plan {
+        kind: req.kind.clone(),
+        columns,
+        top_hits,
+        accessor,
+        subs,
+        filters,
+        calendar_cache: Cell::new((i64::MAX, i64::MIN)),
+    })
 }
 
 fn new_state(plan: &Plan) -> SegState {
     match (&plan.kind, &plan.accessor) {
         (AggKind::Metric { .. }, _) => SegState::Metric(MetricState::default()),
-        (AggKind::Terms { .. } | AggKind::Cardinality, Accessor::Str(col))
-            if (col.num_terms() as u64) <= DENSE_TERMS_LIMIT =>
+        (AggKind::Extra(x), _) if x.collects_values() => SegState::Values(Vec::new()),
+        (_, _) if matches!(plan.columns, Some(SegColumns::Composite(_))) => SegState::Composite(HashMap::new()),
+        (AggKind::Extra(_), _) if plan.top_hits.is_some() => {
+            let opened = plan.top_hits.as_ref().and_then(|(c, seg, reader)| c.for_segment(*seg, reader).ok());
+            SegState::TopHits(opened.map(Box::new))
+        }
+        (_, Accessor::Str(col))
+            if (plan.kind.is_terms_like() || plan.kind == AggKind::Cardinality)
+                && (col.num_terms() as u64) <= DENSE_TERMS_LIMIT =>
         {
             let n = col.num_terms();
             let subs = if plan.subs.is_empty() { Vec::new() } else { (0..n).map(|_| None).collect() };
@@ -253,9 +150,10 @@ impl Plan {
     fn bucket_keys(&self, doc: DocId, keys: &mut Vec<u64>) {
         keys.clear();
         match (&self.kind, &self.accessor) {
-            (AggKind::Filters { .. }, _) => {
+            (_, _) if self.filters.is_some() => {
                 if let Some(filters) = &self.filters {
                     filters.matching(doc, keys);
+                    super::extra::adjacency_keys(&self.kind, keys);
                 }
             }
             (AggKind::Missing, _) => {
@@ -263,6 +161,7 @@ impl Plan {
                     keys.push(0);
                 }
             }
+            (AggKind::Extra(x), _) if matches!(**x, ExtraKind::Global) => keys.push(0),
             (AggKind::Histogram { .. } | AggKind::Range { .. }, Accessor::I64(c)) => {
                 c.values_for_doc(doc).for_each(|v| self.numeric_keys(v as f64, keys))
             }
@@ -322,11 +221,45 @@ impl Plan {
             }
         }
     }
+
+    /// The doc's values for the quantiles (or their `missing` value); its row for matrix_stats.
+    fn push_values(&self, doc: DocId, out: &mut Vec<f64>) {
+        if let Some(SegColumns::Matrix(columns)) = &self.columns {
+            return columns.push_row(doc, out);
+        }
+        let before = out.len();
+        match &self.accessor {
+            Accessor::I64(c) => out.extend(c.values_for_doc(doc).map(|v| v as f64)),
+            Accessor::F64(c) => out.extend(c.values_for_doc(doc)),
+            Accessor::Bool(c) => out.extend(c.values_for_doc(doc).map(|v| u8::from(v) as f64)),
+            Accessor::Str(_) | Accessor::Unmapped => {}
+        }
+        if out.len() == before {
+            if let AggKind::Extra(x) = &self.kind {
+                out.extend(x.missing_value());
+            }
+        }
+    }
 }
 
-fn collect_into(plan: &Plan, state: &mut SegState, doc: DocId, keys: &mut Vec<u64>) {
+fn collect_into(plan: &Plan, state: &mut SegState, doc: DocId, score: Score, keys: &mut Vec<u64>) {
     match state {
         SegState::Metric(m) => plan.metric_values(doc, m),
+        SegState::Values(v) => plan.push_values(doc, v),
+        SegState::TopHits(Some(seg)) => seg.collect(doc, score),
+        SegState::TopHits(None) => {}
+        SegState::Composite(buckets) => {
+            let Some(SegColumns::Composite(sources)) = &plan.columns else { return };
+            sources.for_each_key(doc, &mut |key| {
+                let bucket = buckets
+                    .entry(key.to_vec())
+                    .or_insert_with(|| SegBucket { count: 0, subs: plan.subs.iter().map(new_state).collect() });
+                bucket.count += 1;
+                for (sub_plan, sub_state) in plan.subs.iter().zip(bucket.subs.iter_mut()) {
+                    collect_into(sub_plan, sub_state, doc, score, keys);
+                }
+            });
+        }
         SegState::Dense { counts, subs } => {
             let Accessor::Str(col) = &plan.accessor else { return };
             for ord in col.term_ords(doc) {
@@ -334,7 +267,7 @@ fn collect_into(plan: &Plan, state: &mut SegState, doc: DocId, keys: &mut Vec<u6
                 if !plan.subs.is_empty() {
                     let states = subs[ord as usize].get_or_insert_with(|| plan.subs.iter().map(new_state).collect());
                     for (sub_plan, sub_state) in plan.subs.iter().zip(states.iter_mut()) {
-                        collect_into(sub_plan, sub_state, doc, keys);
+                        collect_into(sub_plan, sub_state, doc, score, keys);
                     }
                 }
             }
@@ -351,7 +284,7 @@ fn collect_into(plan: &Plan, state: &mut SegState, doc: DocId, keys: &mut Vec<u6
                     .or_insert_with(|| SegBucket { count: 0, subs: plan.subs.iter().map(new_state).collect() });
                 bucket.count += 1;
                 for (sub_plan, sub_state) in plan.subs.iter().zip(bucket.subs.iter_mut()) {
-                    collect_into(sub_plan, sub_state, doc, keys);
+                    collect_into(sub_plan, sub_state, doc, score, keys);
                 }
             }
             *keys = doc_keys;
@@ -362,6 +295,19 @@ fn collect_into(plan: &Plan, state: &mut SegState, doc: DocId, keys: &mut Vec<u6
 fn harvest_state(plan: &Plan, state: SegState) -> AggFruit {
     match state {
         SegState::Metric(m) => AggFruit::Metric(m),
+        SegState::Values(v) => AggFruit::Values(v),
+        SegState::Composite(buckets) => {
+            let Some(SegColumns::Composite(sources)) = &plan.columns else { return AggFruit::Buckets(HashMap::new()) };
+            let out = buckets
+                .into_iter()
+                .map(|(raw, bucket)| {
+                    let subs = plan.subs.iter().zip(bucket.subs).map(|(p, s)| harvest_state(p, s)).collect();
+                    (sources.key_text(&raw), FruitBucket { count: bucket.count, subs })
+                })
+                .collect();
+            AggFruit::Buckets(out)
+        }
+        SegState::TopHits(seg) => AggFruit::TopHits(seg.map(|s| s.harvest()).unwrap_or_default()),
         SegState::Dense { counts, mut subs } => {
             let Accessor::Str(col) = &plan.accessor else { return AggFruit::Buckets(HashMap::new()) };
             let ords: Vec<u64> = (0..counts.len() as u64).filter(|ord| counts[*ord as usize] > 0).collect();
@@ -391,7 +337,7 @@ fn harvest_state(plan: &Plan, state: SegState) -> AggFruit {
                 .into_iter()
                 .map(|(raw, bucket)| {
                     let key = match &plan.accessor {
-                        Accessor::Str(col) if matches!(plan.kind, AggKind::Terms { .. } | AggKind::Cardinality) => {
+                        Accessor::Str(col) if plan.kind.is_terms_like() || plan.kind == AggKind::Cardinality => {
                             text.clear();
                             let _ = col.ord_to_str(raw, &mut text);
                             BucketKey::Str(text.clone())
@@ -411,19 +357,20 @@ impl Collector for AggCollector {
     type Fruit = Vec<AggFruit>;
     type Child = AggSegment;
 
-    fn for_segment(&self, _: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<AggSegment> {
+    fn for_segment(&self, segment: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<AggSegment> {
         let mut next = 0;
         let plans: Vec<Plan> = self
             .aggs
             .iter()
-            .map(|a| build_plan(a, reader, &self.filter_weights, &mut next))
+            .map(|a| build_plan(a, segment, reader, &self.filter_weights, &mut next))
             .collect::<tantivy::Result<_>>()?;
         let states = plans.iter().map(new_state).collect();
         Ok(AggSegment { plans, states, keys: Vec::new() })
     }
 
+    /// Only a `top_hits` ordered by (or tracking) relevance needs scores.
     fn requires_scoring(&self) -> bool {
-        false
+        super::extra::needs_scores(&self.aggs)
     }
 
     fn merge_fruits(&self, fruits: Vec<Vec<AggFruit>>) -> tantivy::Result<Vec<AggFruit>> {
@@ -440,9 +387,9 @@ impl Collector for AggCollector {
 impl SegmentCollector for AggSegment {
     type Fruit = Vec<AggFruit>;
 
-    fn collect(&mut self, doc: DocId, _score: Score) {
+    fn collect(&mut self, doc: DocId, score: Score) {
         for (plan, state) in self.plans.iter().zip(self.states.iter_mut()) {
-            collect_into(plan, state, doc, &mut self.keys);
+            collect_into(plan, state, doc, score, &mut self.keys);
         }
     }
 

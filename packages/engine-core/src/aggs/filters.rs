@@ -46,6 +46,18 @@ pub(super) fn parse_filters(kind_name: &str, body: &Map<String, Value>) -> Resul
     Ok(AggKind::Filters { buckets, keyed, single: false })
 }
 
+/// The named queries of `filter(s)` and `adjacency_matrix`.
+fn queries_of(kind: &AggKind) -> Option<&[(String, QueryAst)]> {
+    match kind {
+        AggKind::Filters { buckets, .. } => Some(buckets),
+        AggKind::Extra(x) => match &**x {
+            super::ExtraKind::AdjacencyMatrix { filters, .. } => Some(filters),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Every filter query in `reqs` (pre-order), lowered to a non-scoring weight.
 pub fn filter_weights(
     reqs: &[AggRequest],
@@ -54,7 +66,7 @@ pub fn filter_weights(
 ) -> Result<Vec<Box<dyn Weight>>> {
     let mut out = Vec::new();
     for req in reqs {
-        if let AggKind::Filters { buckets, .. } = &req.kind {
+        if let Some(buckets) = queries_of(&req.kind) {
             for (_, query) in buckets {
                 out.push(lower(query)?.weight(EnableScoring::disabled_from_schema(schema))?);
             }
@@ -75,7 +87,7 @@ impl SegFilters {
         next: &mut usize,
         reader: &SegmentReader,
     ) -> tantivy::Result<Option<SegFilters>> {
-        let AggKind::Filters { buckets, .. } = kind else { return Ok(None) };
+        let Some(buckets) = queries_of(kind) else { return Ok(None) };
         let mut scorers = Vec::with_capacity(buckets.len());
         for weight in &weights[*next..*next + buckets.len()] {
             scorers.push(RefCell::new(weight.scorer(reader, 1.0)?));

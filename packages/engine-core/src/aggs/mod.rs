@@ -5,18 +5,26 @@
 
 mod bucket_budget;
 mod collect;
+mod composite;
+mod extra;
 mod filters;
+mod fruit;
 mod key_hasher;
+mod matrix_stats;
+mod quantiles;
 mod range_spec;
 mod render;
 mod render_extra;
+mod top_hits;
 
 use range_spec::range_kind;
 
 pub use bucket_budget::MAX_BUCKETS;
 pub use collect::{AggCollector, AggFruit};
+pub use extra::{split_global, ExtraKind};
 pub use filters::filter_weights;
 pub use render::render_aggs;
+pub use top_hits::HitsContext;
 
 use serde_json::{Map, Value};
 
@@ -83,6 +91,8 @@ pub enum AggKind {
     },
     /// A pipeline aggregation: collects nothing, computed on the rendered tree.
     Pipeline(Box<crate::pipeline::PipelineSpec>),
+    /// The aggregations parsed and rendered in `extra` (quantiles, top_hits, composite, ...).
+    Extra(Box<ExtraKind>),
 }
 
 /// How range bounds are shown: numbers (`range`) or dates (`date_range`, ISO or `format`).
@@ -175,6 +185,13 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
         let resolved =
             mapping.get(&field_name).map(|fm| (mapping.schema.get_field_name(fm.field).to_string(), fm.field_type));
         let kind = AggKind::Metric { op: MetricOp::Sum };
+        check_field_type(kind_name, &kind, &field_name, resolved.as_ref().map(|r| r.1))?;
+        return Ok(AggRequest { name: name.to_string(), kind, field: AggField { name: field_name, resolved }, subs });
+    }
+    if let Some(kind) = extra::parse(name, kind_name, body, mapping, !subs.is_empty())? {
+        let field_name = extra::field_of(body);
+        let resolved =
+            mapping.get(&field_name).map(|fm| (mapping.schema.get_field_name(fm.field).to_string(), fm.field_type));
         check_field_type(kind_name, &kind, &field_name, resolved.as_ref().map(|r| r.1))?;
         return Ok(AggRequest { name: name.to_string(), kind, field: AggField { name: field_name, resolved }, subs });
     }
@@ -314,6 +331,7 @@ fn check_field_type(kind_name: &str, kind: &AggKind, field: &str, ty: Option<Fie
         | AggKind::Missing
         | AggKind::Filters { .. }
         | AggKind::Pipeline(_) => true,
+        AggKind::Extra(x) => x.accepts(ty),
         AggKind::Metric { .. } => ty != FieldType::Keyword,
         AggKind::Range { keys: RangeKeys::Date(_), .. } => ty == FieldType::Date,
         AggKind::Histogram { .. } | AggKind::Range { .. } => ty.is_i64() || ty.is_f64(),

@@ -13,14 +13,23 @@ use super::filters::render_filters;
 use super::render_extra::{
     render_extended_stats, render_missing, render_numeric_histogram, render_range, render_stats,
 };
+use super::top_hits::HitsContext;
 use super::{AggFruit, AggKind, AggRequest, Interval, MetricOp, TermsOrder};
 use crate::date::format_millis;
 use crate::date_math::add_units;
 use crate::error::{EngineError, Result};
 use crate::mapping::FieldType;
 
-pub fn render_aggs(reqs: &[AggRequest], fruits: &[AggFruit]) -> Result<Value> {
+/// Renders the aggregations; `hits` lets `top_hits` read stored documents.
+pub fn render_aggs(reqs: &[AggRequest], fruits: &[AggFruit], hits: Option<HitsContext>) -> Result<Value> {
     bucket_budget::reset();
+    super::top_hits::install(hits);
+    let out = render_all(reqs, fruits);
+    super::top_hits::install(None);
+    out
+}
+
+fn render_all(reqs: &[AggRequest], fruits: &[AggFruit]) -> Result<Value> {
     crate::pipeline::validate(reqs, None)?;
     let mut out = Map::new();
     for (req, fruit) in reqs.iter().zip(fruits) {
@@ -93,6 +102,7 @@ pub(super) fn render_one(req: &AggRequest, fruit: &AggFruit) -> Value {
         (AggKind::DateHistogram { interval, min_doc_count }, AggFruit::Buckets(buckets)) => {
             render_histogram(req, buckets.iter().collect(), *interval, *min_doc_count)
         }
+        (AggKind::Extra(x), fruit) => super::extra::render(req, x, fruit),
         // Filled in (or removed) by `crate::pipeline::apply` once the tree is rendered.
         (AggKind::Pipeline(_), _) => Value::Null,
         _ => unreachable!("fruit shape follows the request"),
@@ -189,6 +199,20 @@ fn render_terms(
     let shown: u64 = decoded.iter().map(|(_, b)| b.count).sum();
     let rendered: Vec<Value> = decoded.iter().map(|(k, b)| bucket_json(req, k, Some(b), ty)).collect();
     json!({ "doc_count_error_upper_bound": 0, "sum_other_doc_count": total - shown, "buckets": rendered })
+}
+
+/// `rare_terms`: every term in at most `max_doc_count` docs, rarest first, then by key.
+pub(super) fn render_rare_terms(
+    req: &AggRequest,
+    buckets: &std::collections::HashMap<BucketKey, FruitBucket>,
+    max_doc_count: u64,
+) -> Value {
+    let ty = field_type(req);
+    let mut decoded: Vec<(KeyValue, &FruitBucket)> =
+        buckets.iter().filter(|(_, b)| b.count <= max_doc_count).map(|(k, b)| (decode(k, ty), b)).collect();
+    decoded.sort_by(|(ka, a), (kb, b)| a.count.cmp(&b.count).then_with(|| cmp_keys(ka, kb)));
+    let rendered: Vec<Value> = decoded.iter().map(|(k, b)| bucket_json(req, k, Some(b), ty)).collect();
+    json!({ "buckets": rendered })
 }
 
 fn render_histogram(

@@ -119,7 +119,7 @@ pub(super) fn render_numeric_histogram(
 }
 
 /// Java's `Double.toString` for the values range keys are built from (`100.0`, `2.5`).
-fn java_double(v: f64) -> String {
+pub(super) fn java_double(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e7 {
         format!("{v:.1}")
     } else {

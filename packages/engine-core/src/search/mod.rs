@@ -17,7 +17,9 @@ use tantivy::collector::{Count, TopDocs};
 use tantivy::schema::Value as _;
 use tantivy::TantivyDocument;
 
-use crate::aggs::{filter_weights, parse_aggs, render_aggs, AggCollector, AggRequest};
+use crate::aggs::{
+    filter_weights, parse_aggs, render_aggs, split_global, AggCollector, AggFruit, AggRequest, HitsContext,
+};
 use crate::ast::QueryAst;
 use crate::dsl::parse_query;
 use crate::error::{json_syntax_error, EngineError, Result};
@@ -311,17 +313,32 @@ pub fn execute(
         (top_by_score(searcher, query.as_ref(), limit, req.track_total_hits)?, Vec::new())
     } else {
         let hits_collector = TopHitsCollector { specs: specs.clone(), limit, scoring, after: req.after.clone() };
-        if req.aggs.is_empty() {
+        // `global` aggregations ignore the query: they get a pass of their own over all docs.
+        let (global, rest) = split_global(&req.aggs)?;
+        let pick = |idx: &[usize]| idx.iter().map(|i| req.aggs[*i].clone()).collect::<Vec<_>>();
+        let (top, main_fruits) = if rest.is_empty() {
             let (top, late) = collect(searcher, query.as_ref(), &hits_collector, deadline)?;
             timed_out = late;
             (top, Vec::new())
         } else {
-            let weights = filter_weights(&req.aggs, &handle.mapping.schema, &mut |q| lower_query(handle, q))?;
-            let agg_collector = AggCollector { aggs: Arc::new(req.aggs.clone()), filter_weights: Arc::new(weights) };
+            let agg_collector = agg_collector(handle, pick(&rest))?;
             let (fruit, late) = collect(searcher, query.as_ref(), &(hits_collector, agg_collector), deadline)?;
             timed_out = late;
             fruit
+        };
+        let mut fruits: Vec<Option<AggFruit>> = vec![None; req.aggs.len()];
+        for (i, fruit) in rest.iter().zip(main_fruits) {
+            fruits[*i] = Some(fruit);
         }
+        if !global.is_empty() {
+            let all = tantivy::query::AllQuery;
+            let (global_fruits, late) = collect(searcher, &all, &agg_collector(handle, pick(&global))?, deadline)?;
+            timed_out |= late;
+            for (i, fruit) in global.iter().zip(global_fruits) {
+                fruits[*i] = Some(fruit);
+            }
+        }
+        (top, fruits.into_iter().flatten().collect())
     };
 
     let mut out = String::with_capacity(256 + req.size * 256);
@@ -380,11 +397,17 @@ pub fn execute(
     out.push_str("]}");
     if !req.aggs.is_empty() {
         out.push_str(r#","aggregations":"#);
-        out.push_str(&render_aggs(&req.aggs, &aggs)?.to_string());
+        let hits = HitsContext::new(searcher, &handle.name, &handle.mapping);
+        out.push_str(&render_aggs(&req.aggs, &aggs, Some(hits))?.to_string());
     }
     out.push('}');
     let last_sort = top.hits.get(req.from..).and_then(|page| page.last()).map(|hit| sort_values_json(hit, &specs));
     Ok(Executed { body: out, last_sort, total })
+}
+
+fn agg_collector(handle: &IndexHandle, aggs: Vec<AggRequest>) -> Result<AggCollector> {
+    let weights = filter_weights(&aggs, &handle.mapping.schema, &mut |q| lower_query(handle, q))?;
+    Ok(AggCollector { aggs: Arc::new(aggs), filter_weights: Arc::new(weights) })
 }
 
 /// One collection pass; with a deadline, the clock-checking driver instead of tantivy's.

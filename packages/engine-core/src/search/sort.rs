@@ -196,13 +196,14 @@ impl Ord for GlobalPart {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Hit {
     pub key: Vec<GlobalPart>,
     pub address: DocAddress,
     pub score: Score,
 }
 
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopHitsFruit {
     pub hits: Vec<Hit>,
     pub total: u64,

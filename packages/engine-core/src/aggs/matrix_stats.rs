@@ -1,0 +1,136 @@
+//! `matrix_stats`: count, mean, variance, skewness, kurtosis, covariance and correlation of
+//! several numeric fields over the docs that have a value in every one of them (a
+//! multi-valued field contributes its average, ES's default `mode`). Rows are collected and
+//! the statistics computed in two passes at render; ES accumulates the same sums online.
+
+use serde_json::{json, Map, Value};
+use tantivy::columnar::Column;
+use tantivy::{DocId, SegmentReader};
+
+use super::shard_illegal;
+use crate::error::{EngineError, Result};
+use crate::mapping::{FieldType, Mapping};
+
+/// A field: its name in the request and its tantivy column (`true`: f64 column).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatrixField {
+    pub name: String,
+    pub column: String,
+    pub is_f64: bool,
+}
+
+pub(super) fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping) -> Result<Vec<MatrixField>> {
+    let mut fields = Vec::new();
+    for (key, value) in body {
+        let bad = || EngineError::XContentParse(format!("[matrix_stats] failed to parse field [{key}]"));
+        match key.as_str() {
+            "fields" => {
+                for f in value.as_array().ok_or_else(bad)? {
+                    let field = f.as_str().ok_or_else(bad)?;
+                    // Unmapped fields have no values: ES leaves them out of the matrix.
+                    let Some(fm) = mapping.get(field) else { continue };
+                    if !(fm.field_type.is_i64() || fm.field_type.is_f64() || fm.field_type == FieldType::Date) {
+                        return Err(shard_illegal(format!(
+                            "Field [{field}] of type [{}] is not supported for aggregation [matrix_stats]",
+                            fm.field_type.name()
+                        )));
+                    }
+                    let column = mapping.schema.get_field_name(fm.field).to_string();
+                    fields.push(MatrixField { name: field.to_string(), column, is_f64: fm.field_type.is_f64() });
+                }
+            }
+            _ => return Err(EngineError::XContentParse(format!("[matrix_stats] unknown field [{key}]"))),
+        }
+    }
+    if !body.contains_key("fields") {
+        return Err(shard_illegal(format!("Required [fields] for [matrix_stats] aggregation [{name}]")));
+    }
+    Ok(fields)
+}
+
+enum NumColumn {
+    I64(Column<i64>),
+    F64(Column<f64>),
+}
+
+/// One segment's columns of the matrix fields (`None`: a field absent from the segment).
+pub(super) struct MatrixColumns(Vec<Option<NumColumn>>);
+
+impl MatrixColumns {
+    pub(super) fn open(fields: &[MatrixField], reader: &SegmentReader) -> tantivy::Result<MatrixColumns> {
+        let ff = reader.fast_fields();
+        let mut columns = Vec::with_capacity(fields.len());
+        for f in fields {
+            columns.push(if f.is_f64 {
+                ff.column_opt::<f64>(&f.column)?.map(NumColumn::F64)
+            } else {
+                ff.column_opt::<i64>(&f.column)?.map(NumColumn::I64)
+            });
+        }
+        Ok(MatrixColumns(columns))
+    }
+
+    /// Appends the doc's row (one average per field) if every field has a value.
+    pub(super) fn push_row(&self, doc: DocId, out: &mut Vec<f64>) {
+        let start = out.len();
+        for column in &self.0 {
+            let (sum, n) = match column {
+                Some(NumColumn::I64(c)) => c.values_for_doc(doc).fold((0.0, 0u32), |(s, n), v| (s + v as f64, n + 1)),
+                Some(NumColumn::F64(c)) => c.values_for_doc(doc).fold((0.0, 0u32), |(s, n), v| (s + v, n + 1)),
+                None => (0.0, 0),
+            };
+            if n == 0 {
+                out.truncate(start);
+                return;
+            }
+            out.push(sum / n as f64);
+        }
+    }
+}
+
+/// Java `String.hashCode`, spread as `HashMap` does: ES keeps the per-field results in a
+/// `HashMap` and lists the fields in its iteration order (bucket, then insertion).
+fn java_bucket(name: &str, capacity: u32) -> u32 {
+    let h = name.encode_utf16().fold(0u32, |h, c| h.wrapping_mul(31).wrapping_add(u32::from(c)));
+    (h ^ (h >> 16)) & (capacity - 1)
+}
+
+pub(super) fn render(fields: &[MatrixField], values: &[f64]) -> Value {
+    let k = fields.len();
+    let n = values.len().checked_div(k).unwrap_or(0);
+    if n == 0 {
+        return json!({ "doc_count": 0 });
+    }
+    let rows: Vec<&[f64]> = values.chunks(k).collect();
+    let nf = n as f64;
+    let mean: Vec<f64> = (0..k).map(|f| rows.iter().map(|r| r[f]).sum::<f64>() / nf).collect();
+    let moment = |f: usize, p: i32| rows.iter().map(|r| (r[f] - mean[f]).powi(p)).sum::<f64>();
+    let co = |f: usize, g: usize| rows.iter().map(|r| (r[f] - mean[f]) * (r[g] - mean[g])).sum::<f64>() / (nf - 1.0);
+    let covariance: Vec<Vec<f64>> = (0..k).map(|f| (0..k).map(|g| co(f, g)).collect()).collect();
+    let mut capacity = 16u32;
+    while k as f64 > 0.75 * capacity as f64 {
+        capacity *= 2;
+    }
+    let mut order: Vec<usize> = (0..k).collect();
+    order.sort_by_key(|f| (java_bucket(&fields[*f].name, capacity), *f));
+    let list: Vec<Value> = order
+        .into_iter()
+        .map(|f| {
+            let m2 = moment(f, 2);
+            let matrix = |value: &dyn Fn(usize) -> f64| -> Value {
+                Value::Object((0..k).map(|g| (fields[g].name.clone(), json!(value(g)))).collect())
+            };
+            json!({
+                "name": fields[f].name,
+                "count": n,
+                "mean": mean[f],
+                "variance": m2 / (nf - 1.0),
+                "skewness": nf.sqrt() * moment(f, 3) / m2.powf(1.5),
+                "kurtosis": nf * moment(f, 4) / (m2 * m2),
+                "covariance": matrix(&|g| covariance[f][g]),
+                "correlation": matrix(&|g| if g == f { 1.0 } else { covariance[f][g] / (covariance[f][f].sqrt() * covariance[g][g].sqrt()) }),
+            })
+        })
+        .collect();
+    json!({ "doc_count": n, "fields": list })
+}

@@ -1,0 +1,151 @@
+//! `top_hits`: the best documents of each bucket, rendered like a search response's hits.
+//! Collection reuses the search's own top-k collector (one per bucket per segment), so sort
+//! semantics, missing values and tie-breaks are those of `sort` on `_search`. Rendering
+//! needs the stored documents: `render_aggs` installs the searcher for the duration of one
+//! render (thread-local, like the bucket budget, because `render_one` recurses through
+//! every bucket module and only `top_hits` needs it).
+
+use std::cell::RefCell;
+
+use serde_json::{json, Map, Value};
+use tantivy::schema::{Field, Value as _};
+use tantivy::{Searcher, TantivyDocument};
+
+use super::{agg_err, shard_illegal};
+use crate::error::{EngineError, Result};
+use crate::lower::ES_SCORE_SCALE;
+use crate::mapping::Mapping;
+use crate::search::sort::{parse_sort, sort_values_json, Order, SortSpec, SortTarget, TopHitsCollector, TopHitsFruit};
+use crate::search::SourceFilter;
+use tantivy::collector::Collector;
+
+/// ES's `index.max_inner_result_window` default: `from + size` above it is rejected.
+const MAX_INNER_RESULT_WINDOW: usize = 100;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TopHitsSpec {
+    pub size: usize,
+    pub from: usize,
+    /// `None`: relevance order, and hits carry no `sort` values.
+    pub sort: Option<Vec<SortSpec>>,
+    pub source: SourceFilter,
+    pub track_scores: bool,
+}
+
+/// What rendering needs to turn doc addresses into hits.
+#[derive(Clone)]
+pub struct HitsContext {
+    pub searcher: Searcher,
+    pub index: String,
+    pub id_field: Field,
+    pub source_field: Field,
+}
+
+impl HitsContext {
+    pub fn new(searcher: &Searcher, index: &str, mapping: &Mapping) -> HitsContext {
+        HitsContext {
+            searcher: searcher.clone(),
+            index: index.to_string(),
+            id_field: mapping.id_field,
+            source_field: mapping.source_field,
+        }
+    }
+}
+
+thread_local! {
+    static CONTEXT: RefCell<Option<HitsContext>> = const { RefCell::new(None) };
+}
+
+/// Installs (or clears) the hits context for the renders that follow on this thread.
+pub(super) fn install(ctx: Option<HitsContext>) {
+    CONTEXT.with(|c| *c.borrow_mut() = ctx);
+}
+
+impl TopHitsSpec {
+    pub(super) fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping, has_subs: bool) -> Result<Self> {
+        if has_subs {
+            return Err(agg_err(format!("Aggregator [{name}] of type [top_hits] cannot accept sub-aggregations")));
+        }
+        let mut spec = TopHitsSpec { size: 3, from: 0, sort: None, source: SourceFilter::all(), track_scores: false };
+        for (key, value) in body {
+            let bad = || EngineError::XContentParse(format!("[top_hits] failed to parse field [{key}]"));
+            match key.as_str() {
+                "size" => spec.size = value.as_u64().ok_or_else(bad)? as usize,
+                "from" => spec.from = value.as_u64().ok_or_else(bad)? as usize,
+                "sort" => spec.sort = Some(parse_sort(value, mapping)?),
+                "_source" => spec.source = SourceFilter::from_body(value)?,
+                "track_scores" => spec.track_scores = value.as_bool().ok_or_else(bad)?,
+                _ => return Err(EngineError::XContentParse(format!("[top_hits] unknown field [{key}]"))),
+            }
+        }
+        let window = spec.from + spec.size;
+        if window > MAX_INNER_RESULT_WINDOW {
+            return Err(shard_illegal(format!(
+                "Top hits result window is too large, the top hits aggregator [{name}]'s from + size must be less than or equal to: [{MAX_INNER_RESULT_WINDOW}] but was [{window}]. This limit can be set by changing the [index.max_inner_result_window] index level setting."
+            )));
+        }
+        Ok(spec)
+    }
+
+    fn specs(&self) -> Vec<SortSpec> {
+        self.sort.clone().unwrap_or_else(|| vec![SortSpec { target: SortTarget::Score, order: Order::Desc }])
+    }
+
+    fn sorted_by_score(&self) -> bool {
+        self.specs().iter().any(|s| s.target == SortTarget::Score)
+    }
+
+    pub(super) fn needs_scores(&self) -> bool {
+        self.track_scores || self.sorted_by_score()
+    }
+
+    pub(super) fn collector(&self) -> TopHitsCollector {
+        TopHitsCollector {
+            specs: self.specs(),
+            limit: self.from + self.size,
+            scoring: self.needs_scores(),
+            after: None,
+        }
+    }
+}
+
+pub(super) fn render_top_hits(spec: &TopHitsSpec, fruit: &TopHitsFruit) -> Value {
+    let specs = spec.specs();
+    // Same ordering and cut as the search's own merge of per-segment hits.
+    let merged = spec.collector().merge_fruits(vec![fruit.clone()]).unwrap_or_else(|_| fruit.clone());
+    let scoring = spec.needs_scores();
+    let max_score = match merged.max_score {
+        Some(s) if scoring && merged.total > 0 => json!(s / ES_SCORE_SCALE),
+        _ => Value::Null,
+    };
+    let hits: Vec<Value> = CONTEXT.with(|c| {
+        let ctx = c.borrow();
+        let Some(ctx) = ctx.as_ref() else { return Vec::new() };
+        merged
+            .hits
+            .iter()
+            .skip(spec.from)
+            .map(|hit| {
+                let doc: Option<TantivyDocument> = ctx.searcher.doc(hit.address).ok();
+                let id = doc.as_ref().and_then(|d| d.get_first(ctx.id_field)).and_then(|v| v.as_str()).unwrap_or("");
+                let mut obj = Map::new();
+                obj.insert("_index".into(), json!(ctx.index));
+                obj.insert("_id".into(), json!(id));
+                obj.insert("_score".into(), if scoring { json!(hit.score / ES_SCORE_SCALE) } else { Value::Null });
+                let raw = doc
+                    .as_ref()
+                    .and_then(|d| d.get_first(ctx.source_field))
+                    .and_then(|v| v.as_bytes())
+                    .unwrap_or(b"{}");
+                if let Some(source) = spec.source.apply(raw) {
+                    obj.insert("_source".into(), serde_json::from_str(&source).unwrap_or(Value::Null));
+                }
+                if spec.sort.is_some() {
+                    obj.insert("sort".into(), Value::Array(sort_values_json(hit, &specs)));
+                }
+                Value::Object(obj)
+            })
+            .collect()
+    });
+    json!({ "hits": { "total": { "value": merged.total, "relation": "eq" }, "max_score": max_score, "hits": hits } })
+}
