@@ -9,7 +9,7 @@ out="$(mktemp -d -t everycell-gate-smoke.XXXXXX)"
 trap 'rm -rf "$out"' EXIT
 
 npm run --silent ci:gate -- --out "$out/runs" --summary "$out/summary.md" --comment "$out/comment.md" \
-  --docs 3000 --iterations 60 --rounds 2 --prewarm 20 --warmup 5 --rate 200 \
+  --docs 3000 --iterations 60 --rounds 4 --max-rounds 4 --prewarm 20 --warmup 5 --rate 200 \
   --families query.term,query.match,metric.avg,bucket.terms
 code=$?
 

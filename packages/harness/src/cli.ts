@@ -2,6 +2,7 @@ import pc from 'picocolors';
 import { HELP, parseBenchArgs, UsageError } from './cli/args.js';
 import { runBench } from './cli/bench.js';
 import { createProgress } from './cli/progress.js';
+import { runScales } from './cli/scales.js';
 import { renderSummary } from './cli/summary.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -31,15 +32,23 @@ async function main(argv: string[]): Promise<number> {
   });
   process.on('SIGTERM', () => abort.abort());
 
-  const outcome = await runBench({ ...args, progress: createProgress(), abort: abort.signal });
-  if (!outcome.card) {
-    console.error(pc.red(`bench: ${outcome.error ?? 'the run failed'}`));
-    return 2;
-  }
-  console.log(renderSummary(outcome.card));
-  if (outcome.card.failure) console.error(pc.red(`run ${outcome.card.status}: ${outcome.card.failure}`));
-  console.log(`scorecard: ${outcome.dir}/SCORECARD.md`);
-  return outcome.exitCode;
+  const many = args.scales.length > 1;
+  const { exitCode } = await runScales(args.settings, args.scales, abort.signal, async (settings, i) => {
+    if (many)
+      console.log(
+        pc.bold(`pass ${i + 1}/${args.scales.length}: ${settings.docs.toLocaleString('en-US')} docs`),
+      );
+    const outcome = await runBench({ ...args, settings, progress: createProgress(), abort: abort.signal });
+    if (!outcome.card) {
+      console.error(pc.red(`bench: ${outcome.error ?? 'the run failed'}`));
+      return { exitCode: 2 as const };
+    }
+    console.log(renderSummary(outcome.card));
+    if (outcome.card.failure) console.error(pc.red(`run ${outcome.card.status}: ${outcome.card.failure}`));
+    console.log(`scorecard: ${outcome.dir}/SCORECARD.md`);
+    return { exitCode: outcome.exitCode };
+  });
+  return exitCode;
 }
 
 main(process.argv.slice(2)).then(

@@ -108,7 +108,11 @@ describe('bench CLI', () => {
     // Ingest of 2 bulks is noise-dominated; the read rows carry a 40 ms difference.
     for (const row of card.rows.slice(1, 3)) {
       expect(row.verdict).toBe('WIN');
-      expect(row.candidate.samples).toBe(60);
+      // 60 timed requests over 4 rounds; a loaded machine can leave the interval undecided, and
+      // then the row got two more rounds of 15 at a time (the adaptive rule, test/adaptive.test.ts).
+      const rounds = row.rounds ?? 4;
+      expect(rounds === 4 || row.remeasured, row.reason).toBe(true);
+      expect(row.candidate.samples, row.reason).toBe(15 * rounds);
       expect(row.ci?.[0]).toBeGreaterThan(1);
     }
     expect(card.manifest.candidate.product).toBe('fake-fast 0.0.1');

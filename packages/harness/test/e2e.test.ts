@@ -88,11 +88,11 @@ describe.skipIf(!candidateBuilt)('bench end to end (real engines)', () => {
       expect(row.baseline.supported, row.reason).toBe(true);
       const timed = ['query.prefix', 'metric.percentiles', 'feature.mget'].includes(row.id) ? 20 : 60;
       if (row.candidate.supported) {
-        // Two rounds by default; a row whose interval was not decisive got more (up to 6).
-        const rounds = row.rounds ?? 2;
-        expect(rounds === 2 || row.remeasured, row.reason).toBe(true);
-        expect(row.candidate.samples).toBe((timed / 2) * rounds);
-        expect(row.baseline.samples).toBe((timed / 2) * rounds);
+        // Four rounds by default; a row whose interval was not decisive got more (up to 12).
+        const rounds = row.rounds ?? 4;
+        expect(rounds === 4 || row.remeasured, row.reason).toBe(true);
+        expect(row.candidate.samples).toBe((timed / 4) * rounds);
+        expect(row.baseline.samples).toBe((timed / 4) * rounds);
         // Per-side quality fields for the site's drill-downs and the markers.
         expect(row.candidate.ecdf?.q.length).toBeGreaterThan(10);
         expect(row.baseline.timeline?.count.reduce((a, n) => a + n, 0)).toBeGreaterThan(0);

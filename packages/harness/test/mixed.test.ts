@@ -40,12 +40,12 @@ function engine(role: 'candidate' | 'baseline', url: string): RunningEngine {
   };
 }
 
-/** Timed samples with a given latency, as the open loop would record them. */
+/** Timed samples with a given latency, as the open loop would record them: 4 rounds in order. */
 function timed(n: number, latencyMs: (i: number) => number): Sample[] {
   return Array.from({ length: n }, (_, i) => ({
     i,
     phase: 'timed' as const,
-    round: i % 2,
+    round: Math.floor((i * 4) / n),
     atMs: i * 2.5,
     outcome: 'ok' as const,
     status: 200,
@@ -59,7 +59,8 @@ function raw(cAcked: number, bAcked: number, cP99: number, bP99: number): MixedR
   const side = (acked: number, tail: number) => ({
     supported: true,
     warmup: [],
-    timed: timed(400, (i) => (i % 50 === 0 ? tail : 2 + (i % 7) * 0.1)),
+    // One request in 20 is slow: p99 rests on the slow ones in every resample, not on luck.
+    timed: timed(400, (i) => (i % 20 === 0 ? tail : 2 + (i % 7) * 0.1)),
     writes: [{ offeredDocs: 2000, ackedDocs: acked, failedBulks: 0, droppedBulks: 0, elapsedMs: 1000 }],
   });
   return {
@@ -138,10 +139,12 @@ describe('mixed read-under-write rows', () => {
     // Acked per scheduled second: never above the offer; how close to it depends on the machine's load.
     expect(row.candidate.writeLoad?.ackedDocsPerSec).toBeGreaterThan(0);
     expect(row.candidate.writeLoad?.ackedDocsPerSec).toBeLessThanOrEqual(1000);
-    // The fake baseline answers reads 20 ms slower, so the candidate can never lose on p99. A WIN is
-    // not owed: p99 of 240 samples on a loaded machine has an interval wide enough to tie (a
-    // quarter of runs here); the verdict rules themselves are tested above with fixed samples.
+    // The fake baseline answers reads 20 ms slower, so the candidate must never LOSE on p99. Neither
+    // a WIN nor even a ratio above 1 is owed: both fakes share this process's event loop with the
+    // load generator, and p99 of 240 samples is the third-worst request, so a few event-loop stalls
+    // of 30-50 ms on a loaded 2-core machine can put the candidate's p99 above the baseline's (seen
+    // in a third of runs). The interval then straddles 1 and the row ties; the verdict rules
+    // themselves are tested above with fixed samples.
     if (row.verdict !== 'N/A') expect(['WIN', 'TIE']).toContain(row.verdict);
-    if (row.verdict !== 'N/A') expect(row.ratio).toBeGreaterThan(1);
   }, 30_000);
 });

@@ -11,7 +11,7 @@ const settings = { ...DEFAULT_SETTINGS, rate: 200 };
 const family = ALL_FAMILIES[0] as (typeof ALL_FAMILIES)[number];
 
 /** Timed samples over `rounds` rounds, in schedule order, from a latency generator. */
-function timed(latencies: number[], rounds = 2): Sample[] {
+function timed(latencies: number[], rounds = 4): Sample[] {
   const per = Math.ceil(latencies.length / rounds);
   return latencies.map((latencyMs, i) => ({
     i,
@@ -26,7 +26,7 @@ function timed(latencies: number[], rounds = 2): Sample[] {
   }));
 }
 
-function raw(c: number[], b: number[], rounds = 2): ReadRowRaw {
+function raw(c: number[], b: number[], rounds = 4): ReadRowRaw {
   return {
     family,
     probeBody: {},
@@ -60,7 +60,7 @@ describe('verdicts on synthetic samples', () => {
     const lose = readRowResult(raw(draw(5, 1200, 2.7, 0.1), base), settings);
     expect(lose.verdict).toBe('LOSE');
     expect(wantsMoreRounds(lose, settings.tieMargin)).toBe(false);
-    expect(lose.reason).toMatch(/; 2 rounds$/);
+    expect(lose.reason).toMatch(/; 4 rounds$/);
   });
 
   it('a wide interval asks for more rounds, whichever way it leans', () => {
@@ -75,8 +75,12 @@ describe('verdicts on synthetic samples', () => {
 
   it('the stop rule is symmetric and skips rows more rounds cannot change', () => {
     const row = readRowResult(raw(draw(1, 300, 2, 0.1), draw(2, 300, 2, 0.1)), settings);
+    // The interval alone (no per-round ratios): the paired-round rule is tested below.
     const at = (ci: [number, number], over: Partial<typeof row> = {}) =>
-      wantsMoreRounds({ ...row, ratio: (ci[0] + ci[1]) / 2, ci, verdict: 'TIE', ...over }, 0.05);
+      wantsMoreRounds(
+        { ...row, ratio: (ci[0] + ci[1]) / 2, ci, verdict: 'TIE', roundRatios: undefined, ...over },
+        0.05,
+      );
     expect(at([1.02, 1.2])).toBe(true); // a WIN on a wide interval is re-measured too
     expect(at([0.8, 0.97])).toBe(true);
     expect(at([1.06, 1.2])).toBe(false);
@@ -84,5 +88,9 @@ describe('verdicts on synthetic samples', () => {
     expect(at([0.97, 1.03])).toBe(false);
     expect(at([0.8, 1.2], { verdict: 'N/A' })).toBe(false);
     expect(at([0.8, 1.2], { belowResolution: true })).toBe(false);
+    // Beyond a threshold but only half the paired rounds agree: more rounds decide which half is off.
+    expect(at([1.06, 1.2], { roundRatios: [1.3, 1.2, 0.98, 0.99] })).toBe(true);
+    expect(at([1.06, 1.2], { roundRatios: [1.3, 1.2, 1.1, 0.99] })).toBe(false);
+    expect(at([0.8, 0.94], { roundRatios: [0.8, 1.01, 1.02, 0.9] })).toBe(true);
   });
 });

@@ -33,6 +33,22 @@ describe('decideVerdict', () => {
       decideVerdict({ ...base, candidate: side(), baseline: side(), ratio: 0.97, ci: [0.95, 0.99] }).verdict,
     ).toBe('TIE');
   });
+  it('a WIN or LOSE must be the direction of a strict majority of the paired rounds', () => {
+    const at = (ratio: number, ci: [number, number], roundRatios: number[]) =>
+      decideVerdict({ ...base, candidate: side(), baseline: side(), ratio, ci, roundRatios });
+    expect(at(1.3, [1.2, 1.4], [1.5, 1.4, 1.1, 0.98]).reason).toBe(
+      'ratio 1.300, 95% CI [1.200, 1.400]: interval above 1 and ratio >= 1.050; 3 of 4 paired rounds agree',
+    );
+    const split = at(1.3, [1.2, 1.4], [1.8, 1.6, 0.97, 0.95]);
+    expect(split.verdict).toBe('TIE');
+    expect(split.reason).toBe(
+      'ratio 1.300, 95% CI [1.200, 1.400] favours the candidate, but only 2 of 4 paired rounds do (round ratios 1.800, 1.600, 0.970, 0.950)',
+    );
+    expect(at(0.7, [0.6, 0.8], [0.6, 0.7, 0.8]).verdict).toBe('LOSE');
+    expect(at(0.7, [0.6, 0.8], [0.5, 1.01, 1.02]).verdict).toBe('TIE');
+    // Without per-round ratios (ingest, kNN rows) the interval alone decides.
+    expect(at(0.7, [0.6, 0.8], []).verdict).toBe('LOSE');
+  });
   it('TIE when the interval contains 1', () => {
     const d = decideVerdict({ ...base, candidate: side(), baseline: side(), ratio: 1.2, ci: [0.9, 1.5] });
     expect(d.verdict).toBe('TIE');

@@ -133,6 +133,9 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     bench = parseBenchArgs(args.benchArgv);
+    // Calibration repeats one size; a --docs list would silently measure only its first.
+    if (bench.scales.length > 1)
+      throw new UsageError('--docs takes one size here: calibrate one size at a time');
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`calibrate: ${error.message}`);

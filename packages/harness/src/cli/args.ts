@@ -8,7 +8,13 @@ import { selectSweeps } from '../runner/sweep.js';
 import { REPO_ROOT } from '../scorecard/manifest.js';
 
 export interface BenchArgs {
+  /** settings.docs is the first of `scales`. */
   settings: RunSettings;
+  /**
+   * Corpus sizes from --docs (a list runs one complete pass per size: its own engines, ingest,
+   * rows, scorecard and history entry), in the order given, without duplicates.
+   */
+  scales: number[];
   out: string;
   candidateUrl?: string;
   baselineUrl?: string;
@@ -36,7 +42,9 @@ history database. Exit status: 0 no LOSE, 1 any LOSE, 2 the run failed, was inte
 engine crashed (the run goes on after a crash, restarting the engine where it can), 3 coverage fell
 against the previous complete run on the same corpus, size and --families.
 
-  --docs N            corpus size; accepts 20000, 100k, 1m (default ${d.docs})
+  --docs N[,N...]     corpus size; accepts 20000, 100k, 1m (default ${d.docs}). A list (--docs 100k,1m)
+                      runs one complete pass per size, in order, each with its own scorecard; the exit
+                      status is the worst of the passes (2, then 1, then 3, then 0)
   --corpus ID         ${CORPORA.map((c) => c.id).join(' | ')} (default ${d.corpus}): the seeded LLM-telemetry corpus,
                       or WordNet 3.1's 117,791 real synsets with full-text rows (text.*); each has its own rows
   --knn               add the kNN rows (knn.latency, knn.recall@10) on a separate clustered-vector index
@@ -150,7 +158,11 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
   }
   const s: RunSettings = { ...DEFAULT_SETTINGS };
   const str = (k: string) => values[k] as string | undefined;
-  if (str('docs') !== undefined) s.docs = parseCount('docs', str('docs') as string, 1);
+  const scales =
+    str('docs') === undefined
+      ? [s.docs]
+      : [...new Set((str('docs') as string).split(',').map((x) => parseCount('docs', x, 1)))];
+  s.docs = scales[0] as number;
   if (str('rate') !== undefined) s.rate = parsePositive('rate', str('rate') as string);
   if (str('iterations') !== undefined)
     s.iterations = parseCount('iterations', str('iterations') as string, 1);
@@ -179,10 +191,12 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     throw new UsageError((error as Error).message);
   }
   s.corpus = corpus.id;
-  if (corpus.maxDocs !== undefined && s.docs > corpus.maxDocs)
-    throw new UsageError(
-      `the ${corpus.id} corpus has ${corpus.maxDocs} documents: use --docs ${corpus.maxDocs} or fewer`,
-    );
+  for (const docs of scales) {
+    if (corpus.maxDocs !== undefined && docs > corpus.maxDocs)
+      throw new UsageError(
+        `the ${corpus.id} corpus has ${corpus.maxDocs} documents: use --docs ${corpus.maxDocs} or fewer`,
+      );
+  }
   if (values.knn === true) s.knn = true;
   if (str('knn-docs') !== undefined) s.knnDocs = parseCount('knn-docs', str('knn-docs') as string, 100);
   if (str('families') !== undefined) {
@@ -220,6 +234,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
   }
   const args: BenchArgs = {
     settings: s,
+    scales,
     // npm runs workspace scripts in the package folder; a relative --out means the caller's folder.
     out:
       str('out') === undefined

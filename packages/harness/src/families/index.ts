@@ -1,3 +1,4 @@
+import { MORE_AGG_FAMILIES } from './aggsMore.js';
 import { BUCKET_FAMILIES } from './bucket.js';
 import { MORE_BUCKET_FAMILIES } from './bucketMore.js';
 import { FEATURE_FAMILIES } from './feature.js';
@@ -5,6 +6,7 @@ import { METRIC_FAMILIES } from './metric.js';
 import { MULTI_METRIC_FAMILIES } from './metricMulti.js';
 import { PIPELINE_FAMILIES } from './pipeline.js';
 import { QUERY_FAMILIES } from './query.js';
+import { MORE_QUERY_FAMILIES } from './queryMore.js';
 import { STRUCTURED_QUERY_FAMILIES } from './queryStructured.js';
 import { TEXT_QUERY_FAMILIES } from './queryText.js';
 import type { Family } from './types.js';
@@ -14,10 +16,13 @@ export const ALL_FAMILIES: readonly Family[] = [
   ...QUERY_FAMILIES,
   ...STRUCTURED_QUERY_FAMILIES,
   ...TEXT_QUERY_FAMILIES,
+  ...MORE_QUERY_FAMILIES,
   ...METRIC_FAMILIES,
   ...MULTI_METRIC_FAMILIES,
+  ...MORE_AGG_FAMILIES.filter((f) => f.group === 'metric'),
   ...BUCKET_FAMILIES,
   ...MORE_BUCKET_FAMILIES,
+  ...MORE_AGG_FAMILIES.filter((f) => f.group === 'bucket'),
   ...PIPELINE_FAMILIES,
   ...FEATURE_FAMILIES,
 ];

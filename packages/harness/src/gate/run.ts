@@ -24,7 +24,7 @@ export const CI_SCALE = [
   '--iterations',
   '300',
   '--rounds',
-  '2',
+  '4',
   '--prewarm',
   '100',
   '--no-sweep',
@@ -65,6 +65,12 @@ function parseRunnerArgs(argv: string[]): RunnerArgs {
       own.set(flag, value);
     } else bench.push(token);
   }
+  // The gate judges one scorecard: a --docs list would run several and judge only the last.
+  const docs = bench.flatMap((t, i) =>
+    t === '--docs' ? [bench[i + 1] ?? ''] : t.startsWith('--docs=') ? [t.slice(7)] : [],
+  );
+  if (docs.some((d) => d.includes(',')))
+    throw new Error(`--docs takes one size here (the gate judges one run), got "${docs.join(' ')}"`);
   const path = (flag: string) => (own.has(flag) ? fromCaller(own.get(flag) as string) : undefined);
   const args: RunnerArgs = {
     out: path('--out') ?? resolve(REPO_ROOT, 'ci-out'),

@@ -8,7 +8,11 @@ export interface RunSettings {
   iterations: number;
   /** Untimed warmup requests per engine per round. */
   warmup: number;
-  /** Rounds per row; engine order alternates per round (A B, B A, ...). */
+  /**
+   * Rounds per row; engine order alternates per round (A B, B A, ...). The verdict's interval
+   * resamples rounds (stats/roundBootstrap.ts), and two rounds cannot estimate drift between
+   * them (its t factor is 12.7), so the default is 4 with the same timed requests split finer.
+   */
   rounds: number;
   /** In-flight cap per engine = connection pool size; beyond it requests are dropped. */
   connections: number;
@@ -69,7 +73,7 @@ export const DEFAULT_SETTINGS: RunSettings = {
   rate: 200,
   iterations: 600,
   warmup: 15,
-  rounds: 2,
+  rounds: 4,
   connections: 64,
   timeoutMs: 15_000,
   bulkSize: 1000,
@@ -87,7 +91,7 @@ export const DEFAULT_SETTINGS: RunSettings = {
   singleMeasurementMargin: 0.1,
   forceMergeTimeoutMs: 300_000,
   aa: false,
-  maxRounds: 6,
+  maxRounds: 12,
   cacheProbe: 50,
   corpus: 'llm-telemetry',
   knn: false,

@@ -116,6 +116,11 @@ export interface RowResult {
   ratio?: number;
   /** 95% confidence interval of the ratio, same normalisation. */
   ci?: [number, number];
+  /**
+   * The ratio within each paired round, same normalisation (read and mixed rows): a WIN or LOSE
+   * must be the direction of a strict majority of them.
+   */
+  roundRatios?: number[];
   verdict: Verdict;
   /** Why this verdict: ratio, interval, margin, or the N/A cause. */
   reason: string;

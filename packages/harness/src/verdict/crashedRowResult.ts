@@ -22,6 +22,7 @@ export function collapseSides(row: RowResult, notes: Partial<Record<Role, string
   const b = notes.baseline;
   delete row.ratio;
   delete row.ci;
+  delete row.roundRatios;
   if (c !== undefined && b === undefined) {
     row.verdict = 'LOSE';
     row.reason = `candidate collapsed: ${c}`;

@@ -26,6 +26,12 @@ export interface VerdictInput {
    * responses). Undefined for rows that check their result another way (ingest: `_count`).
    */
   signalChecks?: number;
+  /**
+   * The ratio within each paired round (read and mixed rows). A WIN or LOSE must also be the
+   * direction of a strict majority of them: with few rounds an interval can clear 1 on the
+   * strength of one extreme round, and the rounds themselves are the paired evidence.
+   */
+  roundRatios?: number[];
 }
 
 export interface Decision {
@@ -143,6 +149,13 @@ function decideCore(input: VerdictInput): Decision {
 
   const winAt = 1 + tieMargin;
   const loseAt = 1 / (1 + tieMargin);
+  const split = roundSplit(input.roundRatios);
+  if (ci[0] > 1 && ratio >= winAt && !split.agrees('candidate')) {
+    return { verdict: 'TIE', reason: `${stated} favours the candidate, but ${split.describe('candidate')}` };
+  }
+  if (ci[1] < 1 && ratio <= loseAt && !split.agrees('baseline')) {
+    return { verdict: 'TIE', reason: `${stated} favours the baseline, but ${split.describe('baseline')}` };
+  }
   if (ci[0] > 1 && ratio >= winAt) {
     const cBad = c.errors + (c.dropped ?? 0);
     const bBad = b.errors + (b.dropped ?? 0);
@@ -152,14 +165,35 @@ function decideCore(input: VerdictInput): Decision {
         reason: `${stated} favours the candidate, but it had more failed requests (${cBad} vs ${bBad})`,
       };
     }
-    return { verdict: 'WIN', reason: `${stated}: interval above 1 and ratio >= ${fmt(winAt)}` };
+    return {
+      verdict: 'WIN',
+      reason: `${stated}: interval above 1 and ratio >= ${fmt(winAt)}${split.agreeing('candidate')}`,
+    };
   }
   if (ci[1] < 1 && ratio <= loseAt) {
-    return { verdict: 'LOSE', reason: `${stated}: interval below 1 and ratio <= ${fmt(loseAt)}` };
+    return {
+      verdict: 'LOSE',
+      reason: `${stated}: interval below 1 and ratio <= ${fmt(loseAt)}${split.agreeing('baseline')}`,
+    };
   }
   const why =
     ci[0] <= 1 && ci[1] >= 1 ? 'interval contains 1' : `ratio within the ${pct(tieMargin)} tie margin`;
   return { verdict: 'TIE', reason: `${stated}: ${why}` };
+}
+
+/** How the per-round ratios split: a direction needs a strict majority of the rounds (absent: no rule). */
+export function roundSplit(roundRatios: readonly number[] | undefined) {
+  const all = roundRatios ?? [];
+  const count = (who: 'candidate' | 'baseline') =>
+    all.filter((r) => (who === 'candidate' ? r > 1 : r < 1)).length;
+  return {
+    agrees: (who: 'candidate' | 'baseline') => all.length === 0 || count(who) * 2 > all.length,
+    /** "; 3 of 4 paired rounds agree", or nothing without per-round ratios. */
+    agreeing: (who: 'candidate' | 'baseline') =>
+      all.length === 0 ? '' : `; ${count(who)} of ${all.length} paired rounds agree`,
+    describe: (who: 'candidate' | 'baseline') =>
+      `only ${count(who)} of ${all.length} paired rounds do (round ratios ${all.map(fmt).join(', ')})`,
+  };
 }
 
 /**
@@ -178,6 +212,7 @@ export function settleRow(
     mismatch: row.mismatch,
     belowResolution: row.belowResolution,
     signalChecks: row.signalChecks,
+    roundRatios: row.roundRatios,
     ...rules,
   });
   row.verdict = decision.verdict;
@@ -185,6 +220,7 @@ export function settleRow(
   if (row.verdict === 'N/A') {
     delete row.ratio;
     delete row.ci;
+    delete row.roundRatios;
   }
   return row;
 }

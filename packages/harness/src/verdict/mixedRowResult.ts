@@ -2,8 +2,8 @@ import { Rng } from '../rng.js';
 import type { MixedRowRaw, MixedSideRaw } from '../runner/mixed.js';
 import type { RunSettings } from '../runner/settings.js';
 import type { Floor, RowResult, SideMeasurement } from '../scorecard/schema.js';
-import { bootstrapRatio } from '../stats/bootstrap.js';
 import { minSamplesFor, percentileSorted } from '../stats/percentile.js';
+import { pairRounds, roundBootstrapRatio } from '../stats/roundBootstrap.js';
 import { settleRow } from './decide.js';
 import { summarizeSide } from './readRowResult.js';
 
@@ -12,8 +12,8 @@ export const WRITE_LOAD_TOLERANCE = 0.05;
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 const p99 = (values: Float64Array) => percentileSorted(values.sort(), 99);
-const okLatencies = (raw: MixedSideRaw) =>
-  raw.timed.filter((s) => s.outcome === 'ok').map((s) => s.latencyMs);
+const okTimed = (raw: MixedSideRaw) => raw.timed.filter((s) => s.outcome === 'ok');
+const okLatencies = (raw: MixedSideRaw) => okTimed(raw).map((s) => s.latencyMs);
 
 function writeLoad(raw: MixedSideRaw, offered: number): SideMeasurement['writeLoad'] | undefined {
   const seconds = raw.writes.reduce((a, w) => a + w.elapsedMs, 0) / 1000;
@@ -28,8 +28,8 @@ function writeLoad(raw: MixedSideRaw, offered: number): SideMeasurement['writeLo
 
 /**
  * A read-under-write row: ratio = baseline p99 / candidate p99 (> 1: the candidate's tail is
- * shorter while both take the same writes), interval from the same seeded block bootstrap as the
- * read rows, verdict from the same rules. N/A when the engines did not receive the same write
+ * shorter while both take the same writes), interval from the same seeded two-level (rounds, then
+ * blocks) bootstrap as the read rows, verdict from the same rules. N/A when the engines did not receive the same write
  * load (acknowledged docs/s more than 5% apart): then the reads ran under different conditions.
  */
 export function mixedRowResult(raw: MixedRowRaw, settings: RunSettings, floor?: Floor): RowResult {
@@ -60,13 +60,15 @@ export function mixedRowResult(raw: MixedRowRaw, settings: RunSettings, floor?: 
   const enough = cLat.length >= minSamplesFor(99) && bLat.length >= minSamplesFor(99);
   if (candidate.supported && baseline.supported && enough) {
     const seed = Rng.derive(settings.seed, 'bootstrap', row.id).int(1, 2 ** 30);
-    const ci = bootstrapRatio(bLat, cLat, p99, {
+    const rounds = pairRounds(okTimed(raw.baseline), okTimed(raw.candidate), (s) => s.latencyMs);
+    const ci = roundBootstrapRatio(rounds, p99, {
       resamples: settings.bootstrapResamples,
       seed,
       blockSize: settings.bootstrapBlock,
     });
     row.ratio = round3(ci.estimate);
     row.ci = [round3(ci.low), round3(ci.high)];
+    row.roundRatios = ci.roundRatios.map(round3);
   }
   settleRow(row, {
     tieMargin: settings.tieMargin,
@@ -80,6 +82,7 @@ export function mixedRowResult(raw: MixedRowRaw, settings: RunSettings, floor?: 
     row.reason = `too few successful reads for a p99 (candidate ${cLat.length}, baseline ${bLat.length}; need ${minSamplesFor(99)} each): raise --iterations`;
     delete row.ratio;
     delete row.ci;
+    delete row.roundRatios;
     return row;
   }
   const loads = `write load acked ${cLoad?.ackedDocsPerSec ?? 0} / ${bLoad?.ackedDocsPerSec ?? 0} docs/s (offered ${raw.writeRate})`;
@@ -91,6 +94,7 @@ export function mixedRowResult(raw: MixedRowRaw, settings: RunSettings, floor?: 
     row.reason = `not comparable, the engines took different write loads: ${loads}, ${(apart * 100).toFixed(1)}% apart (limit ${WRITE_LOAD_TOLERANCE * 100}%)`;
     delete row.ratio;
     delete row.ci;
+    delete row.roundRatios;
     return row;
   }
   row.reason = `p99 ${row.reason}; ${loads}`;

@@ -3,10 +3,10 @@ import type { ReadRowRaw, SideRowRaw } from '../runner/readRow.js';
 import type { Sample } from '../runner/samples.js';
 import type { RunSettings } from '../runner/settings.js';
 import type { Floor, RowResult, SideMeasurement } from '../scorecard/schema.js';
-import { bootstrapMedianRatio } from '../stats/bootstrap.js';
 import { ecdf, timeline } from '../stats/distribution.js';
 import { hdrPercentile } from '../stats/hdr.js';
 import { percentile } from '../stats/percentile.js';
+import { medianInPlace, pairRounds, roundBootstrapRatio } from '../stats/roundBootstrap.js';
 import { achievedRate, saturationReason } from '../stats/saturation.js';
 import { failureRate, settleRow } from './decide.js';
 
@@ -112,13 +112,20 @@ export function readRowResult(raw: ReadRowRaw, settings: RunSettings, floor?: Pi
   const bLat = okLatencies(raw.baseline.timed);
   if (candidate.supported && baseline.supported && cLat.length > 0 && bLat.length > 0 && !raw.mismatch) {
     const seed = Rng.derive(settings.seed, 'bootstrap', raw.family.id).int(1, 2 ** 30);
-    const ci = bootstrapMedianRatio(bLat, cLat, {
+    // Baseline over candidate, so > 1 favours the candidate; rounds resampled first (drift).
+    const rounds = pairRounds(
+      raw.baseline.timed.filter(isOk),
+      raw.candidate.timed.filter(isOk),
+      (s) => s.latencyMs,
+    );
+    const ci = roundBootstrapRatio(rounds, medianInPlace, {
       resamples: settings.bootstrapResamples,
       seed,
       blockSize: settings.bootstrapBlock,
     });
     row.ratio = round3(ci.estimate);
     row.ci = [round3(ci.low) as number, round3(ci.high) as number];
+    row.roundRatios = ci.roundRatios.map((r) => round3(r) as number);
   }
   if (floor && candidate.p50 !== undefined && baseline.p50 !== undefined) {
     const limit = RESOLUTION_FACTOR * floor.p50;
