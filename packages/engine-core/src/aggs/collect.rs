@@ -14,7 +14,7 @@ use super::extra::SegColumns;
 use super::filters::SegFilters;
 use super::fruit::ords_to_strings;
 pub use super::fruit::{AggFruit, BucketKey, FruitBucket, MetricState};
-use super::key_hasher::KeyMap;
+use super::key_hasher::{KeyMap, TupleMap};
 use super::{AggKind, AggRequest, ExtraKind, Interval};
 use crate::date_math::{add_units, round_down};
 use crate::mapping::FieldType;
@@ -67,7 +67,7 @@ enum SegState {
     /// Every value of the field (or the `missing` value) for the quantile aggregations.
     Values(Vec<f64>),
     /// `composite`: buckets by the tuple of raw source values (`None`: the missing bucket).
-    Composite(HashMap<Vec<Option<u64>>, SegBucket>),
+    Composite(TupleMap<SegBucket>),
     /// `None` only if opening the sort columns failed (they opened once in `build_plan`).
     TopHits(Option<Box<TopHitsSegment>>),
 }
@@ -117,7 +117,7 @@ fn new_state(plan: &Plan) -> SegState {
     match (&plan.kind, &plan.accessor) {
         (AggKind::Metric { .. }, _) => SegState::Metric(MetricState::default()),
         (AggKind::Extra(x), _) if x.collects_values() => SegState::Values(Vec::new()),
-        (_, _) if matches!(plan.columns, Some(SegColumns::Composite(_))) => SegState::Composite(HashMap::new()),
+        (_, _) if matches!(plan.columns, Some(SegColumns::Composite(_))) => SegState::Composite(TupleMap::default()),
         (AggKind::Extra(_), _) if plan.top_hits.is_some() => {
             let opened = plan.top_hits.as_ref().and_then(|(c, seg, reader)| c.for_segment(*seg, reader).ok());
             SegState::TopHits(opened.map(Box::new))
@@ -251,9 +251,12 @@ fn collect_into(plan: &Plan, state: &mut SegState, doc: DocId, score: Score, key
         SegState::Composite(buckets) => {
             let Some(SegColumns::Composite(sources)) = &plan.columns else { return };
             sources.for_each_key(doc, &mut |key| {
-                let bucket = buckets
-                    .entry(key.to_vec())
-                    .or_insert_with(|| SegBucket { count: 0, subs: plan.subs.iter().map(new_state).collect() });
+                // Look up by slice first: only a new bucket pays for an owned key.
+                if !buckets.contains_key(key) {
+                    buckets
+                        .insert(key.to_vec(), SegBucket { count: 0, subs: plan.subs.iter().map(new_state).collect() });
+                }
+                let bucket = buckets.get_mut(key).expect("inserted above");
                 bucket.count += 1;
                 for (sub_plan, sub_state) in plan.subs.iter().zip(bucket.subs.iter_mut()) {
                     collect_into(sub_plan, sub_state, doc, score, keys);

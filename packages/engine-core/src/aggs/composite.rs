@@ -5,6 +5,7 @@
 //! strings), so equal tuples from different segments merge as equal strings; rendering
 //! parses them back, sorts them in the sources' orders and cuts the page.
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -195,6 +196,14 @@ enum SourceColumn {
 pub(super) struct SegSources {
     columns: Vec<SourceColumn>,
     spec: CompositeSpec,
+    scratch: RefCell<Scratch>,
+}
+
+/// Per-doc working buffers of [`SegSources::for_each_key`] (one segment, one thread).
+struct Scratch {
+    per_source: Vec<Vec<Option<u64>>>,
+    idx: Vec<usize>,
+    key: Vec<Option<u64>>,
 }
 
 impl SegSources {
@@ -214,7 +223,9 @@ impl SegSources {
                 Some((name, _)) => ff.column_opt::<i64>(name)?.map_or(SourceColumn::None, SourceColumn::I64),
             });
         }
-        Ok(SegSources { columns, spec: spec.clone() })
+        let n = columns.len();
+        let scratch = Scratch { per_source: vec![Vec::new(); n], idx: vec![0; n], key: vec![None; n] };
+        Ok(SegSources { columns, spec: spec.clone(), scratch: RefCell::new(scratch) })
     }
 
     /// Raw values of one source for `doc`: ordinals, integers, or f64 bits of histogram keys.
@@ -246,24 +257,23 @@ impl SegSources {
     }
 
     /// Calls `f` with every key tuple of `doc` (none if a source has no value and no missing bucket).
+    /// Runs once per matching doc: the value lists, odometer and key live in reused scratch
+    /// buffers, so the common single-valued doc allocates nothing.
     pub(super) fn for_each_key(&self, doc: DocId, f: &mut dyn FnMut(&[Option<u64>])) {
-        let per_source: Vec<Vec<Option<u64>>> = (0..self.columns.len())
-            .map(|i| {
-                let mut v = Vec::new();
-                self.values(i, doc, &mut v);
-                v
-            })
-            .collect();
-        if per_source.iter().any(Vec::is_empty) {
-            return;
+        let mut scratch = self.scratch.borrow_mut();
+        let Scratch { per_source, idx, key } = &mut *scratch;
+        for (i, values) in per_source.iter_mut().enumerate() {
+            self.values(i, doc, values);
+            if values.is_empty() {
+                return;
+            }
         }
-        let mut idx = vec![0usize; per_source.len()];
-        let mut key = vec![None; per_source.len()];
+        idx.iter_mut().for_each(|at| *at = 0);
         loop {
-            for (slot, (values, at)) in key.iter_mut().zip(per_source.iter().zip(&idx)) {
+            for (slot, (values, at)) in key.iter_mut().zip(per_source.iter().zip(idx.iter())) {
                 *slot = values[*at];
             }
-            f(&key);
+            f(key);
             // Odometer over the sources' value lists.
             let mut pos = idx.len();
             loop {

@@ -20,9 +20,22 @@ impl std::hash::Hasher for KeyHasher {
         self.0 = (product as u64) ^ ((product >> 64) as u64);
     }
 
+    // Tuple keys (composite) hash their length and `Option` tags through these: one mix each,
+    // not the byte loop of `write`.
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_isize(&mut self, n: isize) {
+        self.write_u64(n as u64);
+    }
+
     fn finish(&self) -> u64 {
         self.0
     }
 }
 
 pub(super) type KeyMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// Per-segment composite buckets, keyed by the tuple of raw source values.
+pub(super) type TupleMap<V> = HashMap<Vec<Option<u64>>, V, std::hash::BuildHasherDefault<KeyHasher>>;
