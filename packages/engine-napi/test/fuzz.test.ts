@@ -74,8 +74,11 @@ function replyProblem(r: HostileRequest, status: number, body: Buffer): string |
     return status >= 400 && r.method !== 'HEAD' ? `status ${status} with an empty body` : undefined;
   }
   const text = body.toString('utf8');
-  // A missing document is ES's 404 `found: false` answer, not an error.
-  if (status === 404 && r.path.includes('/_doc/') && /"found":false/.test(text)) return undefined;
+  // ES's 404 answers that are not errors: a missing document (`found: false`, or a delete's
+  // `result: not_found`) and closing a scroll or point in time that is not open (`num_freed: 0`).
+  if (status === 404 && r.path.includes('/_doc/') && /"found":false|"result":"not_found"/.test(text))
+    return undefined;
+  if (status === 404 && /"num_freed":0/.test(text)) return undefined;
   if (status >= 400) {
     const problem = esErrorShapeProblem(status, text);
     return problem ? `status ${status}: ${problem}: ${text.slice(0, 300)}` : undefined;
