@@ -211,16 +211,11 @@ fn render_item(
     resolve: &impl Fn(&str) -> Option<Arc<IndexHandle>>,
 ) -> Value {
     let body = match result {
-        Ok(o) => json!({
-            "_index": item.index,
-            "_id": o.id,
-            "_version": o.version,
-            "result": o.result,
-            "_shards": { "total": 2, "successful": 1, "failed": 0 },
-            "_seq_no": o.seq_no,
-            "_primary_term": 1,
-            "status": o.status,
-        }),
+        Ok(o) => {
+            let mut body = o.to_json(&item.index);
+            body["status"] = json!(o.status);
+            body
+        }
         Err(e) => {
             let mut cause = e.cause_json();
             if let EngineError::VersionConflict { .. } = e {

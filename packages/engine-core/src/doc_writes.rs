@@ -4,7 +4,7 @@
 //! like ES's get), merges, and writes only if the document's version is still the one it read;
 //! a concurrent write makes it retry (`retry_on_conflict`) or fail with ES's 409.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use crate::document::build_document;
 use crate::error::{EngineError, Result};
@@ -20,16 +20,7 @@ fn write_one(handle: &IndexHandle, write: PreparedWrite, refresh: bool) -> Resul
 }
 
 fn render(handle: &IndexHandle, o: &WriteOutcome) -> String {
-    json!({
-        "_index": handle.name,
-        "_id": o.id,
-        "_version": o.version,
-        "result": o.result,
-        "_shards": { "total": 2, "successful": 1, "failed": 0 },
-        "_seq_no": o.seq_no,
-        "_primary_term": 1,
-    })
-    .to_string()
+    o.to_json(&handle.name).to_string()
 }
 
 /// `DELETE /{index}/_doc/{id}`: 200 `deleted`, or 404 `not_found`.
@@ -141,6 +132,7 @@ pub fn update_doc(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn merges_objects_recursively_and_replaces_the_rest() {

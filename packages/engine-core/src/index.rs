@@ -82,6 +82,22 @@ pub struct WriteOutcome {
     pub status: u16,
 }
 
+impl WriteOutcome {
+    /// The ES write result body (`_index`, `_id`, `_version`, `result`, ...), without the
+    /// per-item `status` that only `_bulk` adds.
+    pub fn to_json(&self, index: &str) -> serde_json::Value {
+        serde_json::json!({
+            "_index": index,
+            "_id": self.id,
+            "_version": self.version,
+            "result": self.result,
+            "_shards": { "total": 2, "successful": 1, "failed": 0 },
+            "_seq_no": self.seq_no,
+            "_primary_term": 1,
+        })
+    }
+}
+
 fn lock(m: &Mutex<WriterState>) -> MutexGuard<'_, WriterState> {
     // A panic elsewhere must not wedge the index: the state stays consistent per operation.
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())

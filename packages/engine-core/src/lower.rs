@@ -172,29 +172,18 @@ fn lower_match(
             IndexRecordOption::WithFreqs,
         )));
     }
-    let mut terms = Vec::new();
-    let mut stream = ctx.analyzer.token_stream(text);
-    while let Some(token) = stream.next() {
-        terms.push(Term::from_field_text(fm.field, &token.text));
-    }
+    let mut terms = lower_text_extra::analyzed_terms(fm.field, text, ctx);
     if terms.is_empty() {
         return Ok(Box::new(EmptyQuery));
     }
     if terms.len() == 1 {
         return Ok(Box::new(TermQuery::new(terms.pop().unwrap(), IndexRecordOption::WithFreqs)));
     }
-    let occur = if operator == Operator::And { Occur::Must } else { Occur::Should };
-    let clauses: Vec<(Occur, Box<dyn Query>)> = terms
+    let clauses: Vec<Box<dyn Query>> = terms
         .into_iter()
-        .map(|t| (occur, Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)) as Box<dyn Query>))
+        .map(|t| Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)) as Box<dyn Query>)
         .collect();
-    let n = clauses.len();
-    match (operator, msm) {
-        (Operator::Or, Some(m)) => {
-            Ok(Box::new(BooleanQuery::with_minimum_required_clauses(clauses, m.resolve(n).max(1))))
-        }
-        _ => Ok(Box::new(BooleanQuery::new(clauses))),
-    }
+    Ok(lower_text_extra::combine(clauses, operator, msm))
 }
 
 fn lower_bool(b: &BoolAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {

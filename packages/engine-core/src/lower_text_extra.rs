@@ -27,7 +27,7 @@ pub fn lower_pinned(ids: &[String], organic: &QueryAst, ctx: &mut LowerContext) 
     Ok(Box::new(DisjunctionMaxQuery::new(clauses)))
 }
 
-fn analyzed_terms(field: tantivy::schema::Field, text: &str, ctx: &mut LowerContext) -> Vec<Term> {
+pub(crate) fn analyzed_terms(field: tantivy::schema::Field, text: &str, ctx: &mut LowerContext) -> Vec<Term> {
     let mut terms = Vec::new();
     let mut stream = ctx.analyzer.token_stream(text);
     while let Some(token) = stream.next() {
@@ -37,7 +37,11 @@ fn analyzed_terms(field: tantivy::schema::Field, text: &str, ctx: &mut LowerCont
 }
 
 /// Term clauses combined by `operator` / `minimum_should_match` as `match` does.
-fn combine(clauses: Vec<Box<dyn Query>>, operator: Operator, msm: Option<MinimumShouldMatch>) -> Box<dyn Query> {
+pub(crate) fn combine(
+    clauses: Vec<Box<dyn Query>>,
+    operator: Operator,
+    msm: Option<MinimumShouldMatch>,
+) -> Box<dyn Query> {
     let n = clauses.len();
     let occur = if operator == Operator::And { Occur::Must } else { Occur::Should };
     let clauses: Vec<(Occur, Box<dyn Query>)> = clauses.into_iter().map(|q| (occur, q)).collect();
