@@ -26,6 +26,15 @@ describe('mixed and sweep flags', () => {
     expect(parseBenchArgs(['--families', 'mixed.*']).settings.families).toBe('mixed.*');
   });
 
+  it('--mixed is the default made explicit; --no-mixed leaves the rows out', () => {
+    expect(parseBenchArgs(['--mixed']).mixedWriteRate).toBe(2000);
+    expect(parseBenchArgs(['--mixed']).settings.families).toBe('*');
+    expect(parseBenchArgs(['--families', 'query.term', '--mixed']).settings.families).toBe('query.term,mixed.*');
+    expect(parseBenchArgs(['--no-mixed']).mixedWriteRate).toBe(0);
+    expect(() => parseBenchArgs(['--mixed', '--no-mixed'])).toThrow(/contradict/);
+    expect(() => parseBenchArgs(['--mixed', '--mixed-write-rate', '0'])).toThrow(/needs a write load/);
+  });
+
   it('rejects bad values with a one-line fix', () => {
     expect(() => parseBenchArgs(['--mixed-write-rate', 'lots'])).toThrow(UsageError);
     expect(() => parseBenchArgs(['--sweep-p99-ms', '0'])).toThrow(/--sweep-p99-ms must be a number > 0/);

@@ -63,6 +63,8 @@ against the previous complete run on the same corpus, size and --families.
                       (mixed.*) and throughput (throughput.*) rows
   --mixed-write-rate N  docs/s re-indexed open loop (bulks of 100) while the mixed.* rows read
                       (default ${DEFAULT_MIXED_WRITE_RATE}; 0 leaves the mixed rows out)
+  --no-mixed          skip the read-under-write rows (mixed.*, about 30 s each)
+  --mixed             run them (the default) even when --families names no mixed.* row
   --no-sweep          skip the latency-at-throughput sweeps (throughput.* rows, about 40 s per family)
   --sweep             run them even when --families names no throughput.* row
   --sweep-p99-ms N    p99 bound of a sustained sweep rate, ms (default ${DEFAULT_SWEEP_P99_MS})
@@ -136,6 +138,8 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         knn: { type: 'boolean' },
         'knn-docs': { type: 'string' },
         'mixed-write-rate': { type: 'string' },
+        mixed: { type: 'boolean' },
+        'no-mixed': { type: 'boolean' },
         sweep: { type: 'boolean' },
         'no-sweep': { type: 'boolean' },
         'sweep-p99-ms': { type: 'string' },
@@ -251,6 +255,13 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         ? DEFAULT_SWEEP_P99_MS
         : parsePositive('sweep-p99-ms', str('sweep-p99-ms') as string),
   };
+  if (values.mixed === true && values['no-mixed'] === true)
+    throw new UsageError('--mixed and --no-mixed contradict each other: pass one');
+  if (values['no-mixed'] === true) args.mixedWriteRate = 0;
+  if (values.mixed === true && args.mixedWriteRate === 0)
+    throw new UsageError('--mixed needs a write load: drop --mixed-write-rate 0 (or --mixed)');
+  // --mixed adds the read-under-write rows to an explicit --families selection.
+  if (values.mixed === true && selectMixed(s.families).length === 0) s.families += ',mixed.*';
   if (values.sweep === true && values['no-sweep'] === true)
     throw new UsageError('--sweep and --no-sweep contradict each other: pass one');
   // --sweep adds the throughput rows to an explicit --families selection.
