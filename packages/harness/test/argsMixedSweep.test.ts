@@ -29,7 +29,9 @@ describe('mixed and sweep flags', () => {
   it('--mixed is the default made explicit; --no-mixed leaves the rows out', () => {
     expect(parseBenchArgs(['--mixed']).mixedWriteRate).toBe(2000);
     expect(parseBenchArgs(['--mixed']).settings.families).toBe('*');
-    expect(parseBenchArgs(['--families', 'query.term', '--mixed']).settings.families).toBe('query.term,mixed.*');
+    expect(parseBenchArgs(['--families', 'query.term', '--mixed']).settings.families).toBe(
+      'query.term,mixed.*',
+    );
     expect(parseBenchArgs(['--no-mixed']).mixedWriteRate).toBe(0);
     expect(() => parseBenchArgs(['--mixed', '--no-mixed'])).toThrow(/contradict/);
     expect(() => parseBenchArgs(['--mixed', '--mixed-write-rate', '0'])).toThrow(/needs a write load/);
