@@ -12,6 +12,7 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{TantivyError, Term};
 
 use crate::ast::MinimumShouldMatch;
+use crate::counting_disjunction::CountingDisjunction;
 use crate::dsl::more_like_this::MltAst;
 use crate::error::Result;
 use crate::lower::{shard_err, LowerContext};
@@ -134,6 +135,12 @@ impl MoreLikeThisQuery {
             })
             .collect();
         let required = self.minimum_should_match.resolve(clauses.len()).max(1);
+        if required >= 2 && required < clauses.len() {
+            // "k of n" with 1 < k < n: tantivy's heap disjunction costs a heap step per posting;
+            // counting clause-at-a-time visits the same postings without one.
+            let clauses = clauses.into_iter().map(|(_, q)| q).collect();
+            return Ok(Box::new(CountingDisjunction::new(clauses, required)));
+        }
         Ok(Box::new(BooleanQuery::with_minimum_required_clauses(clauses, required)))
     }
 }
