@@ -1,6 +1,7 @@
 //! `_search` and `_count`: request parsing (body + URL parameters), execution through one
 //! pass of collectors (top hits + total, aggregations), and the ES 8 response.
 
+mod constant_top;
 pub mod contexts;
 mod deadline;
 pub mod pit;
@@ -310,7 +311,14 @@ pub fn execute(
     let (top, aggs) = if by_score && req.aggs.is_empty() && req.after.is_none() && deadline.is_none() {
         // Relevance order without aggregations: tantivy's block-max WAND top-k plus a
         // separate count (O(1) per segment for a plain term query) instead of scoring all.
-        (top_by_score(searcher, query.as_ref(), limit, req.track_total_hits)?, Vec::new())
+        let top = if constant_top::is_constant_score(&req.query) {
+            let count = req.track_total_hits != TrackTotalHits::Off;
+            let all_docs = matches!(req.query, QueryAst::MatchAll);
+            constant_top::first_matches(searcher, query.as_ref(), limit, count, all_docs)?
+        } else {
+            top_by_score(searcher, query.as_ref(), limit, req.track_total_hits)?
+        };
+        (top, Vec::new())
     } else {
         let hits_collector = TopHitsCollector { specs: specs.clone(), limit, scoring, after: req.after.clone() };
         // `global` aggregations ignore the query: they get a pass of their own over all docs.
