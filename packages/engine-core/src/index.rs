@@ -1,5 +1,6 @@
 //! One open index: mapping, tantivy index/writer/reader, translog and the live version map.
-//! Writes go translog (fsync) -> tantivy writer under one mutex; `refresh` = tantivy commit +
+//! Writes go translog -> tantivy writer under one mutex, then wait for the translog fsync
+//! outside it (group commit, see translog.rs); `refresh` = tantivy commit +
 //! reader reload + translog truncate, which is what makes writes visible to search.
 
 use std::collections::HashMap;
@@ -268,7 +269,7 @@ impl IndexHandle {
                 }
             }
         }
-        st.translog.append(&ops)?;
+        let durable = st.translog.write(&ops)?;
         for (delete, doc) in docs {
             if let Some(term) = delete {
                 st.writer.delete_term(term);
@@ -280,6 +281,11 @@ impl IndexHandle {
         if !ops.is_empty() {
             st.dirty = true;
         }
+        // Acknowledge only once durable, but fsync outside the lock so concurrent bulks share
+        // fsyncs (group commit). Should the fsync fail, the bulk answers an error although its
+        // documents already sit in the writer: a later refresh may still make them visible.
+        drop(st);
+        durable.wait()?;
         Ok(outcomes)
     }
 

@@ -4,6 +4,11 @@
 //! opening an index replays whatever the log still holds. Replay is idempotent because every
 //! replayed operation is an upsert/delete by `_id`.
 //!
+//! Group commit: a bulk writes its records under the index's write lock but waits for the
+//! fsync after releasing it (`SyncTicket::wait`), and one fsync covers every record written
+//! before it started, as ES's translog does. Concurrent bulks then share fsyncs instead of
+//! queueing one fsync each behind the lock; each is still acknowledged only once durable.
+//!
 //! Record layout: `[u32 len][u32 crc32(payload)][payload]`, payload =
 //! `[u8 kind][u64 version][u64 seq_no][u32 id_len][id][source bytes]`. A torn or corrupt tail
 //! (a write that never returned, so never acknowledged) ends the replay and is cut off.
@@ -11,6 +16,8 @@
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crate::error::Result;
 
@@ -32,6 +39,49 @@ pub struct Op {
 pub struct Translog {
     file: File,
     len: u64,
+    /// Bytes ever written to this log (never reset by truncate): the positions tickets wait for.
+    written: u64,
+    syncer: Arc<Syncer>,
+}
+
+/// Shared by the writers waiting for durability: a second handle on the log file, and how far
+/// (in `Translog::written` bytes) the log is known durable.
+struct Syncer {
+    file: File,
+    written: AtomicU64,
+    synced: Mutex<u64>,
+}
+
+impl Syncer {
+    fn sync_to(&self, upto: u64) -> Result<()> {
+        let mut synced = self.synced.lock().unwrap_or_else(|p| p.into_inner());
+        if *synced >= upto {
+            return Ok(());
+        }
+        // Everything written before this load is in the file, so this fsync makes it durable.
+        let target = self.written.load(Ordering::Acquire);
+        self.file.sync_data()?;
+        *synced = (*synced).max(target);
+        Ok(())
+    }
+
+    fn mark_synced(&self, upto: u64) {
+        let mut synced = self.synced.lock().unwrap_or_else(|p| p.into_inner());
+        *synced = (*synced).max(upto);
+    }
+}
+
+/// A bulk's claim on durability: `wait` returns once its records are fsynced.
+#[must_use = "a write is durable only after its ticket is waited on"]
+pub struct SyncTicket {
+    syncer: Arc<Syncer>,
+    upto: u64,
+}
+
+impl SyncTicket {
+    pub fn wait(self) -> Result<()> {
+        self.syncer.sync_to(self.upto)
+    }
 }
 
 impl Translog {
@@ -46,26 +96,33 @@ impl Translog {
             file.sync_all()?;
         }
         file.seek(SeekFrom::Start(good_len))?;
-        Ok((Translog { file, len: good_len }, ops))
+        let syncer = Arc::new(Syncer { file: file.try_clone()?, written: AtomicU64::new(0), synced: Mutex::new(0) });
+        Ok((Translog { file, len: good_len, written: 0, syncer }, ops))
     }
 
     /// Appends the operations and fsyncs; returns only once they are durable.
     pub fn append(&mut self, ops: &[Op]) -> Result<()> {
-        if ops.is_empty() {
-            return Ok(());
+        self.write(ops)?.wait()
+    }
+
+    /// Writes the operations to the log file without waiting for them to be durable: the
+    /// ticket's `wait` does, and may share its fsync with other writers.
+    pub fn write(&mut self, ops: &[Op]) -> Result<SyncTicket> {
+        if !ops.is_empty() {
+            let mut out = BufWriter::with_capacity(1 << 20, &mut self.file);
+            let mut written = 0u64;
+            for op in ops {
+                let record = encode(op);
+                out.write_all(&record)?;
+                written += record.len() as u64;
+            }
+            out.flush()?;
+            drop(out);
+            self.len += written;
+            self.written += written;
+            self.syncer.written.store(self.written, Ordering::Release);
         }
-        let mut out = BufWriter::with_capacity(1 << 20, &mut self.file);
-        let mut written = 0u64;
-        for op in ops {
-            let record = encode(op);
-            out.write_all(&record)?;
-            written += record.len() as u64;
-        }
-        out.flush()?;
-        drop(out);
-        self.file.sync_data()?;
-        self.len += written;
-        Ok(())
+        Ok(SyncTicket { syncer: self.syncer.clone(), upto: self.written })
     }
 
     /// Empties the log once its operations are committed in tantivy.
@@ -74,6 +131,8 @@ impl Translog {
         self.file.seek(SeekFrom::Start(0))?;
         self.file.sync_all()?;
         self.len = 0;
+        // What the log held is committed in tantivy now: no ticket needs an fsync for it.
+        self.syncer.mark_synced(self.written);
         Ok(())
     }
 
@@ -149,6 +208,28 @@ mod tests {
         drop(log);
         let (_, ops) = Translog::open(&path).unwrap();
         assert_eq!(ops, vec![op("a"), op("b")]);
+    }
+
+    #[test]
+    fn one_fsync_covers_every_record_written_before_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("translog.log");
+        let (mut log, _) = Translog::open(&path).unwrap();
+        let first = log.write(&[op("a")]).unwrap();
+        let second = log.write(&[op("b")]).unwrap();
+        // The later ticket's fsync happens first and covers the earlier record too.
+        second.wait().unwrap();
+        assert_eq!(*log.syncer.synced.lock().unwrap(), log.written);
+        first.wait().unwrap();
+        // After a truncate (the records are committed in tantivy) no ticket needs an fsync.
+        let third = log.write(&[op("c")]).unwrap();
+        log.truncate().unwrap();
+        assert_eq!(*log.syncer.synced.lock().unwrap(), log.written);
+        third.wait().unwrap();
+        let fourth = log.write(&[op("d")]).unwrap();
+        fourth.wait().unwrap();
+        drop(log);
+        assert_eq!(Translog::open(&path).unwrap().1, vec![op("d")]);
     }
 
     #[test]
