@@ -84,6 +84,11 @@ impl JavaPattern {
         }
     }
 
+    /// Formats a date in a zone (date_histogram `time_zone`): local fields and its offset.
+    pub fn format_at(&self, dt: &DateTime<chrono::FixedOffset>) -> String {
+        dt.format(&self.chrono).to_string()
+    }
+
     /// Epoch millis (UTC unless the pattern carries a zone); missing day/month default to 1.
     pub fn parse(&self, s: &str) -> Option<i64> {
         if self.has_zone {

@@ -161,6 +161,7 @@ impl Engine {
         if mappings.is_null() {
             mappings = json!({});
         }
+        crate::knn::render_mappings(&mut mappings, &h.mapping);
         let body = json!({ name: {
             "aliases": {},
             "mappings": mappings,

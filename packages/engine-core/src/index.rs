@@ -137,7 +137,9 @@ impl IndexHandle {
         let index = Index::open_in_dir(dir.join(TANTIVY_DIR))?;
         index.tokenizers().register(ES_STANDARD_TOKENIZER, es_standard_analyzer());
         let writer: IndexWriter = index.writer(WRITER_MEMORY_BUDGET)?;
-        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        let reader: IndexReader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        // Before the translog replay below writes anything: it must check against these dims.
+        crate::knn::restore_inferred_dims(&mapping, &reader.searcher())?;
         let (translog, pending) = Translog::open(&dir.join(TRANSLOG_FILE))?;
         let handle = IndexHandle {
             name: meta["name"].as_str().unwrap_or_default().to_string(),

@@ -108,6 +108,11 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
     })
 }
 
+/// `query_string` resolved to the plain queries it stands for (the highlighter reads their terms).
+pub(crate) fn query_string_ast(qs: &crate::dsl::qs_ast::QueryStringAst, ctx: &mut LowerContext) -> Result<QueryAst> {
+    lower_query_string::to_ast(qs, ctx)
+}
+
 /// The term an exact-value query (term, terms, match on non-text) looks up.
 pub(crate) fn exact_term(fm: &FieldMapping, value: &Value) -> Result<Term> {
     let bad = |what: &str| {

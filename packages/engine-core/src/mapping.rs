@@ -88,7 +88,7 @@ pub struct Mapping {
     /// ES's `_field_names`: the text fields a document has a value for, so `exists` on a text
     /// field (which has no fast column) is one term lookup instead of a scan of its vocabulary.
     pub field_names_field: Field,
-    /// `knn_vector` fields by ES name; they live outside `fields` because no term, range or
+    /// `knn_vector` and `dense_vector` fields by ES name; they live outside `fields` because no term, range or
     /// aggregation applies to them.
     pub vectors: BTreeMap<String, crate::knn::VectorField>,
 }
@@ -218,7 +218,7 @@ fn parse_field(
         None => "object",
     };
     // Vector fields are parsed by `knn::parse_vector_specs`; as a multi-field they are refused below.
-    if type_name == crate::knn::KNN_VECTOR_TYPE && allow_subfields {
+    if (type_name == crate::knn::KNN_VECTOR_TYPE || type_name == crate::knn::DENSE_VECTOR_TYPE) && allow_subfields {
         return Ok(());
     }
     if type_name == "object" {

@@ -132,6 +132,28 @@ fn filter_and_filters_buckets_by_query() {
 }
 
 #[test]
+fn filters_other_bucket_holds_the_unmatched_docs() {
+    // 11 docs: status ok 7, error 3, warn 1. "error" and "warn" fall in the other bucket.
+    let out = aggs(json!({
+        "k": {"filters": {"other_bucket": true, "filters": {"ok": {"term": {"status": "ok"}}}}},
+        "named": {"filters": {"other_bucket_key": "rest", "filters": {"ok": {"term": {"status": "ok"}}}}},
+        "a": {"filters": {"other_bucket": true, "filters": [{"term": {"status": "ok"}}, {"term": {"status": "error"}}]},
+              "aggs": {"b": {"sum": {"field": "bytes"}}}},
+        "off": {"filters": {"other_bucket": false, "other_bucket_key": "x", "filters": [{"term": {"status": "ok"}}]}}
+    }));
+    assert_eq!(out["k"]["buckets"]["_other_"]["doc_count"], 4);
+    assert_eq!(out["named"]["buckets"]["rest"]["doc_count"], 4);
+    assert_eq!(out["named"]["buckets"].as_object().unwrap().len(), 2);
+    // Anonymous filters: the other bucket comes last, with its sub-aggregations.
+    let anon = out["a"]["buckets"].as_array().unwrap();
+    assert_eq!(anon.len(), 3);
+    assert_eq!(anon[2]["doc_count"], 1);
+    assert_eq!(anon[2]["b"]["value"], 0.0, "the warn doc has no bytes");
+    // An explicit `other_bucket: false` wins over a key.
+    assert_eq!(out["off"]["buckets"].as_array().unwrap().len(), 1);
+}
+
+#[test]
 fn keyword_cardinality_is_exact_across_segments() {
     let (_dir, engine) = common::engine();
     engine.create_index("c", common::MAPPING.as_bytes()).unwrap();

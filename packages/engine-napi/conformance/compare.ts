@@ -1,7 +1,8 @@
 /**
  * What "the same answer" means between two engines: a projection of each response onto the
  * parts Elasticsearch clients depend on (status, error type, hit totals, ordered ids, _source,
- * sort values, aggregations, document lookups), then a deep comparison with a numeric tolerance.
+ * sort values, highlight fragments, aggregations, document lookups), then a deep comparison
+ * with a numeric tolerance.
  * Timings, shard headers, `_score` and error reasons are left out on purpose: they legitimately
  * differ between engines (BM25 statistics, wording of messages).
  */
@@ -25,6 +26,7 @@ function projectHits(hits: Record<string, Json>): Record<string, Json> {
     ids: list.map((h) => h._id),
     sources: list.map((h) => h._source),
     sort: list.map((h) => h.sort),
+    highlight: list.map((h) => h.highlight),
     // Nested top_hits and search hits may carry a `fields` section; none of our cases ask for it.
   };
 }

@@ -14,6 +14,7 @@ export const MAPPING = {
       host: { type: 'keyword' },
       tags: { type: 'keyword' }, // 0..3 values: exercises multi-valued fields
       title: { type: 'text' },
+      summary: { type: 'text' }, // a few docs only: sentences long enough to cut into fragments
       bytes: { type: 'long' },
       price: { type: 'double' }, // missing on every 17th doc: exercises missing/exists
       retries: { type: 'integer' },
@@ -40,6 +41,23 @@ const WORDS = [
   'search',
   'engine',
   'fast',
+];
+/**
+ * Longer English texts for highlighting (sentence breaks, fragment_size cuts, several values),
+ * on docs whose seq is 7 mod 50. Fixed strings, so the seeded generator's sequence (and every
+ * other field) is unchanged. They avoid `quick`, which a case queries across all fields.
+ */
+const SUMMARIES: readonly (string | string[])[] = [
+  'The swift brown fox jumps over the lazy dog. It was a sunny day in the forest, and the fox was very swift indeed. Nobody saw the dog again.',
+  'Search engines index documents so that queries run fast. An inverted index maps each term to the documents that contain it; ranking then orders the matches by relevance, usually with BM25 or a similar formula.',
+  'Red and blue are colours. Is the sky blue? Yes! The sea is blue too, but the sunset is red.',
+  'e.g. the engine (a fast one) answers in milliseconds. Dr. Smith said so. "Fast engines win," he added.',
+  'a very long sentence without any full stop that keeps going past the fragment size so that the highlighter has to cut it at word boundaries around the engine term somewhere in the middle and then goes on for a while longer',
+  [
+    'first value mentions the fox',
+    'second value is about search engines',
+    'third value has nothing of interest',
+  ],
 ];
 const START_MS = Date.UTC(2024, 0, 1);
 const HOUR_MS = 3_600_000;
@@ -78,6 +96,7 @@ export function corpus(): CorpusDoc[] {
       active: next() < 0.6,
     };
     if (seq % 17 !== 0) source.price = Math.round(next() * 50_000) / 100;
+    if (seq % 50 === 7) source.summary = SUMMARIES[Math.floor(seq / 50)];
     return { id: `doc-${String(seq).padStart(3, '0')}`, source };
   });
 }

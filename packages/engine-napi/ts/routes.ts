@@ -41,6 +41,15 @@ const VERSION = '8.15.0';
 const ok = (body: string, status = 200): Reply => ({ status, body });
 const exists = (found: boolean): Reply => ({ status: found ? 200 : 404, body: undefined });
 
+/** `GET /{index}/_mapping`: the `mappings` part of `GET /{index}`, keyed by index name. */
+function mappingOnly(indexJson: string): string {
+  const indices = JSON.parse(indexJson) as Record<string, { mappings: unknown }>;
+  const out = Object.fromEntries(
+    Object.entries(indices).map(([name, index]) => [name, { mappings: index.mappings }]),
+  );
+  return JSON.stringify(out);
+}
+
 function rootInfo(): string {
   return JSON.stringify({
     name: 'everycell',
@@ -129,6 +138,11 @@ const routes: Route[] = [
   },
   { methods: ['DELETE'], pattern: [':index'], handler: (e, _req, v) => ok(e.deleteIndex(v.index ?? '')) },
   { methods: ['GET'], pattern: [':index'], handler: (e, _req, v) => ok(e.getIndex(v.index ?? '')) },
+  {
+    methods: ['GET'],
+    pattern: [':index', '_mapping'],
+    handler: (e, _req, v) => ok(mappingOnly(e.getIndex(v.index ?? ''))),
+  },
   { methods: ['HEAD'], pattern: [':index'], handler: (e, _req, v) => exists(e.indexExists(v.index ?? '')) },
 ];
 

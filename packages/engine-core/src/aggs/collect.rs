@@ -1,7 +1,7 @@
 //! The aggregation collector. Per segment, buckets are keyed by raw column values (term
 //! ordinals for keywords); at harvest ordinals become strings, so merging segments is exact.
 
-use std::cell::Cell;
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -10,13 +10,15 @@ use tantivy::columnar::{Column, StrColumn};
 use tantivy::query::Weight;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
+use super::auto_date_histogram::AutoCollect;
+use super::date_rounding::DateKeyer;
 use super::extra::SegColumns;
 use super::filters::SegFilters;
 use super::fruit::ords_to_strings;
 pub use super::fruit::{AggFruit, BucketKey, FruitBucket, MetricState};
 use super::key_hasher::{KeyMap, TupleMap};
-use super::{AggKind, AggRequest, ExtraKind, Interval};
-use crate::date_math::{add_units, round_down};
+use super::significant::SUBSET_SIZE_KEY;
+use super::{AggKind, AggRequest, ExtraKind};
 use crate::mapping::FieldType;
 use crate::search::sort::TopHitsSegment;
 
@@ -43,8 +45,10 @@ struct Plan {
     accessor: Accessor,
     subs: Vec<Plan>,
     filters: Option<SegFilters>,
-    /// Last calendar bucket [start, end): consecutive docs usually share it.
-    calendar_cache: Cell<(i64, i64)>,
+    /// Date histograms: rounding in the zone, hard bounds, the last bucket seen.
+    date_keys: Option<DateKeyer>,
+    /// auto_date_histogram: the segment's current rung, coarsened as buckets appear.
+    auto: Option<AutoCollect>,
 }
 
 /// Keyword terms with at most this many distinct terms in a segment count into a dense
@@ -70,6 +74,13 @@ enum SegState {
     Composite(TupleMap<SegBucket>),
     /// `None` only if opening the sort columns failed (they opened once in `build_plan`).
     TopHits(Option<Box<TopHitsSegment>>),
+    /// `significant_*`: the foreground size (every doc collected) and the term buckets.
+    Significant {
+        docs: u64,
+        terms: Box<SegState>,
+    },
+    /// `significant_text`: buckets by analyzed term.
+    SourceTerms(HashMap<String, SegBucket>),
 }
 
 pub struct AggSegment {
@@ -109,11 +120,35 @@ fn build_plan(
         accessor,
         subs,
         filters,
-        calendar_cache: Cell::new((i64::MAX, i64::MIN)),
+        date_keys: date_keyer(&req.kind),
+        auto: match &req.kind {
+            AggKind::AutoDateHistogram(spec) => Some(AutoCollect::new(spec, !req.subs.is_empty())),
+            _ => None,
+        },
     })
 }
 
+fn date_keyer(kind: &AggKind) -> Option<DateKeyer> {
+    match kind {
+        AggKind::DateHistogram { interval, opts, .. } => {
+            Some(DateKeyer::new(opts.rounding(*interval), opts.hard_bounds))
+        }
+        _ => None,
+    }
+}
+
 fn new_state(plan: &Plan) -> SegState {
+    if plan.kind.is_significant() {
+        let terms = match plan.columns {
+            Some(SegColumns::Source(_)) => SegState::SourceTerms(HashMap::new()),
+            _ => column_state(plan),
+        };
+        return SegState::Significant { docs: 0, terms: Box::new(terms) };
+    }
+    column_state(plan)
+}
+
+fn column_state(plan: &Plan) -> SegState {
     match (&plan.kind, &plan.accessor) {
         (AggKind::Metric { .. }, _) => SegState::Metric(MetricState::default()),
         (AggKind::Extra(x), _) if x.collects_values() => SegState::Values(Vec::new()),
@@ -168,11 +203,11 @@ impl Plan {
             (AggKind::Histogram { .. } | AggKind::Range { .. }, Accessor::F64(c)) => {
                 c.values_for_doc(doc).for_each(|v| self.numeric_keys(v, keys))
             }
-            (AggKind::DateHistogram { interval, .. }, Accessor::I64(c)) => {
-                keys.extend(c.values_for_doc(doc).map(|v| self.histogram_key(v, *interval) as u64))
+            (_, Accessor::I64(c)) if self.is_date_histogram() => {
+                c.values_for_doc(doc).for_each(|v| self.push_date_key(v, keys))
             }
-            (AggKind::DateHistogram { interval, .. }, Accessor::F64(c)) => {
-                keys.extend(c.values_for_doc(doc).map(|v| self.histogram_key(v as i64, *interval) as u64))
+            (_, Accessor::F64(c)) if self.is_date_histogram() => {
+                c.values_for_doc(doc).for_each(|v| self.push_date_key(v as i64, keys))
             }
             (_, Accessor::I64(c)) => keys.extend(c.values_for_doc(doc).map(|v| v as u64)),
             (_, Accessor::F64(c)) => keys.extend(c.values_for_doc(doc).map(f64::to_bits)),
@@ -183,6 +218,18 @@ impl Plan {
         if keys.len() > 1 {
             keys.sort_unstable();
             keys.dedup();
+        }
+    }
+
+    fn is_date_histogram(&self) -> bool {
+        self.date_keys.is_some() || self.auto.is_some()
+    }
+
+    fn push_date_key(&self, ms: i64, keys: &mut Vec<u64>) {
+        if let Some(dates) = &self.date_keys {
+            dates.push_key(ms, keys);
+        } else if let Some(auto) = &self.auto {
+            auto.push_key(ms, keys);
         }
     }
 
@@ -204,21 +251,6 @@ impl Plan {
                 keys.extend(ranges.iter().enumerate().filter(|(_, r)| r.contains(v)).map(|(i, _)| i as u64))
             }
             _ => {}
-        }
-    }
-
-    fn histogram_key(&self, ms: i64, interval: Interval) -> i64 {
-        match interval {
-            Interval::FixedMs(step) => ms.div_euclid(step) * step,
-            Interval::Calendar(unit) => {
-                let (start, end) = self.calendar_cache.get();
-                if ms >= start && ms < end {
-                    return start;
-                }
-                let start = round_down(ms, unit);
-                self.calendar_cache.set((start, add_units(start, 1, unit)));
-                start
-            }
         }
     }
 
@@ -248,6 +280,22 @@ fn collect_into(plan: &Plan, state: &mut SegState, doc: DocId, score: Score, key
         SegState::Values(v) => plan.push_values(doc, v),
         SegState::TopHits(Some(seg)) => seg.collect(doc, score),
         SegState::TopHits(None) => {}
+        SegState::Significant { docs, terms } => {
+            *docs += 1;
+            collect_into(plan, terms, doc, score, keys);
+        }
+        SegState::SourceTerms(buckets) => {
+            let Some(SegColumns::Source(source)) = &plan.columns else { return };
+            for term in source.terms(doc) {
+                let bucket = buckets
+                    .entry(term)
+                    .or_insert_with(|| SegBucket { count: 0, subs: plan.subs.iter().map(new_state).collect() });
+                bucket.count += 1;
+                for (sub_plan, sub_state) in plan.subs.iter().zip(bucket.subs.iter_mut()) {
+                    collect_into(sub_plan, sub_state, doc, score, keys);
+                }
+            }
+        }
         SegState::Composite(buckets) => {
             let Some(SegColumns::Composite(sources)) = &plan.columns else { return };
             sources.for_each_key(doc, &mut |key| {
@@ -281,16 +329,25 @@ fn collect_into(plan: &Plan, state: &mut SegState, doc: DocId, score: Score, key
                 return;
             }
             let doc_keys = std::mem::take(keys);
+            let mut created = None;
             for key in &doc_keys {
-                let bucket = buckets
-                    .entry(*key)
-                    .or_insert_with(|| SegBucket { count: 0, subs: plan.subs.iter().map(new_state).collect() });
+                let bucket = match buckets.entry(*key) {
+                    Entry::Occupied(e) => e.into_mut(),
+                    Entry::Vacant(e) => {
+                        created = Some(*key);
+                        e.insert(SegBucket { count: 0, subs: plan.subs.iter().map(new_state).collect() })
+                    }
+                };
                 bucket.count += 1;
                 for (sub_plan, sub_state) in plan.subs.iter().zip(bucket.subs.iter_mut()) {
                     collect_into(sub_plan, sub_state, doc, score, keys);
                 }
             }
             *keys = doc_keys;
+            if let (Some(key), Some(auto)) = (created, &plan.auto) {
+                // Coarsens only without sub-aggregations, so merging buckets is adding counts.
+                auto.bucket_created(key, buckets, |into, from| into.count += from.count);
+            }
         }
     }
 }
@@ -311,6 +368,25 @@ fn harvest_state(plan: &Plan, state: SegState) -> AggFruit {
             AggFruit::Buckets(out)
         }
         SegState::TopHits(seg) => AggFruit::TopHits(seg.map(|s| s.harvest()).unwrap_or_default()),
+        SegState::Significant { docs, terms } => {
+            let mut fruit = harvest_state(plan, *terms);
+            if let AggFruit::Buckets(buckets) = &mut fruit {
+                if docs > 0 {
+                    buckets.insert(SUBSET_SIZE_KEY, FruitBucket { count: docs, subs: Vec::new() });
+                }
+            }
+            fruit
+        }
+        SegState::SourceTerms(buckets) => {
+            let out = buckets
+                .into_iter()
+                .map(|(term, bucket)| {
+                    let subs = plan.subs.iter().zip(bucket.subs).map(|(p, s)| harvest_state(p, s)).collect();
+                    (BucketKey::Str(term), FruitBucket { count: bucket.count, subs })
+                })
+                .collect();
+            AggFruit::Buckets(out)
+        }
         SegState::Dense { counts, mut subs } => {
             let Accessor::Str(col) = &plan.accessor else { return AggFruit::Buckets(HashMap::new()) };
             let ords: Vec<u64> = (0..counts.len() as u64).filter(|ord| counts[*ord as usize] > 0).collect();

@@ -1,6 +1,7 @@
 //! Parsing of the aggregations beyond the core set (`percentiles`, `percentile_ranks`,
 //! `median_absolute_deviation`, `top_hits`, `global`, `rare_terms`, `composite`,
-//! `adjacency_matrix`, `matrix_stats`) and the dispatch of their rendering. Each validates
+//! `adjacency_matrix`, `matrix_stats`, `significant_terms`, `significant_text`,
+//! `variable_width_histogram`) and the dispatch of their rendering. Each validates
 //! its own options, with ES's error types and messages.
 
 use serde_json::{Map, Value};
@@ -12,7 +13,10 @@ use super::composite::{render_composite, CompositeSpec, SegSources};
 use super::matrix_stats::{MatrixColumns, MatrixField};
 use super::quantiles::{render_mad, render_percentile_ranks, render_percentiles};
 use super::render_extra::render_missing;
+use super::significant::SignificantSpec;
+use super::source_text::SourceText;
 use super::top_hits::{render_top_hits, TopHitsSpec};
+use super::variable_width::WidthSpec;
 use super::{agg_err, shard_illegal, AggFruit, AggKind, AggRequest};
 use crate::error::{EngineError, Result};
 use crate::mapping::{FieldType, Mapping};
@@ -55,6 +59,9 @@ pub enum ExtraKind {
         filters: Vec<(String, crate::ast::QueryAst)>,
         separator: String,
     },
+    /// `significant_terms` (keyword columns) and `significant_text` (re-analyzed `_source`).
+    Significant(Box<SignificantSpec>),
+    VariableWidth(WidthSpec),
 }
 
 impl ExtraKind {
@@ -66,12 +73,20 @@ impl ExtraKind {
                 | ExtraKind::PercentileRanks { .. }
                 | ExtraKind::MedianAbsoluteDeviation { .. }
                 | ExtraKind::MatrixStats { .. }
+                | ExtraKind::VariableWidth(_)
         )
     }
 
     /// Renders a `buckets` list (what sibling pipelines such as `max_bucket` walk).
     pub fn is_multi_bucket(&self) -> bool {
-        matches!(self, ExtraKind::RareTerms { .. } | ExtraKind::Composite(_) | ExtraKind::AdjacencyMatrix { .. })
+        matches!(
+            self,
+            ExtraKind::RareTerms { .. }
+                | ExtraKind::Composite(_)
+                | ExtraKind::AdjacencyMatrix { .. }
+                | ExtraKind::Significant(_)
+                | ExtraKind::VariableWidth(_)
+        )
     }
 
     pub(super) fn missing_value(&self) -> Option<f64> {
@@ -86,6 +101,7 @@ impl ExtraKind {
     /// Field types each aggregation reads (ES: numeric values sources for the quantiles).
     pub(super) fn accepts(&self, ty: FieldType) -> bool {
         match self {
+            ExtraKind::VariableWidth(_) => ty.is_f64() || matches!(ty, FieldType::Long | FieldType::Integer),
             _ if self.collects_values() => ty != FieldType::Keyword,
             _ => true,
         }
@@ -130,6 +146,19 @@ pub(super) fn parse(
         }
         "composite" => return CompositeSpec::parse(name, body, mapping).map(|s| Some(wrap(ExtraKind::Composite(s)))),
         "rare_terms" => &["field", "max_doc_count", "precision"],
+        "significant_terms" | "significant_text" => {
+            let spec = super::significant::parse(name, kind_name, body, mapping)?;
+            return Ok(Some(wrap(ExtraKind::Significant(Box::new(spec)))));
+        }
+        "variable_width_histogram" => {
+            if has_subs {
+                // ES replays deferred sub-aggregations through its cluster merges; not done here.
+                return Err(agg_err(format!(
+                    "Aggregator [{name}] of type [variable_width_histogram] cannot accept sub-aggregations"
+                )));
+            }
+            return Ok(Some(wrap(ExtraKind::VariableWidth(super::variable_width::parse(name, body)?))));
+        }
         _ => return Ok(None),
     };
     let mut percents = None;
@@ -200,9 +229,23 @@ impl AggKind {
     pub fn is_terms_like(&self) -> bool {
         match self {
             AggKind::Terms { .. } => true,
-            AggKind::Extra(x) => matches!(**x, ExtraKind::RareTerms { .. }),
+            AggKind::Extra(x) => match &**x {
+                ExtraKind::RareTerms { .. } => true,
+                ExtraKind::Significant(spec) => spec.text.is_none(),
+                _ => false,
+            },
             _ => false,
         }
+    }
+
+    /// `significant_*`: the foreground size is counted besides the term buckets.
+    pub(super) fn is_significant(&self) -> bool {
+        matches!(self, AggKind::Extra(x) if matches!(**x, ExtraKind::Significant(_)))
+    }
+
+    /// Reads text from `_source` rather than a column, so text fields are accepted.
+    pub(super) fn reads_source(&self) -> bool {
+        matches!(self, AggKind::Extra(x) if matches!(&**x, ExtraKind::Significant(s) if s.text.is_some()))
     }
 }
 
@@ -301,6 +344,7 @@ pub(super) type SegTopHits = (TopHitsCollector, SegmentOrdinal, SegmentReader);
 pub(super) enum SegColumns {
     Composite(SegSources),
     Matrix(MatrixColumns),
+    Source(SourceText),
 }
 
 /// Per-segment state of `composite` and `matrix_stats` (columns) and `top_hits` (collector).
@@ -313,6 +357,10 @@ pub(super) fn open_segment(
     match &**x {
         ExtraKind::Composite(spec) => Ok((Some(SegColumns::Composite(SegSources::open(spec, reader)?)), None)),
         ExtraKind::MatrixStats { fields } => Ok((Some(SegColumns::Matrix(MatrixColumns::open(fields, reader)?)), None)),
+        ExtraKind::Significant(spec) => match &spec.text {
+            Some(text) => Ok((Some(SegColumns::Source(SourceText::open(text, reader)?)), None)),
+            None => Ok((None, None)),
+        },
         ExtraKind::TopHits(spec) => {
             let collector = spec.collector();
             // Opened here once so a failure surfaces as an error, not an empty bucket later.
@@ -384,5 +432,10 @@ pub(super) fn render(req: &AggRequest, kind: &ExtraKind, fruit: &AggFruit) -> Va
             AggFruit::Buckets(b) => super::render::render_rare_terms(req, b, *max_doc_count),
             _ => Value::Null,
         },
+        ExtraKind::Significant(spec) => match fruit {
+            AggFruit::Buckets(b) => super::significant::render(req, spec, b),
+            _ => Value::Null,
+        },
+        ExtraKind::VariableWidth(spec) => super::variable_width::render(values, spec),
     }
 }

@@ -1,7 +1,8 @@
 //! `filter` and `filters` aggregations: buckets defined by queries instead of field values.
 //! Each filter query is lowered once per search into a tantivy `Weight` (no scoring); per
 //! segment a scorer per filter walks forward with the collected docs (which arrive in
-//! ascending order), so membership costs one `seek` per doc.
+//! ascending order), so membership costs one `seek` per doc. `other_bucket` adds one more
+//! bucket, after the filters', for the docs that matched none of them.
 
 use std::cell::RefCell;
 
@@ -19,12 +20,16 @@ use crate::error::{EngineError, Result};
 pub(super) fn parse_filters(kind_name: &str, body: &Map<String, Value>) -> Result<AggKind> {
     if kind_name == "filter" {
         let query = parse_query(&Value::Object(body.clone()))?;
-        return Ok(AggKind::Filters { buckets: vec![(String::new(), query)], keyed: false, single: true });
+        return Ok(AggKind::Filters { buckets: vec![(String::new(), query)], keyed: false, single: true, other: None });
     }
     let mut buckets = Vec::new();
     let mut keyed = false;
+    let mut other_bucket = None;
+    let mut other_key = None;
     for (key, value) in body {
         match (key.as_str(), value) {
+            ("other_bucket", Value::Bool(on)) => other_bucket = Some(*on),
+            ("other_bucket_key", Value::String(name)) => other_key = Some(name.clone()),
             ("filters", Value::Object(named)) => {
                 keyed = true;
                 for (name, q) in named {
@@ -43,7 +48,12 @@ pub(super) fn parse_filters(kind_name: &str, body: &Map<String, Value>) -> Resul
         // ES renders keyed filters sorted by name.
         buckets.sort_by(|a, b| a.0.cmp(&b.0));
     }
-    Ok(AggKind::Filters { buckets, keyed, single: false })
+    // ES: a key alone switches the other bucket on; an explicit `other_bucket: false` wins.
+    let other = match (other_bucket, other_key) {
+        (Some(false), _) | (None, None) => None,
+        (_, key) => Some(key.unwrap_or_else(|| "_other_".to_string())),
+    };
+    Ok(AggKind::Filters { buckets, keyed, single: false, other })
 }
 
 /// The named queries of `filter(s)` and `adjacency_matrix`.
@@ -76,8 +86,8 @@ pub fn filter_weights(
     Ok(out)
 }
 
-/// One segment's scorers for one `filters` aggregation.
-pub(super) struct SegFilters(Vec<RefCell<Box<dyn Scorer>>>);
+/// One segment's scorers for one `filters` aggregation, and whether it has an other bucket.
+pub(super) struct SegFilters(Vec<RefCell<Box<dyn Scorer>>>, bool);
 
 impl SegFilters {
     /// Takes this aggregation's weights from `weights[*next..]` (same pre-order as above).
@@ -93,11 +103,14 @@ impl SegFilters {
             scorers.push(RefCell::new(weight.scorer(reader, 1.0)?));
         }
         *next += buckets.len();
-        Ok(Some(SegFilters(scorers)))
+        let other = matches!(kind, AggKind::Filters { other: Some(_), .. });
+        Ok(Some(SegFilters(scorers, other)))
     }
 
-    /// Indexes of the filters `doc` matches; docs must come in ascending order.
+    /// Indexes of the filters `doc` matches (or the other bucket's, one past the last, when
+    /// none does); docs must come in ascending order.
     pub(super) fn matching(&self, doc: DocId, keys: &mut Vec<u64>) {
+        let before = keys.len();
         for (i, scorer) in self.0.iter().enumerate() {
             let mut scorer = scorer.borrow_mut();
             if scorer.doc() != TERMINATED && scorer.doc() < doc {
@@ -106,6 +119,9 @@ impl SegFilters {
             if scorer.doc() == doc {
                 keys.push(i as u64);
             }
+        }
+        if self.1 && keys.len() == before {
+            keys.push(self.0.len() as u64);
         }
     }
 }

@@ -3,19 +3,26 @@
 //! aggregation module because ES semantics differ there: tantivy's terms counts are
 //! approximate across segments and its date_histogram has no calendar intervals.
 
+mod auto_date_histogram;
 mod bucket_budget;
 mod collect;
 mod composite;
+mod date_histogram;
+mod date_rounding;
 mod extra;
 mod filters;
 mod fruit;
+mod heuristic;
 mod key_hasher;
 mod matrix_stats;
 mod quantiles;
 mod range_spec;
 mod render;
 mod render_extra;
+mod significant;
+mod source_text;
 mod top_hits;
+mod variable_width;
 
 use range_spec::range_kind;
 
@@ -70,7 +77,11 @@ pub enum AggKind {
     DateHistogram {
         interval: Interval,
         min_doc_count: u64,
+        /// Zone, offset, bounds and key format (`date_histogram.rs`).
+        opts: Box<date_histogram::DateHistogramOpts>,
     },
+    /// Buckets at an interval picked to stay within a target count (`auto_date_histogram.rs`).
+    AutoDateHistogram(Box<auto_date_histogram::AutoDateSpec>),
     /// Exact distinct count (collected like terms; ES is exact too below 3000 values).
     Cardinality,
     Histogram {
@@ -88,6 +99,8 @@ pub enum AggKind {
         buckets: Vec<(String, crate::ast::QueryAst)>,
         keyed: bool,
         single: bool,
+        /// `other_bucket`: the key of the bucket for documents no filter matches.
+        other: Option<String>,
     },
     /// A pipeline aggregation: collects nothing, computed on the rendered tree.
     Pipeline(Box<crate::pipeline::PipelineSpec>),
@@ -188,6 +201,17 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
         check_field_type(kind_name, &kind, &field_name, resolved.as_ref().map(|r| r.1))?;
         return Ok(AggRequest { name: name.to_string(), kind, field: AggField { name: field_name, resolved }, subs });
     }
+    if matches!(kind_name, "date_histogram" | "auto_date_histogram") {
+        let (kind, field_name) = if kind_name == "date_histogram" {
+            date_histogram::parse(name, body, mapping)?
+        } else {
+            auto_date_histogram::parse(name, body)?
+        };
+        let resolved =
+            mapping.get(&field_name).map(|fm| (mapping.schema.get_field_name(fm.field).to_string(), fm.field_type));
+        check_field_type(kind_name, &kind, &field_name, resolved.as_ref().map(|r| r.1))?;
+        return Ok(AggRequest { name: name.to_string(), kind, field: AggField { name: field_name, resolved }, subs });
+    }
     if let Some(kind) = extra::parse(name, kind_name, body, mapping, !subs.is_empty())? {
         let field_name = extra::field_of(body);
         let resolved =
@@ -199,7 +223,6 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
     let mut size = 10usize;
     let mut min_doc_count = None;
     let mut order = TermsOrder::CountDesc;
-    let mut interval = None;
     let mut numeric_interval = None;
     let mut ranges: Option<Value> = None;
     let mut date_format = None;
@@ -211,7 +234,6 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
         "range" => &["field", "ranges"],
         "date_range" => &["field", "ranges", "format"],
         "terms" => &["field", "size", "min_doc_count", "order", "shard_size"],
-        "date_histogram" => &["field", "calendar_interval", "fixed_interval", "min_doc_count", "time_zone"],
         other => return Err(agg_err(format!("Unknown aggregation type [{other}]"))),
     };
     for (key, value) in body {
@@ -228,28 +250,6 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
             "format" => date_format = Some(value.as_str().ok_or_else(bad)?.to_string()),
             "min_doc_count" => min_doc_count = Some(value.as_u64().ok_or_else(bad)?),
             "order" => order = parse_order(value).ok_or_else(bad)?,
-            "calendar_interval" => {
-                let s = value.as_str().ok_or_else(bad)?;
-                let unit = CalendarUnit::from_calendar_interval(s).ok_or_else(|| {
-                    shard_illegal(format!("The supplied interval [{s}] could not be parsed as a calendar interval."))
-                })?;
-                interval = Some(Interval::Calendar(unit));
-            }
-            "fixed_interval" => {
-                let s = value.as_str().ok_or_else(bad)?;
-                let ms = crate::settings::parse_time_value_ms("fixed_interval", value)
-                    .ok()
-                    .flatten()
-                    .filter(|ms| *ms > 0)
-                    .ok_or_else(|| shard_illegal(format!("failed to parse setting [date_histogram.fixedInterval] with value [{s}] as a time value: unit is missing or unrecognized")))?;
-                interval = Some(Interval::FixedMs(ms as i64));
-            }
-            "time_zone" => {
-                let tz = value.as_str().unwrap_or_default();
-                if !matches!(tz, "UTC" | "Z" | "+00:00" | "Etc/UTC") {
-                    return Err(shard_illegal(format!("time_zone [{tz}] is not supported (UTC only)")));
-                }
-            }
             _ => unreachable!("checked against the allowed list"),
         }
     }
@@ -279,16 +279,11 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
             }
             AggKind::Terms { size, min_doc_count: min_doc_count.unwrap_or(1), order }
         }
-        "range" | "date_range" => {
+        _ => {
             let spec =
                 ranges.ok_or_else(|| shard_illegal(format!("No [ranges] specified for the [{name}] aggregation")))?;
             let (ranges, keys) = range_kind(kind_name, &spec, date_format.as_deref(), mapping.get(&field_name))?;
             AggKind::Range { ranges, keys }
-        }
-        _ => {
-            let interval = interval
-                .ok_or_else(|| shard_illegal("Invalid interval specified, must be non-null and non-empty".into()))?;
-            AggKind::DateHistogram { interval, min_doc_count: min_doc_count.unwrap_or(0) }
         }
     };
     check_field_type(kind_name, &kind, &field_name, resolved.as_ref().map(|r| r.1))?;
@@ -319,7 +314,7 @@ fn parse_order(value: &Value) -> Option<TermsOrder> {
 
 fn check_field_type(kind_name: &str, kind: &AggKind, field: &str, ty: Option<FieldType>) -> Result<()> {
     let Some(ty) = ty else { return Ok(()) };
-    if ty == FieldType::Text {
+    if ty == FieldType::Text && !kind.reads_source() {
         return Err(shard_illegal(format!(
             "Fielddata is disabled on [{field}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead."
         )));
@@ -335,7 +330,9 @@ fn check_field_type(kind_name: &str, kind: &AggKind, field: &str, ty: Option<Fie
         AggKind::Metric { .. } => ty != FieldType::Keyword,
         AggKind::Range { keys: RangeKeys::Date(_), .. } => ty == FieldType::Date,
         AggKind::Histogram { .. } | AggKind::Range { .. } => ty.is_i64() || ty.is_f64(),
-        AggKind::DateHistogram { .. } => ty == FieldType::Date || ty.is_i64() || ty.is_f64(),
+        AggKind::DateHistogram { .. } | AggKind::AutoDateHistogram(_) => {
+            ty == FieldType::Date || ty.is_i64() || ty.is_f64()
+        }
     };
     if !ok {
         return Err(shard_illegal(format!(
@@ -363,10 +360,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(aggs[0].kind, AggKind::Terms { size: 10, min_doc_count: 1, order: TermsOrder::CountDesc });
-        assert_eq!(
+        assert!(matches!(
             aggs[0].subs[0].kind,
-            AggKind::DateHistogram { interval: Interval::Calendar(CalendarUnit::Month), min_doc_count: 0 }
-        );
+            AggKind::DateHistogram { interval: Interval::Calendar(CalendarUnit::Month), min_doc_count: 0, .. }
+        ));
         assert_eq!(aggs[0].subs[0].subs[0].kind, AggKind::Metric { op: MetricOp::Avg });
     }
 
@@ -374,7 +371,10 @@ mod tests {
     fn fixed_intervals_and_orders() {
         let aggs = parse_aggs(&json!({"h": {"date_histogram": {"field": "d", "fixed_interval": "30m"}}, "t": {"terms": {"field": "k", "order": {"_key": "asc"}}}}), &mapping()).unwrap();
         let by_name = |n: &str| aggs.iter().find(|a| a.name == n).unwrap().kind.clone();
-        assert_eq!(by_name("h"), AggKind::DateHistogram { interval: Interval::FixedMs(1_800_000), min_doc_count: 0 });
+        assert!(matches!(
+            by_name("h"),
+            AggKind::DateHistogram { interval: Interval::FixedMs(1_800_000), min_doc_count: 0, .. }
+        ));
         assert_eq!(by_name("t"), AggKind::Terms { size: 10, min_doc_count: 1, order: TermsOrder::KeyAsc });
     }
 

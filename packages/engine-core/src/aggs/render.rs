@@ -14,9 +14,8 @@ use super::render_extra::{
     render_extended_stats, render_missing, render_numeric_histogram, render_range, render_stats,
 };
 use super::top_hits::HitsContext;
-use super::{AggFruit, AggKind, AggRequest, Interval, MetricOp, TermsOrder};
+use super::{AggFruit, AggKind, AggRequest, MetricOp, TermsOrder};
 use crate::date::format_millis;
-use crate::date_math::add_units;
 use crate::error::{EngineError, Result};
 use crate::mapping::FieldType;
 
@@ -59,11 +58,12 @@ pub(super) fn render_one(req: &AggRequest, fruit: &AggFruit) -> Value {
             render_numeric_histogram(req, b, *interval, *min_doc_count)
         }
         (AggKind::Range { ranges, keys }, AggFruit::Buckets(b)) => render_range(req, ranges, keys, b),
-        (AggKind::Filters { buckets: specs, keyed, single }, AggFruit::Buckets(b)) => {
-            let rendered = specs
-                .iter()
+        (AggKind::Filters { buckets: specs, keyed, single, other }, AggFruit::Buckets(b)) => {
+            // The other bucket is collected under the index one past the last filter.
+            let names = specs.iter().map(|(name, _)| name).chain(other);
+            let rendered = names
                 .enumerate()
-                .map(|(i, (name, _))| {
+                .map(|(i, name)| {
                     if !single {
                         bucket_budget::consume();
                     }
@@ -99,8 +99,11 @@ pub(super) fn render_one(req: &AggRequest, fruit: &AggFruit) -> Value {
         (AggKind::Terms { size, min_doc_count, order }, AggFruit::Buckets(buckets)) => {
             render_terms(req, buckets.iter().collect(), *size, *min_doc_count, *order)
         }
-        (AggKind::DateHistogram { interval, min_doc_count }, AggFruit::Buckets(buckets)) => {
-            render_histogram(req, buckets.iter().collect(), *interval, *min_doc_count)
+        (AggKind::DateHistogram { interval, min_doc_count, opts }, AggFruit::Buckets(buckets)) => {
+            super::date_histogram::render(req, *interval, *min_doc_count, opts, buckets)
+        }
+        (AggKind::AutoDateHistogram(spec), AggFruit::Buckets(buckets)) => {
+            super::auto_date_histogram::render(req, spec, buckets)
         }
         (AggKind::Extra(x), fruit) => super::extra::render(req, x, fruit),
         // Filled in (or removed) by `crate::pipeline::apply` once the tree is rendered.
@@ -213,65 +216,4 @@ pub(super) fn render_rare_terms(
     decoded.sort_by(|(ka, a), (kb, b)| a.count.cmp(&b.count).then_with(|| cmp_keys(ka, kb)));
     let rendered: Vec<Value> = decoded.iter().map(|(k, b)| bucket_json(req, k, Some(b), ty)).collect();
     json!({ "buckets": rendered })
-}
-
-fn render_histogram(
-    req: &AggRequest,
-    buckets: Vec<(&BucketKey, &FruitBucket)>,
-    interval: Interval,
-    min_doc_count: u64,
-) -> Value {
-    let mut keyed: Vec<(i64, &FruitBucket)> = buckets
-        .into_iter()
-        .map(|(k, b)| {
-            (
-                match k {
-                    BucketKey::Num(raw) => *raw as i64,
-                    BucketKey::Str(_) => 0,
-                },
-                b,
-            )
-        })
-        .collect();
-    keyed.sort_by_key(|(k, _)| *k);
-    let mut out = Vec::new();
-    let key_json = |ms: i64, bucket: Option<&FruitBucket>| {
-        bucket_budget::consume();
-        let mut obj = Map::new();
-        obj.insert("key_as_string".into(), json!(format_millis(ms)));
-        obj.insert("key".into(), json!(ms));
-        obj.insert("doc_count".into(), json!(bucket.map_or(0, |b| b.count)));
-        for (i, sub) in req.subs.iter().enumerate() {
-            let value = match bucket {
-                Some(b) => render_one(sub, &b.subs[i]),
-                None => render_one(sub, &AggFruit::empty(sub)),
-            };
-            obj.insert(sub.name.clone(), value);
-        }
-        Value::Object(obj)
-    };
-    if min_doc_count == 0 {
-        if let (Some(first), Some(last)) = (keyed.first().map(|k| k.0), keyed.last().map(|k| k.0)) {
-            let mut next = keyed.iter().peekable();
-            let mut at = first;
-            // Bounded by the number of intervals between the first and last non-empty buckets.
-            while at <= last && bucket_budget::exceeded().is_none() {
-                let bucket = match next.peek() {
-                    Some((k, b)) if *k == at => {
-                        next.next();
-                        Some(*b)
-                    }
-                    _ => None,
-                };
-                out.push(key_json(at, bucket));
-                at = match interval {
-                    Interval::FixedMs(step) => at + step,
-                    Interval::Calendar(unit) => add_units(at, 1, unit),
-                };
-            }
-        }
-    } else {
-        out.extend(keyed.iter().filter(|(_, b)| b.count >= min_doc_count).map(|(k, b)| key_json(*k, Some(b))));
-    }
-    json!({ "buckets": out })
 }

@@ -61,6 +61,11 @@ pub(super) fn install(ctx: Option<HitsContext>) {
     CONTEXT.with(|c| *c.borrow_mut() = ctx);
 }
 
+/// Runs `f` on the installed searcher (`significant_*` read background counts from it).
+pub(super) fn with_searcher<R>(f: impl FnOnce(&Searcher) -> R) -> Option<R> {
+    CONTEXT.with(|c| c.borrow().as_ref().map(|ctx| f(&ctx.searcher)))
+}
+
 impl TopHitsSpec {
     pub(super) fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping, has_subs: bool) -> Result<Self> {
         if has_subs {

@@ -34,6 +34,48 @@ fn rows_generic(query: &[f32], rows: &[f32], out: &mut [f32]) {
     }
 }
 
+/// The negated dot product of `query` with each row, into `out`: the scan key of the dot-based
+/// similarities (nearest = smallest, like the l2 key). Same run-time AVX2 dispatch as above.
+pub fn neg_dot_rows(query: &[f32], rows: &[f32], out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the running CPU supports AVX2, the only feature `dot_rows_avx2` is compiled for.
+        return unsafe { dot_rows_avx2(query, rows, out) };
+    }
+    dot_rows_generic(query, rows, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn dot_rows_avx2(query: &[f32], rows: &[f32], out: &mut [f32]) {
+    dot_rows_generic(query, rows, out)
+}
+
+#[inline(always)]
+fn dot_rows_generic(query: &[f32], rows: &[f32], out: &mut [f32]) {
+    for (row, slot) in rows.chunks_exact(query.len()).zip(out.iter_mut()) {
+        *slot = -dot(query, row);
+    }
+}
+
+/// Dot product, in independent lanes for the same reason as `l2_squared`.
+#[inline(always)]
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0f32; LANES];
+    let (ca, cb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for i in 0..LANES {
+            acc[i] += x[i] * y[i];
+        }
+    }
+    let mut sum: f32 = acc.iter().sum();
+    for (x, y) in ra.iter().zip(rb) {
+        sum += x * y;
+    }
+    sum
+}
+
 /// Squared euclidean distance. `a` and `b` have the same length (checked by the callers).
 #[inline(always)]
 pub fn l2_squared(a: &[f32], b: &[f32]) -> f32 {
@@ -146,6 +188,18 @@ mod tests {
         for (i, d) in out.iter().enumerate() {
             let want = l2_squared(&query, &rows[i * 20..(i + 1) * 20]);
             assert!((d - want).abs() <= want * 1e-6, "row {i}: {d} vs {want}");
+        }
+    }
+
+    #[test]
+    fn negated_dot_rows_match_the_definition() {
+        let query: Vec<f32> = (0..19).map(|i| i as f32 / 5.0 - 1.0).collect();
+        let rows: Vec<f32> = (0..19 * 3).map(|i| (i % 7) as f32 - 3.0).collect();
+        let mut out = vec![0.0; 3];
+        neg_dot_rows(&query, &rows, &mut out);
+        for (i, got) in out.iter().enumerate() {
+            let want: f32 = -query.iter().zip(&rows[i * 19..(i + 1) * 19]).map(|(x, y)| x * y).sum::<f32>();
+            assert!((got - want).abs() <= 1e-4 * want.abs().max(1.0), "row {i}: {got} vs {want}");
         }
     }
 

@@ -1,4 +1,5 @@
-//! The `knn` query: `{"knn": {"<field>": {"vector": [...], "k": 10, "filter": {...}}}}`.
+//! The `knn` query (OpenSearch): `{"knn": {"<field>": {"vector": [...], "k": 10, "filter": {...}}}}`,
+//! and the AST both dialects share (ES 8's top-level `knn` is parsed in `top_level`).
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -16,8 +17,18 @@ pub struct KnnAst {
     pub vector: Vec<f32>,
     pub k: usize,
     /// Restricts the candidates before the k nearest are chosen (OpenSearch's efficient
-    /// filtering), so up to k matching documents come back.
+    /// filtering, ES's pre-filter), so up to k matching documents come back.
     pub filter: Option<Box<QueryAst>>,
+    /// ES `similarity`: the least similarity a neighbour must have (a distance for l2_norm).
+    pub similarity: Option<f32>,
+    /// Which engine's checks and error texts apply when the query is lowered.
+    pub dialect: KnnDialect,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KnnDialect {
+    OpenSearch,
+    Elasticsearch,
 }
 
 #[derive(Deserialize)]
@@ -47,7 +58,14 @@ pub fn parse_knn(body: &Value) -> Result<QueryAst> {
         return Err(EngineError::IllegalArgument("[knn] requires a non-empty [vector]".to_string()));
     }
     let filter = opts.filter.as_ref().map(parse_query).transpose()?.map(Box::new);
-    let ast = KnnAst { field: field.clone(), vector: opts.vector, k: opts.k as usize, filter };
+    let ast = KnnAst {
+        field: field.clone(),
+        vector: opts.vector,
+        k: opts.k as usize,
+        filter,
+        similarity: None,
+        dialect: KnnDialect::OpenSearch,
+    };
     Ok(QueryAst::Knn(ast).boosted(opts.boost))
 }
 

@@ -1,13 +1,15 @@
-//! The `knn_vector` mapping: which fields hold vectors, their dimension and distance, and the
-//! tantivy bytes fast field each one is stored in.
+//! Vector mappings: which fields hold vectors (OpenSearch `knn_vector`, ES `dense_vector`),
+//! their dimension and similarity, and the tantivy bytes fast field each one is stored in.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 use tantivy::schema::{Field, SchemaBuilder, FAST};
 
 use super::cache::VectorCache;
+use super::dense_vector::{self, DenseVectorOptions, DENSE_VECTOR_TYPE};
+pub use super::space::{ElementType, SpaceType};
 use crate::error::{EngineError, Result};
 
 pub const KNN_VECTOR_TYPE: &str = "knn_vector";
@@ -16,26 +18,28 @@ pub const KNN_VECTOR_TYPE: &str = "knn_vector";
 /// OpenSearch to 16,000).
 const MAX_DIMENSION: usize = 16_000;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SpaceType {
-    /// Squared euclidean distance; OpenSearch scores it `1 / (1 + d²)`.
-    L2,
-}
-
 /// A vector field as declared, before it has a tantivy field.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VectorSpec {
     pub name: String,
-    pub dimension: usize,
+    /// `None`: an ES `dense_vector` without `dims`, set by the first document that has one.
+    pub dimension: Option<usize>,
     pub space: SpaceType,
+    pub element: ElementType,
+    /// `Some` for ES `dense_vector` fields: what their errors and `GET _mapping` need.
+    pub dense: Option<DenseVectorOptions>,
 }
 
 #[derive(Debug, Clone)]
 pub struct VectorField {
     /// Full dotted ES name; also the path of the value in `_source`.
     pub name: String,
-    pub dimension: usize,
+    /// Set once: from the mapping, or by the first document (shared by every clone of the
+    /// mapping, so the writer and searches see the same value).
+    pub dims: Arc<OnceLock<usize>>,
     pub space: SpaceType,
+    pub element: ElementType,
+    pub dense: Option<DenseVectorOptions>,
     pub field: Field,
     /// The tantivy field name, which fast-field readers are looked up by.
     pub tantivy_name: String,
@@ -43,11 +47,23 @@ pub struct VectorField {
     pub cache: Arc<VectorCache>,
 }
 
+impl VectorField {
+    pub fn dimension(&self) -> Option<usize> {
+        self.dims.get().copied()
+    }
+
+    /// Whether stored and query vectors are scaled to unit length (ES normalises cosine
+    /// vectors too, and it turns the cosine into a plain dot product for the scan).
+    pub fn normalizes(&self) -> bool {
+        self.space == SpaceType::Cosine && self.dense.as_ref().is_some_and(|d| d.index)
+    }
+}
+
 fn mapper_err(reason: String) -> EngineError {
     EngineError::MapperParsing(reason)
 }
 
-/// Finds every `knn_vector` field under `mappings.properties` (objects included). The generic
+/// Finds every `knn_vector` and `dense_vector` field under `mappings.properties` (objects included). The generic
 /// mapping parser skips these fields and leaves them to this walk.
 pub fn parse_vector_specs(mappings: &Value) -> Result<Vec<VectorSpec>> {
     let mut out = Vec::new();
@@ -62,8 +78,11 @@ fn walk(props: &Value, prefix: &str, out: &mut Vec<VectorSpec>) -> Result<()> {
     for (name, def) in props {
         let full = if prefix.is_empty() { name.clone() } else { format!("{prefix}.{name}") };
         let Some(def) = def.as_object() else { continue };
-        if def.get("type").and_then(Value::as_str) == Some(KNN_VECTOR_TYPE) {
+        let kind = def.get("type").and_then(Value::as_str);
+        if kind == Some(KNN_VECTOR_TYPE) {
             out.push(parse_spec(&full, def)?);
+        } else if kind == Some(DENSE_VECTOR_TYPE) {
+            out.push(dense_vector::parse_spec(&full, def)?);
         } else if let Some(children) = def.get("properties") {
             walk(children, &full, out)?;
         }
@@ -100,7 +119,13 @@ fn parse_spec(name: &str, def: &Map<String, Value>) -> Result<VectorSpec> {
         }
     }
     let dimension = dimension.ok_or_else(|| mapper_err(format!("Dimension value missing for vector: {name}")))?;
-    Ok(VectorSpec { name: name.to_string(), dimension, space })
+    Ok(VectorSpec {
+        name: name.to_string(),
+        dimension: Some(dimension),
+        space,
+        element: ElementType::Float,
+        dense: None,
+    })
 }
 
 /// `method: {name: "hnsw", engine, space_type, parameters}`. The engine and graph parameters
@@ -139,10 +164,16 @@ pub fn add_vector_fields(builder: &mut SchemaBuilder, specs: Vec<VectorSpec>) ->
         .map(|(i, spec)| {
             let tantivy_name = format!("knn{i}");
             let field = builder.add_bytes_field(&tantivy_name, FAST);
+            let dims = OnceLock::new();
+            if let Some(d) = spec.dimension {
+                let _ = dims.set(d);
+            }
             let vf = VectorField {
                 name: spec.name.clone(),
-                dimension: spec.dimension,
+                dims: Arc::new(dims),
                 space: spec.space,
+                element: spec.element,
+                dense: spec.dense,
                 field,
                 tantivy_name,
                 cache: Arc::new(VectorCache::default()),
@@ -167,8 +198,15 @@ mod tests {
         }}))
         .unwrap();
         assert_eq!(specs.len(), 2);
-        assert_eq!(specs[0], VectorSpec { name: "obj.v".into(), dimension: 2, space: SpaceType::L2 });
-        assert_eq!(specs[1].dimension, 3);
+        let want = VectorSpec {
+            name: "obj.v".into(),
+            dimension: Some(2),
+            space: SpaceType::L2,
+            element: ElementType::Float,
+            dense: None,
+        };
+        assert_eq!(specs[0], want);
+        assert_eq!(specs[1].dimension, Some(3));
     }
 
     #[test]

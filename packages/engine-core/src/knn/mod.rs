@@ -1,5 +1,6 @@
-//! k-nearest-neighbour search over `knn_vector` fields, in the OpenSearch k-NN plugin's
-//! dialect: the mapping (`dimension`, `method.space_type`), the `knn` query and its scores.
+//! k-nearest-neighbour search in two dialects: OpenSearch's k-NN plugin (`knn_vector`
+//! mappings with `dimension` and `method.space_type`, the `knn` query) and Elasticsearch 8
+//! (`dense_vector` mappings, the top-level `knn` search section, see `top_level`).
 //!
 //! Search is an exact scan, not an approximate graph: every live vector of every segment is
 //! compared with the query vector, so recall is 1.0 by construction. Vectors are indexed as
@@ -7,13 +8,24 @@
 //! contiguous array that the distance loop walks front to back.
 
 mod cache;
+mod dense_vector;
 mod distance;
 mod document;
 mod dsl;
+mod es_query;
 mod field;
+mod index_options;
 mod query;
+mod restore_dims;
+mod space;
+mod top_level;
+mod vector_checks;
 
+pub use dense_vector::{render_mappings, DENSE_VECTOR_TYPE};
 pub use document::add_vectors;
-pub use dsl::{parse_knn, KnnAst};
+pub use dsl::{parse_knn, KnnAst, KnnDialect};
 pub use field::{add_vector_fields, parse_vector_specs, SpaceType, VectorField, VectorSpec, KNN_VECTOR_TYPE};
 pub use query::lower_knn;
+pub use restore_dims::restore_inferred_dims;
+pub use space::ElementType;
+pub use top_level::with_top_level_knn;

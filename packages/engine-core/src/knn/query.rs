@@ -1,36 +1,55 @@
 //! The tantivy side of `knn`: like Lucene's kNN query, the k nearest are chosen once over the
 //! whole index (all segments) when the weight is built, and each segment's scorer then replays
-//! its share of them in doc order. Scores follow OpenSearch's `l2` space: `1 / (1 + d²)`.
+//! its share of them in doc order. Scores follow the field's space (see `space`): OpenSearch's
+//! `l2` is `1 / (1 + d²)`, ES's similarities have their own transforms.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use tantivy::index::SegmentId;
-use tantivy::query::{EnableScoring, Explanation, Query, Scorer, Weight};
+use tantivy::query::{EmptyQuery, EnableScoring, Explanation, Query, Scorer, Weight};
 use tantivy::{DocId, DocSet, Score, Searcher, SegmentReader, TantivyError, TERMINATED};
 
 use super::cache::VectorCache;
-use super::distance::{l2_squared_rows, Candidate, TopK};
-use super::dsl::KnnAst;
+use super::distance::{l2_squared_rows, neg_dot_rows, Candidate, TopK};
+use super::dsl::{KnnAst, KnnDialect};
+use super::es_query::{self, Prepared};
+use super::space::{ElementType, SpaceType};
 use crate::error::Result;
 use crate::lower::{lower, shard_err, LowerContext, ES_SCORE_SCALE};
 
 pub fn lower_knn(ast: &KnnAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
-    let Some(vf) = ctx.mapping.vectors.get(&ast.field) else {
-        return Err(shard_err(format!("failed to create query: Field '{}' is not knn_vector type.", ast.field)));
+    let prepared = match ast.dialect {
+        KnnDialect::Elasticsearch => match es_query::prepare(ast, ctx.mapping)? {
+            Some(prepared) => prepared,
+            None => return Ok(Box::new(EmptyQuery)),
+        },
+        KnnDialect::OpenSearch => {
+            let Some(vf) = ctx.mapping.vectors.get(&ast.field) else {
+                return Err(shard_err(format!(
+                    "failed to create query: Field '{}' is not knn_vector type.",
+                    ast.field
+                )));
+            };
+            let dimension = vf.dimension().unwrap_or_default();
+            if ast.vector.len() != dimension {
+                return Err(shard_err(format!(
+                    "failed to create query: Query vector has invalid dimension: {}. Dimension should be: {dimension}",
+                    ast.vector.len(),
+                )));
+            }
+            Prepared { field: vf, vector: ast.vector.clone(), min_score: None }
+        }
     };
-    if ast.vector.len() != vf.dimension {
-        return Err(shard_err(format!(
-            "failed to create query: Query vector has invalid dimension: {}. Dimension should be: {}",
-            ast.vector.len(),
-            vf.dimension
-        )));
-    }
+    let vf = prepared.field;
     let filter = ast.filter.as_deref().map(|f| lower(f, ctx)).transpose()?.map(Arc::from);
     Ok(Box::new(KnnQuery {
         field: vf.tantivy_name.clone(),
-        vector: ast.vector.clone().into(),
+        vector: prepared.vector.into(),
         k: ast.k,
+        space: vf.space,
+        element: vf.element,
+        min_score: prepared.min_score,
         filter,
         cache: vf.cache.clone(),
         chosen: Arc::new(Mutex::new(None)),
@@ -51,6 +70,10 @@ struct KnnQuery {
     field: String,
     vector: Arc<[f32]>,
     k: usize,
+    space: SpaceType,
+    element: ElementType,
+    /// ES `similarity` as a score (tantivy scale): neighbours below it are dropped.
+    min_score: Option<f32>,
     filter: Option<Arc<dyn Query>>,
     cache: Arc<VectorCache>,
     /// One search builds this query's weight more than once (a count, then the top hits):
@@ -85,7 +108,12 @@ impl KnnQuery {
             for (block, docs) in vectors.docs.chunks(BLOCK_ROWS).enumerate() {
                 let start = block * BLOCK_ROWS * dim;
                 let distances = &mut buffer[..docs.len()];
-                l2_squared_rows(&self.vector, &vectors.data[start..start + docs.len() * dim], distances);
+                let rows = &vectors.data[start..start + docs.len() * dim];
+                if self.space.uses_dot() {
+                    neg_dot_rows(&self.vector, rows, distances);
+                } else {
+                    l2_squared_rows(&self.vector, rows, distances);
+                }
                 for (&doc, &distance) in docs.iter().zip(distances.iter()) {
                     if distance > top.bound()
                         || alive.is_some_and(|a| !a.is_alive(doc))
@@ -99,8 +127,13 @@ impl KnnQuery {
         }
         let readers = searcher.segment_readers();
         let mut chosen = Chosen::new();
+        let dim = self.vector.len();
         for c in top.into_sorted() {
-            let score = ES_SCORE_SCALE / (1.0 + c.distance);
+            let score = ES_SCORE_SCALE * self.space.score(c.distance, self.element, dim);
+            // The nearest come first, so the first one under the threshold ends the list.
+            if self.min_score.is_some_and(|least| score < least) {
+                break;
+            }
             chosen.entry(readers[c.segment as usize].segment_id()).or_default().push((c.doc, score));
         }
         for hits in chosen.values_mut() {
@@ -146,7 +179,7 @@ impl Weight for KnnWeight {
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
         let hit = self.chosen.get(&reader.segment_id()).and_then(|hits| hits.iter().find(|(d, _)| *d == doc));
         match hit {
-            Some((_, score)) => Ok(Explanation::new("knn l2 score 1 / (1 + squared distance)", *score)),
+            Some((_, score)) => Ok(Explanation::new("knn score of the vector similarity", *score)),
             None => Err(TantivyError::InvalidArgument(format!("document #({doc}) is not among the k nearest"))),
         }
     }

@@ -30,6 +30,7 @@ pub fn is_multi_bucket(kind: &AggKind) -> bool {
         AggKind::Terms { .. }
             | AggKind::Histogram { .. }
             | AggKind::DateHistogram { .. }
+            | AggKind::AutoDateHistogram(_)
             | AggKind::Range { .. }
             | AggKind::Filters { single: false, .. }
     )
@@ -78,6 +79,8 @@ fn validate_pipeline(name: &str, spec: &PipelineSpec, level: &[AggRequest], pare
                         )));
                     }
                 }
+                // Its buckets are contiguous by construction (no min_doc_count option).
+                AggKind::AutoDateHistogram(_) => {}
                 _ => {
                     return Err(validation(format!(
                     "{t} aggregation [{name}] must have a histogram, date_histogram or auto_date_histogram as parent"

@@ -24,6 +24,7 @@ use crate::aggs::{
 use crate::ast::QueryAst;
 use crate::dsl::parse_query;
 use crate::error::{json_syntax_error, EngineError, Result};
+use crate::highlight::HighlightRequest;
 use crate::index::{es_standard_analyzer, IndexHandle};
 use crate::lower::{lower, LowerContext, ES_SCORE_SCALE};
 mod source_filter;
@@ -53,6 +54,8 @@ pub struct SearchRequest {
     pub after: Option<Vec<AfterValue>>,
     /// `timeout`: collection stops when it runs out and the response says `timed_out`.
     pub timeout: Option<Duration>,
+    /// `highlight`: fragments of each hit's text with the query's terms tagged.
+    pub highlight: Option<HighlightRequest>,
 }
 
 const SHARDS: &str = r#"{"total":1,"successful":1,"skipped":0,"failed":0}"#;
@@ -153,9 +156,11 @@ impl SearchRequest {
             aggs: Vec::new(),
             after: None,
             timeout: None,
+            highlight: None,
         };
         let mut aggs_seen = false;
         let mut search_after: Option<&Vec<Value>> = None;
+        let mut knn: Option<&Value> = None;
         for (key, value) in obj {
             match key.as_str() {
                 "query" => req.query = parse_query(value)?,
@@ -179,6 +184,8 @@ impl SearchRequest {
                     _ => return Err(EngineError::Parsing("[search_after] must be an array of sort values".into())),
                 },
                 "timeout" => req.timeout = parse_timeout(value)?,
+                "knn" => knn = Some(value),
+                "highlight" => req.highlight = Some(HighlightRequest::parse(value)?),
                 other => {
                     let token = if value.is_object() {
                         "START_OBJECT"
@@ -190,6 +197,11 @@ impl SearchRequest {
                     return Err(EngineError::Parsing(format!("Unknown key for a {token} in [{other}].")));
                 }
             }
+        }
+        if let Some(knn) = knn {
+            // ES 8's top-level kNN section; k defaults to the body's size (URL params come later).
+            let query = obj.contains_key("query").then(|| std::mem::replace(&mut req.query, QueryAst::MatchAll));
+            req.query = crate::knn::with_top_level_knn(knn, query, req.size)?;
         }
         for (key, value) in params {
             match key.as_str() {
@@ -372,6 +384,11 @@ pub fn execute(
     let max_score =
         if scoring && top.total > 0 { top.max_score.map(|s| serde_json::json!(s / ES_SCORE_SCALE)) } else { None };
     let _ = write!(out, r#""max_score":{},"hits":["#, max_score.unwrap_or(Value::Null));
+    // Prepared only when there is a hit to show, as ES's fetch phase (type errors included).
+    let highlighter = match &req.highlight {
+        Some(h) if top.hits.len() > req.from => Some(h.prepare(&req.query, &handle.mapping, now_ms())?),
+        _ => None,
+    };
     for (i, hit) in top.hits.iter().skip(req.from).enumerate() {
         if i > 0 {
             out.push(',');
@@ -393,6 +410,10 @@ pub fn execute(
         if let Some(source) = req.source.apply(raw) {
             out.push_str(r#","_source":"#);
             out.push_str(&source);
+        }
+        if let Some(fragments) = highlighter.as_ref().and_then(|h| h.render(raw)) {
+            out.push_str(r#","highlight":"#);
+            out.push_str(&fragments);
         }
         if shown_sort_values > 0 {
             let mut values = sort_values_json(hit, &specs);

@@ -1,0 +1,456 @@
+//! `date_histogram`: options (`calendar_interval`/`fixed_interval`, `time_zone`, `offset`,
+//! `extended_bounds`, `hard_bounds`, `format`, `keyed`, `min_doc_count`) and the rendering,
+//! with empty buckets filled between the data and out to `extended_bounds` as ES's
+//! `InternalDateHistogram.addEmptyBuckets` does.
+
+use std::collections::HashMap;
+
+use serde_json::{json, Map, Value};
+
+use super::bucket_budget;
+use super::collect::{BucketKey, FruitBucket};
+use super::date_rounding::{Bounds, KeyFormat, KeyStyle, Rounding};
+use super::render::render_one;
+use super::{shard_illegal, AggFruit, AggKind, AggRequest, Interval};
+use crate::date::{parse_date_with_precision, parse_format_list, DateFormat, DEFAULT_FORMATS};
+use crate::date_math::CalendarUnit;
+use crate::date_zone::DateZone;
+use crate::error::{EngineError, Result};
+use crate::mapping::Mapping;
+
+/// The options beyond the interval and `min_doc_count`; the defaults are plain UTC buckets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DateHistogramOpts {
+    pub key_format: KeyFormat,
+    pub offset_ms: i64,
+    /// Already rounded down (without the offset), as ES stores them.
+    pub extended_bounds: Option<Bounds>,
+    pub hard_bounds: Option<Bounds>,
+    pub keyed: bool,
+}
+
+impl Default for DateHistogramOpts {
+    fn default() -> Self {
+        DateHistogramOpts {
+            key_format: KeyFormat::iso(DateZone::Utc),
+            offset_ms: 0,
+            extended_bounds: None,
+            hard_bounds: None,
+            keyed: false,
+        }
+    }
+}
+
+impl DateHistogramOpts {
+    pub fn rounding(&self, interval: Interval) -> Rounding {
+        Rounding { interval, zone: self.key_format.zone, offset_ms: self.offset_ms }
+    }
+}
+
+fn failed(kind: &str, key: &str) -> EngineError {
+    EngineError::XContentParse(format!("[{kind}] failed to parse field [{key}]"))
+}
+
+/// `time_zone` (shared with auto_date_histogram).
+pub(super) fn parse_zone(kind: &str, value: &Value) -> Result<DateZone> {
+    value.as_str().and_then(DateZone::parse).ok_or_else(|| failed(kind, "time_zone"))
+}
+
+/// `format`: how `key_as_string` prints (and how string bounds parse).
+pub(super) fn parse_key_style(kind: &str, value: &Value) -> Result<(String, KeyStyle)> {
+    let text = value.as_str().ok_or_else(|| failed(kind, "format"))?;
+    let style = KeyStyle::from_format(text).map_err(shard_illegal)?;
+    Ok((text.to_string(), style))
+}
+
+/// `date_histogram` -> (kind, field name).
+pub(super) fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping) -> Result<(AggKind, String)> {
+    const KIND: &str = "date_histogram";
+    let mut field = None;
+    let mut interval = None;
+    let mut min_doc_count = 0;
+    let mut zone = DateZone::Utc;
+    let mut format: Option<(String, KeyStyle)> = None;
+    let mut offset_ms = 0;
+    let mut keyed = false;
+    let (mut extended, mut hard) = (None, None);
+    for (key, value) in body {
+        let bad = || failed(KIND, key);
+        match key.as_str() {
+            "field" => field = Some(value.as_str().ok_or_else(bad)?.to_string()),
+            "min_doc_count" => min_doc_count = value.as_u64().ok_or_else(bad)?,
+            "keyed" => keyed = value.as_bool().ok_or_else(bad)?,
+            "time_zone" => zone = parse_zone(KIND, value)?,
+            "format" => format = Some(parse_key_style(KIND, value)?),
+            "offset" => offset_ms = parse_offset(value).ok_or_else(bad)?,
+            "extended_bounds" => extended = Some(raw_bounds(key, value)?),
+            "hard_bounds" => hard = Some(raw_bounds(key, value)?),
+            "calendar_interval" => {
+                let s = value.as_str().ok_or_else(bad)?;
+                let unit = CalendarUnit::from_calendar_interval(s).ok_or_else(|| {
+                    shard_illegal(format!("The supplied interval [{s}] could not be parsed as a calendar interval."))
+                })?;
+                interval = Some(Interval::Calendar(unit));
+            }
+            "fixed_interval" => {
+                let s = value.as_str().ok_or_else(bad)?;
+                let ms = crate::settings::parse_time_value_ms("fixed_interval", value)
+                    .ok()
+                    .flatten()
+                    .filter(|ms| *ms > 0)
+                    .ok_or_else(|| shard_illegal(format!("failed to parse setting [date_histogram.fixedInterval] with value [{s}] as a time value: unit is missing or unrecognized")))?;
+                interval = Some(Interval::FixedMs(ms as i64));
+            }
+            _ => return Err(EngineError::XContentParse(format!("[{KIND}] unknown field [{key}]"))),
+        }
+    }
+    let field = field.ok_or_else(|| {
+        shard_illegal(format!("Required one of fields [field, script], but none were specified. ({name})"))
+    })?;
+    let interval =
+        interval.ok_or_else(|| shard_illegal("Invalid interval specified, must be non-null and non-empty".into()))?;
+    // String bounds parse with the aggregation's `format` if given, else the field's formats.
+    let formats = match &format {
+        Some((text, _)) => parse_format_list(text).unwrap_or_default(),
+        None => mapping.get(&field).map_or_else(|| DEFAULT_FORMATS.to_vec(), |fm| fm.date_formats.clone()),
+    };
+    let rounding = Rounding::new(interval, zone);
+    let extended_bounds = extended
+        .as_ref()
+        .map(|raw| raw.resolve(name, "extended_bounds", &formats, zone).map(|b| round_bounds(b, &rounding)))
+        .transpose()?;
+    let hard_bounds = hard
+        .as_ref()
+        .map(|raw| raw.resolve(name, "hard_bounds", &formats, zone).map(|b| round_bounds(b, &rounding)))
+        .transpose()?;
+    if let (Some(ext), Some(hard_b)) = (extended_bounds, hard_bounds) {
+        let outside = matches!((ext.max, hard_b.max), (Some(e), Some(h)) if e > h)
+            || matches!((ext.min, hard_b.min), (Some(e), Some(h)) if e < h);
+        if outside {
+            let raw_hard = hard.as_ref().map(RawBounds::describe).unwrap_or_default();
+            let raw_ext = extended.as_ref().map(RawBounds::describe).unwrap_or_default();
+            return Err(shard_illegal(format!(
+                "Extended bounds have to be inside hard bounds, hard bounds: [{raw_hard}], extended bounds: [{raw_ext}]"
+            )));
+        }
+    }
+    let opts = DateHistogramOpts {
+        key_format: KeyFormat { zone, style: format.map_or(KeyStyle::Iso, |f| f.1) },
+        offset_ms,
+        extended_bounds,
+        hard_bounds,
+        keyed,
+    };
+    Ok((AggKind::DateHistogram { interval, min_doc_count, opts: Box::new(opts) }, field))
+}
+
+/// `offset`: `"+6h"`, `"-30m"`, `"1d"` or a number of ms.
+fn parse_offset(value: &Value) -> Option<i64> {
+    if let Some(n) = value.as_i64() {
+        return Some(n);
+    }
+    let text = value.as_str()?;
+    let (sign, rest) = match text.as_bytes().first()? {
+        b'-' => (-1, &text[1..]),
+        b'+' => (1, &text[1..]),
+        _ => (1, text),
+    };
+    let ms = crate::settings::parse_time_value_ms("offset", &Value::String(rest.to_string())).ok()??;
+    Some(sign * ms as i64)
+}
+
+/// Bounds as sent: numbers are epoch ms, strings are parsed once the format is known.
+#[derive(Debug, Clone)]
+struct RawBounds {
+    min: Option<Value>,
+    max: Option<Value>,
+}
+
+fn raw_bounds(key: &str, value: &Value) -> Result<RawBounds> {
+    let obj = value.as_object().ok_or_else(|| failed("date_histogram", key))?;
+    let mut raw = RawBounds { min: None, max: None };
+    for (k, v) in obj {
+        let slot = match k.as_str() {
+            "min" => &mut raw.min,
+            "max" => &mut raw.max,
+            _ => return Err(EngineError::XContentParse(format!("[{key}] unknown field [{k}]"))),
+        };
+        match v {
+            Value::Null => {}
+            Value::Number(_) | Value::String(_) => *slot = Some(v.clone()),
+            _ => return Err(failed(key, k)),
+        }
+    }
+    Ok(raw)
+}
+
+impl RawBounds {
+    /// ES's `LongBounds.parseAndValidate`: parse, then min must not exceed max.
+    fn resolve(&self, agg: &str, scope: &str, formats: &[DateFormat], zone: DateZone) -> Result<Bounds> {
+        let parse = |v: &Option<Value>| v.as_ref().map(|v| parse_bound(v, formats, zone)).transpose();
+        let (min, max) = (parse(&self.min)?, parse(&self.max)?);
+        if let (Some(lo), Some(hi)) = (min, max) {
+            if lo > hi {
+                return Err(shard_illegal(format!(
+                    "[{scope}.min][{lo}] cannot be greater than [{scope}.max][{hi}] for histogram aggregation [{agg}]"
+                )));
+            }
+        }
+        Ok(Bounds { min, max })
+    }
+
+    /// `LongBounds.toString`: `min--max` as sent.
+    fn describe(&self) -> String {
+        let text = |v: &Option<Value>| match v {
+            Some(Value::String(s)) => s.clone(),
+            Some(v) => v.to_string(),
+            None => String::new(),
+        };
+        format!("{}--{}", text(&self.min), text(&self.max))
+    }
+}
+
+/// Bounds are rounded like keys, but without the `offset` (ES `LongBounds.round`).
+fn round_bounds(b: Bounds, rounding: &Rounding) -> Bounds {
+    Bounds { min: b.min.map(|m| rounding.round(m)), max: b.max.map(|m| rounding.round(m)) }
+}
+
+/// A bound: epoch ms, date math (`now-1d`, `2026-01-01||+1d`, evaluated in UTC), or a date
+/// string; one without its own offset is wall time in the aggregation's zone.
+fn parse_bound(v: &Value, formats: &[DateFormat], zone: DateZone) -> Result<i64> {
+    let bad = |reason: String| EngineError::SearchPhase { cause_type: "parse_exception", reason };
+    let Value::String(s) = v else { return v.as_i64().ok_or_else(|| bad(format!("failed to parse date field [{v}]"))) };
+    if s.starts_with("now") || s.contains("||") {
+        return crate::date_bound::parse_date_bound(v, formats, now_ms(), false).map_err(bad);
+    }
+    let (ms, precision) = parse_date_with_precision(s, formats).map_err(bad)?;
+    let is_epoch = s.chars().all(|c| c.is_ascii_digit() || c == '-') && precision.is_none();
+    if is_epoch || has_own_offset(s) {
+        return Ok(ms);
+    }
+    Ok(zone.local_to_utc(ms))
+}
+
+/// `Z` or `+hh:mm`/`-hh:mm` after the time part.
+fn has_own_offset(s: &str) -> bool {
+    let Some((_, time)) = s.split_once('T') else { return false };
+    time.ends_with('Z') || time.contains('+') || time.contains('-')
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+/// One date bucket: `key_as_string`, `key`, `doc_count`, then the sub-aggregations.
+pub(super) fn date_bucket_json(req: &AggRequest, format: &KeyFormat, key: i64, bucket: Option<&FruitBucket>) -> Value {
+    bucket_budget::consume();
+    let mut obj = Map::new();
+    obj.insert("key_as_string".into(), json!(format.format(key)));
+    obj.insert("key".into(), json!(key));
+    obj.insert("doc_count".into(), json!(bucket.map_or(0, |b| b.count)));
+    for (i, sub) in req.subs.iter().enumerate() {
+        let value = match bucket {
+            Some(b) => render_one(sub, &b.subs[i]),
+            None => render_one(sub, &AggFruit::empty(sub)),
+        };
+        obj.insert(sub.name.clone(), value);
+    }
+    Value::Object(obj)
+}
+
+pub(super) fn render(
+    req: &AggRequest,
+    interval: Interval,
+    min_doc_count: u64,
+    opts: &DateHistogramOpts,
+    buckets: &HashMap<BucketKey, FruitBucket>,
+) -> Value {
+    let mut data: Vec<(i64, &FruitBucket)> = buckets
+        .iter()
+        .filter_map(|(k, b)| match k {
+            BucketKey::Num(raw) => Some((*raw as i64, b)),
+            BucketKey::Str(_) => None,
+        })
+        .collect();
+    data.sort_by_key(|(k, _)| *k);
+    let rounding = opts.rounding(interval);
+    let mut out: Vec<(i64, Value)> = Vec::new();
+    let mut emit = |key: i64, bucket: Option<&FruitBucket>| {
+        out.push((key, date_bucket_json(req, &opts.key_format, key, bucket)));
+        bucket_budget::exceeded().is_none()
+    };
+    if min_doc_count > 0 {
+        for (key, b) in data.iter().filter(|(_, b)| b.count >= min_doc_count) {
+            if !emit(*key, Some(*b)) {
+                break;
+            }
+        }
+    } else {
+        fill_empty(&data, &rounding, opts, &mut emit);
+    }
+    let buckets = if opts.keyed {
+        let mut obj = Map::new();
+        for (key, bucket) in out {
+            obj.insert(opts.key_format.format(key), bucket);
+        }
+        Value::Object(obj)
+    } else {
+        Value::Array(out.into_iter().map(|(_, b)| b).collect())
+    };
+    json!({ "buckets": buckets })
+}
+
+/// Every bucket from the first to the last (or out to `extended_bounds`), empty ones
+/// included; `emit` returns false once the bucket budget is spent.
+fn fill_empty(
+    data: &[(i64, &FruitBucket)],
+    rounding: &Rounding,
+    opts: &DateHistogramOpts,
+    emit: &mut dyn FnMut(i64, Option<&FruitBucket>) -> bool,
+) {
+    let offset = opts.offset_ms;
+    let bounds = opts.extended_bounds;
+    match (bounds, data.first()) {
+        (Some(Bounds { min: Some(min), max: Some(max) }), None) => {
+            let (mut key, max) = (min.saturating_add(offset), max.saturating_add(offset));
+            while key <= max {
+                if !emit(key, None) {
+                    return;
+                }
+                key = rounding.next(key);
+            }
+            return;
+        }
+        (Some(Bounds { min: Some(min), .. }), Some((first, _))) => {
+            let mut key = min.saturating_add(offset);
+            while key < *first {
+                if !emit(key, None) {
+                    return;
+                }
+                key = rounding.next(key);
+            }
+        }
+        _ => {}
+    }
+    let mut last: Option<i64> = None;
+    for (key, bucket) in data {
+        if let Some(prev) = last {
+            let mut gap = rounding.next(prev);
+            while gap < *key {
+                if !emit(gap, None) {
+                    return;
+                }
+                gap = rounding.next(gap);
+            }
+        }
+        if !emit(*key, Some(*bucket)) {
+            return;
+        }
+        last = Some(*key);
+    }
+    if let (Some(Bounds { max: Some(max), .. }), Some(prev)) = (bounds, last) {
+        let max = max.saturating_add(offset);
+        let mut key = rounding.next(prev);
+        while key <= max {
+            if !emit(key, None) {
+                return;
+            }
+            key = rounding.next(key);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::date::format_millis;
+
+    fn mapping() -> Mapping {
+        Mapping::from_mappings_json(&json!({"properties": {"d": {"type": "date"}}})).unwrap()
+    }
+
+    fn parse_body(body: Value) -> Result<(AggKind, String)> {
+        parse("h", body.as_object().unwrap(), &mapping())
+    }
+
+    #[test]
+    fn bounds_parse_in_the_zone_and_round_down() {
+        let (kind, _) = parse_body(json!({"field": "d", "calendar_interval": "day", "time_zone": "America/New_York",
+            "extended_bounds": {"min": "2026-10-30", "max": "2026-11-02T12:00:00Z"}}))
+        .unwrap();
+        let AggKind::DateHistogram { opts, .. } = kind else { panic!("not a date_histogram") };
+        let b = opts.extended_bounds.unwrap();
+        assert_eq!(format_millis(b.min.unwrap()), "2026-10-30T04:00:00.000Z");
+        assert_eq!(format_millis(b.max.unwrap()), "2026-11-02T05:00:00.000Z");
+    }
+
+    #[test]
+    fn bad_bounds_and_options_fail_like_es() {
+        let err =
+            parse_body(json!({"field": "d", "calendar_interval": "day", "extended_bounds": {"min": 10, "max": 5}}))
+                .unwrap_err()
+                .to_string();
+        assert!(err.contains("[extended_bounds.min][10] cannot be greater than [extended_bounds.max][5]"), "{err}");
+        let err = parse_body(json!({"field": "d", "calendar_interval": "day",
+            "extended_bounds": {"min": 0, "max": 864000000}, "hard_bounds": {"min": 0, "max": 86400000}}))
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("Extended bounds have to be inside hard bounds"), "{err}");
+        assert!(matches!(
+            parse_body(json!({"field": "d", "calendar_interval": "day", "time_zone": "Nowhere/Land"})),
+            Err(EngineError::XContentParse(_))
+        ));
+        let (kind, _) = parse_body(json!({"field": "d", "fixed_interval": "1h", "offset": "-30m"})).unwrap();
+        assert!(matches!(kind, AggKind::DateHistogram { ref opts, .. } if opts.offset_ms == -1_800_000));
+    }
+
+    fn render_counts(kind: &AggKind, keys: &[(i64, u64)]) -> Value {
+        let req = AggRequest {
+            name: "h".into(),
+            kind: kind.clone(),
+            field: super::super::AggField { name: "d".into(), resolved: None },
+            subs: vec![],
+        };
+        let buckets =
+            keys.iter().map(|(k, c)| (BucketKey::Num(*k as u64), FruitBucket { count: *c, subs: vec![] })).collect();
+        let AggKind::DateHistogram { interval, min_doc_count, opts } = kind else { panic!("not a date_histogram") };
+        bucket_budget::reset();
+        render(&req, *interval, *min_doc_count, opts, &buckets)
+    }
+
+    #[test]
+    fn fills_out_to_extended_bounds_across_dst() {
+        let (kind, _) = parse_body(json!({"field": "d", "calendar_interval": "day", "time_zone": "America/New_York",
+            "min_doc_count": 0, "extended_bounds": {"min": "2026-10-30T12:00:00Z", "max": "2026-11-03T12:00:00Z"}}))
+        .unwrap();
+        // One doc on Nov 1 (local): its bucket starts at 04:00Z (EDT) and lasts 25 hours.
+        let nov1 = crate::date::parse_date_str("2026-11-01T04:00:00Z", &DEFAULT_FORMATS).unwrap();
+        let out = render_counts(&kind, &[(nov1, 3)]);
+        let buckets = out["buckets"].as_array().unwrap();
+        let strings: Vec<&str> = buckets.iter().map(|b| b["key_as_string"].as_str().unwrap()).collect();
+        assert_eq!(
+            strings,
+            [
+                "2026-10-30T00:00:00.000-04:00",
+                "2026-10-31T00:00:00.000-04:00",
+                "2026-11-01T00:00:00.000-04:00",
+                "2026-11-02T00:00:00.000-05:00",
+                "2026-11-03T00:00:00.000-05:00"
+            ]
+        );
+        assert_eq!(buckets[2]["doc_count"], 3);
+        assert_eq!(buckets[3]["key"].as_i64().unwrap() - buckets[2]["key"].as_i64().unwrap(), 25 * 3_600_000);
+    }
+
+    #[test]
+    fn bounds_alone_make_buckets_when_nothing_matched() {
+        let (kind, _) = parse_body(json!({"field": "d", "calendar_interval": "day", "time_zone": "+05:45",
+            "extended_bounds": {"min": "2026-01-01", "max": "2026-01-03"}, "format": "yyyy-MM-dd"}))
+        .unwrap();
+        let out = render_counts(&kind, &[]);
+        let strings: Vec<&str> =
+            out["buckets"].as_array().unwrap().iter().map(|b| b["key_as_string"].as_str().unwrap()).collect();
+        assert_eq!(strings, ["2026-01-01", "2026-01-02", "2026-01-03"]);
+        assert_eq!(out["buckets"][0]["key"], json!(1_767_204_900_000i64)); // 2025-12-31T18:15:00Z
+    }
+}

@@ -1,0 +1,376 @@
+//! `significant_terms` (keyword fields) and `significant_text` (text fields re-analyzed from
+//! `_source`): the terms that occur more often among the matching documents (foreground)
+//! than in the whole index or `background_filter` (background).
+//!
+//! Collection counts the foreground like `terms` (a doc counts once per term) plus the
+//! foreground size under a reserved key. Background counts are read at render time from the
+//! inverted index: the term's doc freq and the segments' `max_doc` (ES counts deleted docs in
+//! both), or, with a `background_filter`, live docs matching the filter (and the term).
+//!
+//! On one shard ES still selects twice: the shard keeps the `shard_size` best scores among
+//! terms with at least `shard_min_doc_count` docs, and the reduce keeps those with a positive
+//! score and `min_doc_count` docs, best `size` first. A rare term with a high score can
+//! take a shard slot and then fall to `min_doc_count`, so both cuts are replayed here.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::{json, Map, Value};
+use tantivy::collector::Count;
+use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::{Searcher, Term};
+use tantivy_fst::Automaton;
+
+use super::collect::{BucketKey, FruitBucket};
+use super::heuristic::{Counts, Heuristic};
+use super::render::{bucket_json, KeyValue};
+use super::{shard_illegal, AggRequest};
+use crate::ast::QueryAst;
+use crate::error::{EngineError, Result};
+use crate::mapping::{FieldType, Mapping};
+
+/// The fruit key holding the foreground size (no keyword term is a `Num` key).
+pub(super) const SUBSET_SIZE_KEY: BucketKey = BucketKey::Num(u64::MAX);
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SignificantSpec {
+    pub size: usize,
+    pub shard_size: usize,
+    pub min_doc_count: u64,
+    pub shard_min_doc_count: u64,
+    pub heuristic: Heuristic,
+    pub background: Option<Background>,
+    pub include: Option<TermFilter>,
+    pub exclude: Option<TermFilter>,
+    /// `significant_text`: the `_source` paths re-analyzed per document.
+    pub text: Option<TextSource>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextSource {
+    pub source_paths: Vec<String>,
+    pub source_field: Field,
+}
+
+/// `background_filter`, lowered once at parse time (the query needs the mapping, which
+/// rendering does not have). Equality follows the DSL.
+#[derive(Clone)]
+pub struct Background {
+    pub ast: QueryAst,
+    query: Arc<dyn Query>,
+}
+
+impl PartialEq for Background {
+    fn eq(&self, other: &Self) -> bool {
+        self.ast == other.ast
+    }
+}
+
+impl std::fmt::Debug for Background {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.ast.fmt(f)
+    }
+}
+
+/// `include`/`exclude`: a list of exact terms, or a regular expression over the whole term.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TermFilter {
+    Exact(Vec<String>),
+    Pattern(String),
+}
+
+impl TermFilter {
+    fn parse(kind: &str, key: &str, value: &Value) -> Result<TermFilter> {
+        let bad = || EngineError::XContentParse(format!("[{kind}] failed to parse field [{key}]"));
+        match value {
+            Value::String(p) => {
+                crate::regex_cache::compile(key, p)?;
+                Ok(TermFilter::Pattern(p.clone()))
+            }
+            Value::Array(items) => items
+                .iter()
+                .map(|v| v.as_str().map(str::to_string).ok_or_else(bad))
+                .collect::<Result<Vec<_>>>()
+                .map(TermFilter::Exact),
+            // `{partition, num_partitions}` splits terms by hash, which only `terms` supports in ES.
+            _ => Err(bad()),
+        }
+    }
+
+    fn accepts(&self, term: &str) -> bool {
+        match self {
+            TermFilter::Exact(terms) => terms.iter().any(|t| t == term),
+            TermFilter::Pattern(p) => crate::regex_cache::compile("include", p).is_ok_and(|re| {
+                let mut state = re.start();
+                for b in term.bytes() {
+                    state = re.accept(&state, b);
+                    if !re.can_match(&state) {
+                        return false;
+                    }
+                }
+                re.is_match(&state)
+            }),
+        }
+    }
+}
+
+/// "now" for date math in `background_filter`.
+fn now_ms() -> i64 {
+    let since_epoch = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    since_epoch.map(|d| d.as_millis() as i64).unwrap_or(0)
+}
+
+/// ES's `suggestShardSideQueueSize`, doubled: significance needs more candidates per shard.
+fn default_shard_size(size: usize) -> usize {
+    2 * ((size as f64 * 1.5 + 10.0) as usize)
+}
+
+pub(super) fn parse(
+    name: &str,
+    kind_name: &str,
+    body: &Map<String, Value>,
+    mapping: &Mapping,
+) -> Result<SignificantSpec> {
+    let text = kind_name == "significant_text";
+    let mut spec = SignificantSpec {
+        size: 10,
+        shard_size: 0,
+        min_doc_count: 3,
+        shard_min_doc_count: 0,
+        heuristic: Heuristic::Jlh,
+        background: None,
+        include: None,
+        exclude: None,
+        text: None,
+    };
+    let mut shard_size = None;
+    let mut source_paths = None;
+    for (key, value) in body {
+        let bad = || EngineError::XContentParse(format!("[{kind_name}] failed to parse field [{key}]"));
+        if let Some(h) = Heuristic::parse(kind_name, key, value)? {
+            spec.heuristic = h;
+            continue;
+        }
+        match (key.as_str(), text) {
+            ("field", _) => {
+                value.as_str().ok_or_else(bad)?;
+            }
+            ("size", _) => spec.size = value.as_u64().filter(|s| *s > 0).ok_or_else(bad)? as usize,
+            ("shard_size", _) => shard_size = Some(value.as_u64().filter(|s| *s > 0).ok_or_else(bad)? as usize),
+            ("min_doc_count", _) => spec.min_doc_count = value.as_u64().ok_or_else(bad)?,
+            ("shard_min_doc_count", _) => spec.shard_min_doc_count = value.as_u64().ok_or_else(bad)?,
+            ("include", _) => spec.include = Some(TermFilter::parse(kind_name, key, value)?),
+            ("exclude", _) => spec.exclude = Some(TermFilter::parse(kind_name, key, value)?),
+            ("background_filter", _) => {
+                let ast = crate::dsl::parse_query(value)?;
+                let mut ctx = crate::lower::LowerContext {
+                    mapping,
+                    analyzer: crate::index::es_standard_analyzer(),
+                    now_ms: now_ms(),
+                };
+                let query: Box<dyn Query> = crate::lower::lower(&ast, &mut ctx)?;
+                spec.background = Some(Background { ast, query: Arc::from(query) });
+            }
+            // How ES picks its collector; one strategy here.
+            ("execution_hint", false) => {
+                value.as_str().ok_or_else(bad)?;
+            }
+            ("filter_duplicate_text", true) => {
+                if value.as_bool().ok_or_else(bad)? {
+                    return Err(shard_illegal(format!(
+                        "[filter_duplicate_text] is not supported by this engine: [{name}]"
+                    )));
+                }
+            }
+            ("source_fields", true) => {
+                let paths: Vec<String> = match value {
+                    Value::String(s) => vec![s.clone()],
+                    Value::Array(a) => {
+                        a.iter().map(|v| v.as_str().map(str::to_string).ok_or_else(bad)).collect::<Result<_>>()?
+                    }
+                    _ => return Err(bad()),
+                };
+                source_paths = Some(paths);
+            }
+            _ => return Err(EngineError::XContentParse(format!("[{kind_name}] unknown field [{key}]"))),
+        }
+    }
+    let field = super::extra::field_of(body);
+    if field.is_empty() {
+        return Err(shard_illegal(format!(
+            "Required one of fields [field, script], but none were specified. ({name})"
+        )));
+    }
+    spec.shard_size = shard_size.unwrap_or_else(|| default_shard_size(spec.size)).max(spec.size);
+    spec.shard_min_doc_count = spec.shard_min_doc_count.min(spec.min_doc_count);
+    let ty = mapping.get(&field).map(|fm| fm.field_type);
+    if text {
+        if ty.is_some_and(|t| t != FieldType::Text) {
+            return Err(shard_illegal(format!("[significant_text] supports text fields only, [{field}] is not one")));
+        }
+        spec.text =
+            Some(TextSource { source_paths: source_paths.unwrap_or(vec![field]), source_field: mapping.source_field });
+    } else if ty.is_some_and(|t| t != FieldType::Keyword && t != FieldType::Text) {
+        return Err(shard_illegal(format!(
+            "[significant_terms] on [{}] fields is not supported by this engine, only keyword: [{name}]",
+            ty.map_or("", |t| t.name())
+        )));
+    }
+    Ok(spec)
+}
+
+/// Background statistics: the superset size and each term's doc count in it.
+struct BackgroundStats<'a> {
+    searcher: &'a Searcher,
+    field: Option<Field>,
+    filter: Option<&'a Background>,
+}
+
+impl BackgroundStats<'_> {
+    fn superset_size(&self) -> u64 {
+        match self.filter {
+            None => self.searcher.segment_readers().iter().map(|s| u64::from(s.max_doc())).sum(),
+            Some(bg) => self.searcher.search(bg.query.as_ref(), &Count).unwrap_or(0) as u64,
+        }
+    }
+
+    fn freq(&self, term: &str) -> u64 {
+        let Some(field) = self.field else { return 0 };
+        let term = Term::from_field_text(field, term);
+        match self.filter {
+            None => self.searcher.doc_freq(&term).unwrap_or(0),
+            Some(bg) => {
+                let both = BooleanQuery::new(vec![
+                    (Occur::Must, Box::new(TermQuery::new(term, IndexRecordOption::Basic)) as Box<dyn Query>),
+                    (Occur::Must, bg.query.box_clone()),
+                ]);
+                self.searcher.search(&both, &Count).unwrap_or(0) as u64
+            }
+        }
+    }
+}
+
+/// A candidate bucket: term, foreground count, background count, score.
+struct Scored<'a> {
+    key: &'a str,
+    bucket: &'a FruitBucket,
+    bg_count: u64,
+    score: f64,
+}
+
+pub(super) fn render(req: &AggRequest, spec: &SignificantSpec, buckets: &HashMap<BucketKey, FruitBucket>) -> Value {
+    // ES answers an unmapped field with an empty list and no counts at all.
+    let Some((field_name, _)) = &req.field.resolved else { return json!({ "buckets": [] }) };
+    let subset_size = buckets.get(&SUBSET_SIZE_KEY).map_or(0, |b| b.count);
+    let selected = super::top_hits::with_searcher(|searcher| {
+        let stats = BackgroundStats {
+            searcher,
+            field: searcher.schema().get_field(field_name).ok(),
+            filter: spec.background.as_ref(),
+        };
+        let superset_size = stats.superset_size();
+        let candidates: Vec<Scored> = buckets
+            .iter()
+            .filter_map(|(k, b)| match k {
+                BucketKey::Str(s) => Some((s.as_str(), b)),
+                BucketKey::Num(_) => None,
+            })
+            .filter(|(key, b)| b.count >= spec.shard_min_doc_count && spec.accepts(key))
+            .map(|(key, bucket)| {
+                let bg_count = stats.freq(key);
+                let counts = Counts { subset_freq: bucket.count, subset_size, superset_freq: bg_count, superset_size };
+                Scored { key, bucket, bg_count, score: spec.heuristic.score(counts) }
+            })
+            .collect();
+        (superset_size, select(candidates, spec))
+    });
+    let (superset_size, selected) = selected.unwrap_or((0, Vec::new()));
+    let rendered: Vec<Value> = selected
+        .iter()
+        .map(|s| {
+            let mut bucket = bucket_json(req, &KeyValue::Str(s.key.to_string()), Some(s.bucket), None);
+            if let Value::Object(obj) = &mut bucket {
+                obj.insert("score".into(), json!(s.score));
+                obj.insert("bg_count".into(), json!(s.bg_count));
+            }
+            bucket
+        })
+        .collect();
+    json!({ "doc_count": subset_size, "bg_count": superset_size, "buckets": rendered })
+}
+
+impl SignificantSpec {
+    fn accepts(&self, term: &str) -> bool {
+        self.include.as_ref().is_none_or(|f| f.accepts(term)) && !self.exclude.as_ref().is_some_and(|f| f.accepts(term))
+    }
+}
+
+/// The shard cut (best `shard_size` scores), then the reduce's (positive score,
+/// `min_doc_count`, best `size`). ES's shard queue lets a later (greater) term displace an
+/// equal score; the reduce's order among equal scores is its hash map's, here the key's.
+fn select<'a>(mut candidates: Vec<Scored<'a>>, spec: &SignificantSpec) -> Vec<Scored<'a>> {
+    candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| b.key.cmp(a.key)));
+    candidates.truncate(spec.shard_size);
+    candidates.retain(|c| c.score > 0.0 && c.bucket.count >= spec.min_doc_count);
+    candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.key.cmp(b.key)));
+    candidates.truncate(spec.size);
+    candidates
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(size: usize, shard_size: usize, min_doc_count: u64) -> SignificantSpec {
+        SignificantSpec {
+            size,
+            shard_size,
+            min_doc_count,
+            shard_min_doc_count: 0,
+            heuristic: Heuristic::Jlh,
+            background: None,
+            include: None,
+            exclude: None,
+            text: None,
+        }
+    }
+
+    #[test]
+    fn shard_size_defaults_to_twice_the_terms_queue() {
+        assert_eq!(default_shard_size(10), 50);
+        assert_eq!(default_shard_size(5), 34);
+        assert_eq!(default_shard_size(1), 22);
+    }
+
+    #[test]
+    fn selection_replays_the_shard_cut_before_min_doc_count() {
+        let b = |count| FruitBucket { count, subs: Vec::new() };
+        let (b1, b5, b9) = (b(1), b(5), b(9));
+        let cands = || {
+            vec![
+                Scored { key: "rare", bucket: &b1, bg_count: 1, score: 9.0 },
+                Scored { key: "mid", bucket: &b5, bg_count: 10, score: 2.0 },
+                Scored { key: "common", bucket: &b9, bg_count: 90, score: 1.0 },
+                Scored { key: "flat", bucket: &b9, bg_count: 900, score: 0.0 },
+            ]
+        };
+        let keys = |v: Vec<Scored>| v.iter().map(|s| s.key.to_string()).collect::<Vec<_>>();
+        // "rare" is cut by min_doc_count; "flat" by its zero score.
+        assert_eq!(keys(select(cands(), &spec(10, 10, 3))), vec!["mid", "common"]);
+        // With two shard slots "rare" takes one and then drops out: only "mid" is left.
+        assert_eq!(keys(select(cands(), &spec(10, 2, 3))), vec!["mid"]);
+        assert_eq!(keys(select(cands(), &spec(1, 10, 1))), vec!["rare"]);
+    }
+
+    #[test]
+    fn include_exclude_filter_terms() {
+        let mut s = spec(10, 10, 1);
+        s.include = Some(TermFilter::Pattern("gpt.*".into()));
+        s.exclude = Some(TermFilter::Exact(vec!["gpt-4".into()]));
+        assert!(s.accepts("gpt-4o"));
+        assert!(!s.accepts("gpt-4"));
+        assert!(!s.accepts("claude"));
+        assert!(!s.accepts("my-gpt"));
+    }
+}
