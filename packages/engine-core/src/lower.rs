@@ -13,6 +13,7 @@ use tantivy::tokenizer::TextAnalyzer;
 use tantivy::Term;
 
 use crate::ast::{BoolAst, MinimumShouldMatch, Operator, QueryAst, RangeAst};
+use crate::column_range::ColumnRangeQuery;
 use crate::date::{parse_date_value, parse_format_list};
 use crate::date_bound::parse_date_bound;
 use crate::document::coerce_f64;
@@ -258,10 +259,9 @@ fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
                 (None, Some(v)) => Some(read(v, true)?.floor() as i64),
                 _ => None,
             };
-            (
-                Bound::Included(Term::from_field_i64(field, lo.unwrap_or(i64::MIN))),
-                Bound::Included(Term::from_field_i64(field, hi.unwrap_or(i64::MAX))),
-            )
+            let column = ctx.mapping.schema.get_field_name(field).to_string();
+            let query = ColumnRangeQuery::new(field, column, lo.unwrap_or(i64::MIN), hi.unwrap_or(i64::MAX));
+            return Ok(Box::new(ConstScoreQuery::new(Box::new(query), ES_SCORE_SCALE)));
         }
         FieldType::Double | FieldType::Float => {
             let read = |v: &Value| {

@@ -29,23 +29,49 @@ pub fn is_constant_score(ast: &QueryAst) -> bool {
     }
 }
 
-/// The first `limit` live matches and, when `count`, the exact number of live matches.
-/// `all_docs` says the query matches every document (match_all): the count is then the
-/// searcher's live document count, without visiting them.
-pub fn first_matches(
-    searcher: &Searcher,
-    query: &dyn Query,
-    limit: usize,
-    count: bool,
-    all_docs: bool,
-) -> Result<TopHitsFruit> {
+/// How the exact total is found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CountBy {
+    /// No total wanted (`track_total_hits: false`).
+    Nothing,
+    /// match_all: the searcher's live document count, without visiting documents.
+    LiveDocs,
+    /// The weight's own per-segment count (a numeric range counts from its column in bulk:
+    /// see column_range.rs), then a scorer only for the page.
+    Weight,
+    /// Go on walking the page's scorer to the end (one pass, and multi-term queries build
+    /// their doc set once).
+    Scorer,
+}
+
+impl CountBy {
+    pub fn for_query(ast: &QueryAst, track: bool) -> CountBy {
+        match ast {
+            _ if !track => CountBy::Nothing,
+            QueryAst::MatchAll => CountBy::LiveDocs,
+            QueryAst::Range(_) => CountBy::Weight,
+            QueryAst::Boost { query, .. } => CountBy::for_query(query, track),
+            _ => CountBy::Scorer,
+        }
+    }
+}
+
+/// The first `limit` live matches and the exact number of live matches, counted as `count_by`
+/// says (0 for `CountBy::Nothing`).
+pub fn first_matches(searcher: &Searcher, query: &dyn Query, limit: usize, count_by: CountBy) -> Result<TopHitsFruit> {
     let weight = query.weight(EnableScoring::enabled_from_searcher(searcher))?;
     let mut hits: Vec<Hit> = Vec::with_capacity(limit.min(1024));
     let mut total = 0u64;
     for (ord, reader) in searcher.segment_readers().iter().enumerate() {
         let full = hits.len() >= limit;
-        if full && (!count || all_docs) {
+        if full && matches!(count_by, CountBy::Nothing | CountBy::LiveDocs) {
             break;
+        }
+        if count_by == CountBy::Weight {
+            total += weight.count(reader)? as u64;
+            if full {
+                continue;
+            }
         }
         let mut scorer = weight.scorer(reader, 1.0)?;
         let alive = reader.alive_bitset();
@@ -58,7 +84,7 @@ pub fn first_matches(
             }
             doc = scorer.advance();
         }
-        if count && !all_docs {
+        if count_by == CountBy::Scorer {
             // The scorer stands on the first match not taken (or is exhausted).
             let rest = match alive {
                 Some(a) => scorer.count(a),
@@ -67,7 +93,7 @@ pub fn first_matches(
             total += taken + rest as u64;
         }
     }
-    if count && all_docs {
+    if count_by == CountBy::LiveDocs {
         total = searcher.num_docs();
     }
     let max_score = hits.first().map(|h| h.score);
@@ -112,9 +138,14 @@ mod tests {
                 2.0,
             ))
         };
-        for (query, all) in [(Box::new(AllQuery) as Box<dyn Query>, true), (range(), false)] {
+        let cases = [
+            (Box::new(AllQuery) as Box<dyn Query>, CountBy::LiveDocs),
+            (range(), CountBy::Weight),
+            (range(), CountBy::Scorer),
+        ];
+        for (query, count_by) in cases {
             for limit in [0, 1, 4, 9, 100] {
-                let ours = first_matches(&searcher, query.as_ref(), limit, true, all).unwrap();
+                let ours = first_matches(&searcher, query.as_ref(), limit, count_by).unwrap();
                 let expected_total = searcher.search(query.as_ref(), &Count).unwrap() as u64;
                 assert_eq!(ours.total, expected_total, "limit {limit}");
                 if limit > 0 {
@@ -130,7 +161,7 @@ mod tests {
     fn without_a_count_the_page_stops_early() {
         let (searcher, n) = searcher();
         let _ = n;
-        let page = first_matches(&searcher, &AllQuery, 3, false, true).unwrap();
+        let page = first_matches(&searcher, &AllQuery, 3, CountBy::Nothing).unwrap();
         assert_eq!(page.total, 0);
         assert_eq!(page.hits.len(), 3);
         assert_eq!(page.max_score, Some(1.0));

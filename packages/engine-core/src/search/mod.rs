@@ -324,9 +324,8 @@ pub fn execute(
         // Relevance order without aggregations: tantivy's block-max WAND top-k plus a
         // separate count (O(1) per segment for a plain term query) instead of scoring all.
         let top = if constant_top::is_constant_score(&req.query) {
-            let count = req.track_total_hits != TrackTotalHits::Off;
-            let all_docs = matches!(req.query, QueryAst::MatchAll);
-            constant_top::first_matches(searcher, query.as_ref(), limit, count, all_docs)?
+            let count_by = constant_top::CountBy::for_query(&req.query, req.track_total_hits != TrackTotalHits::Off);
+            constant_top::first_matches(searcher, query.as_ref(), limit, count_by)?
         } else {
             top_by_score(searcher, query.as_ref(), limit, req.track_total_hits)?
         };
