@@ -140,6 +140,15 @@ where
     if let ColumnIndex::Empty { .. } = column.index {
         return 0;
     }
+    // The codecs filter in their own (min-subtracted) space: a bound outside the column's
+    // values wraps there, so clamp to them first, as tantivy's range doc set does.
+    let (min, max) = (column.min_value(), column.max_value());
+    if *range.start() > max || *range.end() < min || range.start() > range.end() {
+        return 0;
+    }
+    let start = if *range.start() < min { min } else { *range.start() };
+    let end = if *range.end() > max { max } else { *range.end() };
+    let range = start..=end;
     let rows = column.values.num_vals();
     let mut hits = Vec::with_capacity(BLOCK_ROWS as usize);
     let mut total = 0u32;
@@ -197,5 +206,36 @@ mod tests {
         writer.delete_term(Term::from_field_i64(few, 7));
         writer.commit().unwrap();
         check(&index.reader().unwrap().searcher());
+    }
+
+    #[test]
+    fn bounds_outside_the_column_values_are_clamped() {
+        let mut schema = Schema::builder();
+        let n = schema.add_i64_field("n", INDEXED | FAST);
+        let index = Index::create_in_ram(schema.build());
+        let mut writer: IndexWriter = index.writer(15_000_000).unwrap();
+        for values in [&[9i64][..], &[9, 8, 9], &[5, 7, 9, 11, 13]] {
+            for v in values {
+                writer.add_document(doc!(n => *v)).unwrap();
+            }
+            writer.commit().unwrap();
+        }
+        let searcher = index.reader().unwrap().searcher();
+        for (lo, hi) in [(i64::MIN, 6), (8, 8), (0, 100), (9, 9)] {
+            let expected = searcher
+                .search(
+                    &RangeQuery::new(
+                        Bound::Included(Term::from_field_i64(n, lo)),
+                        Bound::Included(Term::from_field_i64(n, hi)),
+                    ),
+                    &Count,
+                )
+                .unwrap();
+            assert_eq!(
+                ColumnRangeQuery::new(n, "n".into(), lo, hi).count(&searcher).unwrap(),
+                expected,
+                "[{lo}, {hi}]"
+            );
+        }
     }
 }
