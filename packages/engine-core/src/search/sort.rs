@@ -157,6 +157,9 @@ impl SegSource {
         match self {
             SegSource::Score => Some(score_key(score)),
             SegSource::Doc(segment) => Some(((*segment as u64) << 32) | doc as u64),
+            // One value per document (the usual case): read it directly, no iterator.
+            SegSource::I64(c) if single_valued(c) => c.first(doc).map(i64_key),
+            SegSource::F64(c) if single_valued(c) => c.first(doc).map(f64_key),
             SegSource::I64(c) => pick(&mut c.values_for_doc(doc).map(i64_key)),
             SegSource::F64(c) => pick(&mut c.values_for_doc(doc).map(f64_key)),
             SegSource::Bool(c) => pick(&mut c.values_for_doc(doc).map(u64::from)),
@@ -164,6 +167,10 @@ impl SegSource {
             SegSource::Missing => None,
         }
     }
+}
+
+fn single_valued<T>(column: &Column<T>) -> bool {
+    !matches!(column.index, tantivy::columnar::ColumnIndex::Multivalued(_))
 }
 
 /// A sort value after merging, comparable across segments.
@@ -233,6 +240,8 @@ pub struct TopHitsSegment {
     parts: usize,
     total: u64,
     max_score: Option<Score>,
+    /// First-key values of one block of documents (`collect_block`), reused across blocks.
+    block_values: Vec<Option<i64>>,
 }
 
 impl Collector for TopHitsCollector {
@@ -274,6 +283,7 @@ impl Collector for TopHitsCollector {
             parts: self.specs.len(),
             total: 0,
             max_score: None,
+            block_values: Vec::new(),
         })
     }
 
@@ -296,18 +306,16 @@ impl Collector for TopHitsCollector {
     }
 }
 
-impl SegmentCollector for TopHitsSegment {
-    type Fruit = TopHitsFruit;
-
-    fn collect(&mut self, doc: DocId, score: Score) {
-        self.total += 1;
-        if self.max_score.is_none_or(|m| score > m) {
-            self.max_score = Some(score);
-        }
-        if self.limit == 0 {
+impl TopHitsSegment {
+    /// Offers `doc` (its first sort key already computed) to the page.
+    fn consider(&mut self, doc: DocId, score: Score, first: u128) {
+        // A full page and a first key already worse than the page's worst: not competitive,
+        // whatever the other keys (most documents of a large match set end here).
+        if self.heap.len() >= self.limit && self.heap.peek().is_some_and(|worst| first > worst.0[0]) {
             return;
         }
-        for (slot, (source, order)) in self.scratch.iter_mut().zip(&self.sources) {
+        self.scratch[0] = first;
+        for (slot, (source, order)) in self.scratch.iter_mut().zip(&self.sources).skip(1) {
             *slot = part(source.value(doc, score, *order), *order);
         }
         if let Some(after) = &self.after {
@@ -325,7 +333,52 @@ impl SegmentCollector for TopHitsSegment {
             }
         }
     }
+}
 
+impl SegmentCollector for TopHitsSegment {
+    type Fruit = TopHitsFruit;
+
+    fn collect(&mut self, doc: DocId, score: Score) {
+        self.total += 1;
+        if self.max_score.is_none_or(|m| score > m) {
+            self.max_score = Some(score);
+        }
+        if self.limit == 0 {
+            return;
+        }
+        let first =
+            self.sources.first().map_or(u128::MAX, |(source, order)| part(source.value(doc, score, *order), *order));
+        self.consider(doc, score, first);
+    }
+
+    /// Without scores (a field sort), tantivy hands over blocks of matching documents: the
+    /// first sort key of the whole block is read from its column in one call, and documents
+    /// that cannot enter a full page stop there.
+    fn collect_block(&mut self, docs: &[DocId]) {
+        let batchable = matches!(self.sources.first(), Some((SegSource::I64(c), _)) if single_valued(c));
+        if self.limit == 0 || !batchable {
+            for &doc in docs {
+                self.collect(doc, 0.0);
+            }
+            return;
+        }
+        self.total += docs.len() as u64;
+        if !docs.is_empty() && self.max_score.is_none_or(|m| m < 0.0) {
+            self.max_score = Some(0.0);
+        }
+        let mut values = std::mem::take(&mut self.block_values);
+        values.clear();
+        values.resize(docs.len(), None);
+        let order = self.sources[0].1;
+        if let SegSource::I64(column) = &self.sources[0].0 {
+            column.first_vals(docs, &mut values);
+        }
+        for (&doc, value) in docs.iter().zip(&values) {
+            let first = part(value.map(i64_key), order);
+            self.consider(doc, 0.0, first);
+        }
+        self.block_values = values;
+    }
     fn harvest(self) -> TopHitsFruit {
         let mut hits = Vec::with_capacity(self.heap.len());
         let mut buf = String::new();
