@@ -153,7 +153,8 @@ export interface SweepSide {
   achievedRate: number;
   p50: number;
   p99: number;
-  p999: number;
+  /** NaN (written as null) where the sample count cannot support a p99.9. */
+  p999: number | null;
   errors: number;
   dropped: number;
 }
