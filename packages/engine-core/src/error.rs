@@ -9,6 +9,10 @@ pub enum EngineError {
     Parsing(String),
     #[error("{0}")]
     XContentParse(String),
+    /// An `x_content_parse_exception` with a `caused_by`, as ES's `ObjectParser` reports an
+    /// option whose setter rejected the value (outer: the field, cause: why).
+    #[error("{reason}")]
+    XContentParseCaused { reason: String, cause_type: &'static str, cause_reason: String },
     /// ES's `ElasticsearchParseException`, e.g. a time value with an unknown unit.
     #[error("{0}")]
     Parse(String),
@@ -65,7 +69,9 @@ impl EngineError {
     pub fn es_type_and_status(&self) -> (&'static str, u16) {
         match self {
             EngineError::Parsing(_) => ("parsing_exception", 400),
-            EngineError::XContentParse(_) => ("x_content_parse_exception", 400),
+            EngineError::XContentParse(_) | EngineError::XContentParseCaused { .. } => {
+                ("x_content_parse_exception", 400)
+            }
             EngineError::Parse(_) => ("parse_exception", 400),
             EngineError::JsonEof(_) => ("json_e_o_f_exception", 400),
             EngineError::JsonParse(_) => ("json_parse_exception", 400),
@@ -155,6 +161,9 @@ impl EngineError {
         let cause = self.cause_json();
         let mut error = cause.clone();
         error["root_cause"] = json!([cause]);
+        if let EngineError::XContentParseCaused { cause_type, cause_reason, .. } = self {
+            error["caused_by"] = json!({ "type": cause_type, "reason": cause_reason });
+        }
         json!({ "error": error, "status": self.status() })
     }
 }

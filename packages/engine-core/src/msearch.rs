@@ -45,6 +45,7 @@ pub fn msearch(engine: &Engine, default_index: Option<&str>, body: &[u8]) -> Res
             Err(
                 e @ (EngineError::Parsing(_)
                 | EngineError::XContentParse(_)
+                | EngineError::XContentParseCaused { .. }
                 | EngineError::JsonEof(_)
                 | EngineError::JsonParse(_)),
             ) => return Err(e),

@@ -17,6 +17,7 @@ use super::filters::SegFilters;
 use super::fruit::ords_to_strings;
 pub use super::fruit::{AggFruit, BucketKey, FruitBucket, MetricState};
 use super::key_hasher::{KeyMap, TupleMap};
+use super::random_sampler::SegSampler;
 use super::significant::SUBSET_SIZE_KEY;
 use super::{AggKind, AggRequest, ExtraKind};
 use crate::mapping::FieldType;
@@ -49,6 +50,8 @@ struct Plan {
     date_keys: Option<DateKeyer>,
     /// auto_date_histogram: the segment's current rung, coarsened as buckets appear.
     auto: Option<AutoCollect>,
+    /// random_sampler: which of this segment's docs the sample keeps.
+    sampler: Option<SegSampler>,
 }
 
 /// Keyword terms with at most this many distinct terms in a segment count into a dense
@@ -125,6 +128,7 @@ fn build_plan(
             AggKind::AutoDateHistogram(spec) => Some(AutoCollect::new(spec, !req.subs.is_empty())),
             _ => None,
         },
+        sampler: SegSampler::open(&req.kind, reader),
     })
 }
 
@@ -197,6 +201,11 @@ impl Plan {
                 }
             }
             (AggKind::Extra(x), _) if matches!(**x, ExtraKind::Global) => keys.push(0),
+            (_, _) if self.sampler.is_some() => {
+                if self.sampler.is_some_and(|s| s.keeps(doc)) {
+                    keys.push(0);
+                }
+            }
             (AggKind::Histogram { .. } | AggKind::Range { .. }, Accessor::I64(c)) => {
                 c.values_for_doc(doc).for_each(|v| self.numeric_keys(v as f64, keys))
             }

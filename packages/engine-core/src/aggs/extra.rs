@@ -1,7 +1,7 @@
 //! Parsing of the aggregations beyond the core set (`percentiles`, `percentile_ranks`,
 //! `median_absolute_deviation`, `top_hits`, `global`, `rare_terms`, `composite`,
 //! `adjacency_matrix`, `matrix_stats`, `significant_terms`, `significant_text`,
-//! `variable_width_histogram`) and the dispatch of their rendering. Each validates
+//! `variable_width_histogram`, `random_sampler`) and the dispatch of their rendering. Each validates
 //! its own options, with ES's error types and messages.
 
 use serde_json::{Map, Value};
@@ -62,6 +62,8 @@ pub enum ExtraKind {
     /// `significant_terms` (keyword columns) and `significant_text` (re-analyzed `_source`).
     Significant(Box<SignificantSpec>),
     VariableWidth(WidthSpec),
+    /// One bucket of a seeded random sample of the matches (`random_sampler.rs`).
+    RandomSampler(super::random_sampler::SamplerSpec),
 }
 
 impl ExtraKind {
@@ -134,6 +136,10 @@ pub(super) fn parse(
             return TopHitsSpec::parse(name, body, mapping, has_subs).map(|s| Some(wrap(ExtraKind::TopHits(s))))
         }
         "global" => &[],
+        "random_sampler" => {
+            let spec = super::random_sampler::parse(name, body, has_subs)?;
+            return Ok(Some(wrap(ExtraKind::RandomSampler(spec))));
+        }
         "adjacency_matrix" => return parse_adjacency(name, body).map(|k| Some(wrap(k))),
         "matrix_stats" => {
             if has_subs {
@@ -383,6 +389,7 @@ pub(super) fn needs_scores(reqs: &[AggRequest]) -> bool {
 /// returns (top-level indexes of the `global` aggregations, the others' indexes). ES allows
 /// `global` at the top level only.
 pub fn split_global(reqs: &[AggRequest]) -> Result<(Vec<usize>, Vec<usize>)> {
+    super::random_sampler::check_top_level(reqs)?;
     fn nested(reqs: &[AggRequest]) -> Option<&str> {
         reqs.iter().find_map(|r| {
             if matches!(&r.kind, AggKind::Extra(x) if **x == ExtraKind::Global) {
@@ -437,5 +444,9 @@ pub(super) fn render(req: &AggRequest, kind: &ExtraKind, fruit: &AggFruit) -> Va
             _ => Value::Null,
         },
         ExtraKind::VariableWidth(spec) => super::variable_width::render(values, spec),
+        ExtraKind::RandomSampler(spec) => match fruit {
+            AggFruit::Buckets(b) => super::random_sampler::render(req, spec, b.values().next()),
+            _ => Value::Null,
+        },
     }
 }

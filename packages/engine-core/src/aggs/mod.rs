@@ -16,6 +16,7 @@ mod heuristic;
 mod key_hasher;
 mod matrix_stats;
 mod quantiles;
+mod random_sampler;
 mod range_spec;
 mod render;
 mod render_extra;
