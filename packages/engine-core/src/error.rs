@@ -86,6 +86,10 @@ impl EngineError {
             }
             EngineError::DocumentMissing { .. } => ("document_missing_exception", 404),
             EngineError::ActionRequestValidation(_) => ("action_request_validation_exception", 400),
+            // ES answers an aggregation that fails on the shard with 500, other shard failures 400.
+            EngineError::SearchPhase { cause_type: "aggregation_execution_exception", .. } => {
+                ("search_phase_execution_exception", 500)
+            }
             EngineError::SearchPhase { .. } => ("search_phase_execution_exception", 400),
             EngineError::TooManyBuckets(_) => ("search_phase_execution_exception", 503),
             EngineError::SearchContextMissing(_) => ("search_phase_execution_exception", 404),

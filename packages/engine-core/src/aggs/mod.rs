@@ -22,6 +22,7 @@ mod render;
 mod render_extra;
 mod significant;
 mod source_text;
+mod terms_order;
 mod top_hits;
 mod variable_width;
 
@@ -32,6 +33,7 @@ pub use collect::{AggCollector, AggFruit};
 pub use extra::{split_global, ExtraKind};
 pub use filters::filter_weights;
 pub use render::render_aggs;
+pub use terms_order::{OrderBy, OrderKey, TermsOrder};
 pub use top_hits::HitsContext;
 
 use serde_json::{Map, Value};
@@ -49,14 +51,6 @@ pub enum MetricOp {
     ValueCount,
     Stats,
     ExtendedStats,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TermsOrder {
-    CountDesc,
-    CountAsc,
-    KeyAsc,
-    KeyDesc,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -223,7 +217,7 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
     let mut field = None;
     let mut size = 10usize;
     let mut min_doc_count = None;
-    let mut order = TermsOrder::CountDesc;
+    let mut order = TermsOrder::count_desc();
     let mut numeric_interval = None;
     let mut ranges: Option<Value> = None;
     let mut date_format = None;
@@ -250,7 +244,7 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
             "ranges" => ranges = Some(value.clone()),
             "format" => date_format = Some(value.as_str().ok_or_else(bad)?.to_string()),
             "min_doc_count" => min_doc_count = Some(value.as_u64().ok_or_else(bad)?),
-            "order" => order = parse_order(value).ok_or_else(bad)?,
+            "order" => order = terms_order::parse(value, &subs, bad)?,
             _ => unreachable!("checked against the allowed list"),
         }
     }
@@ -292,25 +286,6 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
         return Err(agg_err(format!("Aggregator [{name}] of type [{kind_name}] cannot accept sub-aggregations")));
     }
     Ok(AggRequest { name: name.to_string(), kind, field: AggField { name: field_name, resolved }, subs })
-}
-
-fn parse_order(value: &Value) -> Option<TermsOrder> {
-    let obj = match value {
-        Value::Array(a) if a.len() == 1 => a[0].as_object()?,
-        Value::Object(o) => o,
-        _ => return None,
-    };
-    if obj.len() != 1 {
-        return None;
-    }
-    let (key, dir) = obj.iter().next()?;
-    Some(match (key.as_str(), dir.as_str()?) {
-        ("_count", "desc") => TermsOrder::CountDesc,
-        ("_count", "asc") => TermsOrder::CountAsc,
-        ("_key", "asc") => TermsOrder::KeyAsc,
-        ("_key", "desc") => TermsOrder::KeyDesc,
-        _ => return None,
-    })
 }
 
 fn check_field_type(kind_name: &str, kind: &AggKind, field: &str, ty: Option<FieldType>) -> Result<()> {
@@ -360,7 +335,7 @@ mod tests {
             &mapping(),
         )
         .unwrap();
-        assert_eq!(aggs[0].kind, AggKind::Terms { size: 10, min_doc_count: 1, order: TermsOrder::CountDesc });
+        assert_eq!(aggs[0].kind, AggKind::Terms { size: 10, min_doc_count: 1, order: TermsOrder::count_desc() });
         assert!(matches!(
             aggs[0].subs[0].kind,
             AggKind::DateHistogram { interval: Interval::Calendar(CalendarUnit::Month), min_doc_count: 0, .. }
@@ -376,7 +351,7 @@ mod tests {
             by_name("h"),
             AggKind::DateHistogram { interval: Interval::FixedMs(1_800_000), min_doc_count: 0, .. }
         ));
-        assert_eq!(by_name("t"), AggKind::Terms { size: 10, min_doc_count: 1, order: TermsOrder::KeyAsc });
+        assert_eq!(by_name("t"), AggKind::Terms { size: 10, min_doc_count: 1, order: TermsOrder::key(true) });
     }
 
     #[test]

@@ -97,7 +97,7 @@ pub(super) fn render_one(req: &AggRequest, fruit: &AggFruit) -> Value {
             body
         }
         (AggKind::Terms { size, min_doc_count, order }, AggFruit::Buckets(buckets)) => {
-            render_terms(req, buckets.iter().collect(), *size, *min_doc_count, *order)
+            render_terms(req, buckets.iter().collect(), *size, *min_doc_count, order)
         }
         (AggKind::DateHistogram { interval, min_doc_count, opts }, AggFruit::Buckets(buckets)) => {
             super::date_histogram::render(req, *interval, *min_doc_count, opts, buckets)
@@ -186,18 +186,21 @@ fn render_terms(
     buckets: Vec<(&BucketKey, &FruitBucket)>,
     size: usize,
     min_doc_count: u64,
-    order: TermsOrder,
+    order: &TermsOrder,
 ) -> Value {
     let ty = field_type(req);
     let mut decoded: Vec<(KeyValue, &FruitBucket)> =
         buckets.into_iter().filter(|(_, b)| b.count >= min_doc_count).map(|(k, b)| (decode(k, ty), b)).collect();
     let total: u64 = decoded.iter().map(|(_, b)| b.count).sum();
-    decoded.sort_by(|(ka, a), (kb, b)| match order {
-        TermsOrder::CountDesc => b.count.cmp(&a.count).then_with(|| cmp_keys(ka, kb)),
-        TermsOrder::CountAsc => a.count.cmp(&b.count).then_with(|| cmp_keys(ka, kb)),
-        TermsOrder::KeyAsc => cmp_keys(ka, kb),
-        TermsOrder::KeyDesc => cmp_keys(kb, ka),
-    });
+    if order.is_count_or_key() {
+        decoded.sort_by(|(ka, a), (kb, b)| order.compare((a, &[]), (b, &[]), || cmp_keys(ka, kb)));
+    } else {
+        // Metric criteria: each bucket's values are computed once, not per comparison.
+        let mut keyed: Vec<(Vec<f64>, (KeyValue, &FruitBucket))> =
+            decoded.into_iter().map(|(k, b)| (order.metric_values(req, b), (k, b))).collect();
+        keyed.sort_by(|(va, (ka, a)), (vb, (kb, b))| order.compare((a, va), (b, vb), || cmp_keys(ka, kb)));
+        decoded = keyed.into_iter().map(|(_, kb)| kb).collect();
+    }
     decoded.truncate(size);
     let shown: u64 = decoded.iter().map(|(_, b)| b.count).sum();
     let rendered: Vec<Value> = decoded.iter().map(|(k, b)| bucket_json(req, k, Some(b), ty)).collect();
