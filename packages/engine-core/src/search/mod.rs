@@ -5,6 +5,7 @@ mod constant_top;
 pub mod contexts;
 mod deadline;
 pub mod pit;
+mod score_top;
 pub mod scroll;
 pub mod search_after;
 pub mod sort;
@@ -14,7 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value};
-use tantivy::collector::{Count, TopDocs};
+use tantivy::collector::Count;
 use tantivy::schema::Value as _;
 use tantivy::TantivyDocument;
 
@@ -31,7 +32,7 @@ mod source_filter;
 
 use deadline::{parse_timeout, search_until};
 use search_after::{parse_search_after, AfterValue};
-use sort::{parse_sort, sort_values_json, Hit, SortSpec, SortTarget, TopHitsCollector, TopHitsFruit};
+use sort::{parse_sort, sort_values_json, SortSpec, SortTarget, TopHitsCollector};
 pub use source_filter::SourceFilter;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -321,13 +322,13 @@ pub fn execute(
     let scoring = limit > 0 && (by_score || sorted_by_score || req.track_scores);
     let mut timed_out = false;
     let (top, aggs) = if by_score && req.aggs.is_empty() && req.after.is_none() && deadline.is_none() {
-        // Relevance order without aggregations: tantivy's block-max WAND top-k plus a
-        // separate count (O(1) per segment for a plain term query) instead of scoring all.
+        // Relevance order without aggregations: the cheaper of a pruned top-k plus a count,
+        // or one pass scoring and counting (`score_top.rs`).
         let top = if constant_top::is_constant_score(&req.query) {
             let count_by = constant_top::CountBy::for_query(&req.query, req.track_total_hits != TrackTotalHits::Off);
             constant_top::first_matches(searcher, query.as_ref(), limit, count_by)?
         } else {
-            top_by_score(searcher, query.as_ref(), limit, req.track_total_hits)?
+            score_top::top_by_score(searcher, &req.query, query.as_ref(), limit, req.track_total_hits)?
         };
         (top, Vec::new())
     } else {
@@ -449,22 +450,6 @@ fn collect<C: tantivy::collector::Collector>(
         Some(deadline) => search_until(searcher, query, collector, deadline),
         None => Ok((searcher.search(query, collector)?, false)),
     }
-}
-
-fn top_by_score(
-    searcher: &tantivy::Searcher,
-    query: &dyn tantivy::query::Query,
-    limit: usize,
-    track: TrackTotalHits,
-) -> Result<TopHitsFruit> {
-    let total = if track == TrackTotalHits::Off { 0 } else { query.count(searcher)? as u64 };
-    if limit == 0 {
-        return Ok(TopHitsFruit { hits: Vec::new(), total, max_score: None });
-    }
-    let top = searcher.search(query, &TopDocs::with_limit(limit).order_by_score())?;
-    let max_score = top.first().map(|(score, _)| *score);
-    let hits = top.into_iter().map(|(score, address)| Hit { key: Vec::new(), address, score }).collect();
-    Ok(TopHitsFruit { hits, total, max_score })
 }
 
 /// `_count`: `{"query": ...}` or an empty body.
