@@ -35,6 +35,7 @@ pub mod search;
 pub mod settings;
 pub mod standard_tokenizer;
 pub mod translog;
+pub mod zone_map;
 
 pub use engine::Engine;
 pub use error::{EngineError, Result};

@@ -1,0 +1,325 @@
+//! Per-block minimum and maximum of an i64 fast-field column (a "zone map"), so a range
+//! filter reads only the blocks whose values can fall in the range.
+//!
+//! tantivy filters a range over a fast field by decoding the whole column: a 1-day window of
+//! a 1M-document month costs the same ~2 ms scan as the whole month (`perf`: 69% of a date
+//! range count in `get_row_ids_for_value_range`). Time-series documents arrive roughly in time
+//! order, so most 1,024-row blocks of a timestamp column lie wholly inside or wholly outside a
+//! window: the inside ones match without decoding, the outside ones are skipped, and only the
+//! few straddling the bounds are filtered row by row. Lucene's BKD tree gives Elasticsearch the
+//! same effect. Shuffled values make every block straddle: the cost is then the plain scan.
+//!
+//! A segment is immutable, so its maps are built once (one decode of the column) and cached
+//! by segment and column.
+
+use std::collections::HashMap;
+use std::ops::{Range, RangeInclusive};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use tantivy::columnar::{Column, ColumnIndex};
+use tantivy::index::SegmentId;
+use tantivy::DocId;
+use tantivy::{DocSet, TERMINATED};
+
+/// Rows per block: small enough that a window's edges waste little, large enough that the map
+/// (16 bytes per block) stays a small fraction of the column.
+const BLOCK_ROWS: u32 = 1024;
+
+/// Segments with fewer blocks than this are scanned whole: the map would save little.
+const MIN_BLOCKS: u32 = 8;
+
+/// Entries kept before the cache is emptied (maps of merged-away segments go with it).
+const CACHE_LIMIT: usize = 512;
+
+#[derive(Debug)]
+pub struct ZoneMap {
+    rows: u32,
+    mins: Vec<i64>,
+    maxs: Vec<i64>,
+}
+
+/// How a block relates to a range.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BlockMatch {
+    /// Every row of the block is in the range.
+    All(Range<u32>),
+    /// Some rows may be: filter them.
+    Some(Range<u32>),
+}
+
+impl ZoneMap {
+    fn build(column: &Column<i64>) -> ZoneMap {
+        let rows = column.values.num_vals();
+        let blocks = rows.div_ceil(BLOCK_ROWS) as usize;
+        let (mut mins, mut maxs) = (Vec::with_capacity(blocks), Vec::with_capacity(blocks));
+        let mut values = vec![0i64; BLOCK_ROWS as usize];
+        let mut start = 0u32;
+        while start < rows {
+            let len = (rows - start).min(BLOCK_ROWS) as usize;
+            column.values.get_range(start as u64, &mut values[..len]);
+            let block = &values[..len];
+            mins.push(block.iter().copied().min().unwrap_or(i64::MAX));
+            maxs.push(block.iter().copied().max().unwrap_or(i64::MIN));
+            start += len as u32;
+        }
+        ZoneMap { rows, mins, maxs }
+    }
+
+    /// The block holding `row`, or `None` past the end.
+    fn block_of(&self, row: u32) -> Option<usize> {
+        (row < self.rows).then_some((row / BLOCK_ROWS) as usize)
+    }
+
+    /// How block `b` relates to `range`; `None` when no row can match.
+    pub fn classify(&self, b: usize, range: &RangeInclusive<i64>) -> Option<BlockMatch> {
+        let (min, max) = (self.mins[b], self.maxs[b]);
+        if max < *range.start() || min > *range.end() {
+            return None;
+        }
+        let rows = b as u32 * BLOCK_ROWS..((b as u32 + 1) * BLOCK_ROWS).min(self.rows);
+        Some(if min >= *range.start() && max <= *range.end() { BlockMatch::All(rows) } else { BlockMatch::Some(rows) })
+    }
+
+    pub fn num_blocks(&self) -> usize {
+        self.mins.len()
+    }
+}
+
+/// Zone maps by segment and column name.
+type MapCache = HashMap<(SegmentId, String), Arc<ZoneMap>>;
+
+/// The zone map of a segment's column, built on first use. Only for columns holding exactly
+/// one value per document (row = doc id) and large enough to be worth it.
+pub fn zone_map(segment: SegmentId, name: &str, column: &Column<i64>) -> Option<Arc<ZoneMap>> {
+    if !matches!(column.index, ColumnIndex::Full) || column.values.num_vals() < MIN_BLOCKS * BLOCK_ROWS {
+        return None;
+    }
+    static CACHE: OnceLock<Mutex<MapCache>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key = (segment, name.to_string());
+    if let Some(map) = cache.lock().ok()?.get(&key) {
+        return Some(map.clone());
+    }
+    // Built outside the lock: a concurrent first query may build it twice, never wait on it.
+    let map = Arc::new(ZoneMap::build(column));
+    let mut cache = cache.lock().ok()?;
+    if cache.len() >= CACHE_LIMIT {
+        cache.clear();
+    }
+    cache.insert(key, map.clone());
+    Some(map)
+}
+
+/// The range clamped to the column's values: the codecs filter in their own (min-subtracted)
+/// space, where a bound outside the column's values wraps. `None` when nothing can match.
+pub fn clamp(column: &Column<i64>, range: &RangeInclusive<i64>) -> Option<RangeInclusive<i64>> {
+    let (min, max) = (column.min_value(), column.max_value());
+    if range.start() > range.end() || *range.start() > max || *range.end() < min {
+        return None;
+    }
+    Some(*range.start().max(&min)..=*range.end().min(&max))
+}
+
+/// Rows of the column in `range` (already clamped), counted through the map.
+pub fn count(map: &ZoneMap, column: &Column<i64>, range: &RangeInclusive<i64>) -> u32 {
+    let mut hits = Vec::with_capacity(BLOCK_ROWS as usize);
+    let mut total = 0;
+    for b in 0..map.num_blocks() {
+        match map.classify(b, range) {
+            None => {}
+            Some(BlockMatch::All(rows)) => total += rows.len() as u32,
+            Some(BlockMatch::Some(rows)) => {
+                hits.clear();
+                column.values.get_row_ids_for_value_range(range.clone(), rows, &mut hits);
+                total += hits.len() as u32;
+            }
+        }
+    }
+    total
+}
+
+/// The documents whose value is in the range, a block at a time through the map.
+pub struct ZoneRangeDocSet {
+    map: Arc<ZoneMap>,
+    column: Column<i64>,
+    range: RangeInclusive<i64>,
+    /// The next block to load.
+    next_block: usize,
+    /// Matching docs of the loaded block, and the position in it.
+    buffer: Vec<DocId>,
+    pos: usize,
+}
+
+impl ZoneRangeDocSet {
+    /// Positioned on the first match, as tantivy's doc sets are.
+    pub fn new(map: Arc<ZoneMap>, column: Column<i64>, range: RangeInclusive<i64>) -> ZoneRangeDocSet {
+        let mut set = ZoneRangeDocSet {
+            map,
+            column,
+            range,
+            next_block: 0,
+            buffer: Vec::with_capacity(BLOCK_ROWS as usize),
+            pos: 0,
+        };
+        set.load_next();
+        set
+    }
+
+    /// Loads the next block holding a match (the buffer stays empty at the end).
+    fn load_next(&mut self) {
+        self.buffer.clear();
+        self.pos = 0;
+        while self.buffer.is_empty() && self.next_block < self.map.num_blocks() {
+            let b = self.next_block;
+            self.next_block += 1;
+            match self.map.classify(b, &self.range) {
+                None => {}
+                Some(BlockMatch::All(rows)) => self.buffer.extend(rows),
+                Some(BlockMatch::Some(rows)) => {
+                    self.column.values.get_row_ids_for_value_range(self.range.clone(), rows, &mut self.buffer)
+                }
+            }
+        }
+    }
+}
+
+impl DocSet for ZoneRangeDocSet {
+    fn advance(&mut self) -> DocId {
+        self.pos += 1;
+        if self.pos >= self.buffer.len() {
+            self.load_next();
+        }
+        self.doc()
+    }
+
+    fn seek(&mut self, target: DocId) -> DocId {
+        if self.doc() >= target {
+            return self.doc();
+        }
+        // Past the loaded block: jump straight to the block holding the target.
+        if self.buffer.last().is_none_or(|last| *last < target) {
+            match self.map.block_of(target) {
+                None => {
+                    self.next_block = self.map.num_blocks();
+                    self.buffer.clear();
+                    return TERMINATED;
+                }
+                Some(b) => {
+                    self.next_block = self.next_block.max(b);
+                    self.load_next();
+                }
+            }
+        }
+        while self.doc() < target {
+            // Within one loaded block: a binary search, then the usual advance past its end.
+            let rest = &self.buffer[self.pos..];
+            let skip = rest.partition_point(|d| *d < target);
+            if skip < rest.len() {
+                self.pos += skip;
+            } else {
+                self.load_next();
+            }
+        }
+        self.doc()
+    }
+
+    fn doc(&self) -> DocId {
+        self.buffer.get(self.pos).copied().unwrap_or(TERMINATED)
+    }
+
+    fn size_hint(&self) -> u32 {
+        // An upper bound without decoding: the rows of blocks that may still match.
+        (self.next_block..self.map.num_blocks())
+            .filter_map(|b| self.map.classify(b, &self.range))
+            .map(|m| match m {
+                BlockMatch::All(r) | BlockMatch::Some(r) => r.len() as u32,
+            })
+            .sum::<u32>()
+            + (self.buffer.len() - self.pos.min(self.buffer.len())) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+    use std::ops::Bound;
+
+    use tantivy::collector::{Count, DocSetCollector};
+    use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery};
+    use tantivy::schema::{IndexRecordOption, Schema, FAST, INDEXED};
+    use tantivy::{doc, DocAddress, Index, IndexWriter, Term};
+
+    use crate::column_range::ColumnRangeQuery;
+
+    /// 30,000 docs: `ts` ascends with local jitter (blocks wholly in, out and straddling any
+    /// window), one stretch is shuffled, and `k` (doc % 7) lets an intersection seek through.
+    fn index() -> (Index, tantivy::schema::Field, tantivy::schema::Field) {
+        let mut schema = Schema::builder();
+        let ts = schema.add_i64_field("ts", INDEXED | FAST);
+        let k = schema.add_i64_field("k", INDEXED | FAST);
+        let index = Index::create_in_ram(schema.build());
+        let mut writer: IndexWriter = index.writer_with_num_threads(1, 50_000_000).unwrap();
+        for i in 0..30_000i64 {
+            let v = if (12_000..14_000).contains(&i) { (i * 7919) % 30_000 } else { i * 10 + (i * 31) % 17 };
+            writer.add_document(doc!(ts => v, k => i % 7)).unwrap();
+        }
+        writer.commit().unwrap();
+        (index, ts, k)
+    }
+
+    fn docs(searcher: &tantivy::Searcher, q: &dyn Query) -> HashSet<DocAddress> {
+        searcher.search(q, &DocSetCollector).unwrap()
+    }
+
+    #[test]
+    fn matches_counts_and_seeks_like_the_range_query() {
+        let (index, ts, k) = index();
+        let searcher = index.reader().unwrap().searcher();
+        assert_eq!(searcher.segment_readers().len(), 1);
+        let column = searcher.segment_readers()[0].fast_fields().i64("ts").unwrap();
+        assert!(super::zone_map(searcher.segment_readers()[0].segment_id(), "ts", &column).is_some());
+        for (lo, hi) in [
+            (0i64, 99),
+            (5_000, 90_000),
+            (119_990, 140_000),
+            (-10, 5),
+            (250_000, 400_000),
+            (i64::MIN, i64::MAX),
+            (7, 6),
+        ] {
+            let ours = ColumnRangeQuery::new(ts, "ts".into(), lo, hi);
+            let theirs = RangeQuery::new(
+                Bound::Included(Term::from_field_i64(ts, lo)),
+                Bound::Included(Term::from_field_i64(ts, hi)),
+            );
+            assert_eq!(docs(&searcher, &ours), docs(&searcher, &theirs), "[{lo}, {hi}]");
+            assert_eq!(ours.count(&searcher).unwrap(), theirs.count(&searcher).unwrap(), "[{lo}, {hi}]");
+            // In an intersection the range is advanced by `seek` from the rarer clause.
+            let with_k = |q: Box<dyn Query>| {
+                BooleanQuery::new(vec![
+                    (Occur::Must, q),
+                    (Occur::Must, Box::new(TermQuery::new(Term::from_field_i64(k, 3), IndexRecordOption::Basic))),
+                ])
+            };
+            assert_eq!(
+                docs(&searcher, &with_k(Box::new(ours.clone()))),
+                docs(&searcher, &with_k(Box::new(theirs.clone()))),
+                "[{lo}, {hi}] and k"
+            );
+            assert_eq!(searcher.search(&ours, &Count).unwrap(), docs(&searcher, &theirs).len());
+        }
+    }
+
+    #[test]
+    fn classify_reads_block_bounds() {
+        let (index, _, _) = index();
+        let searcher = index.reader().unwrap().searcher();
+        let column = searcher.segment_readers()[0].fast_fields().i64("ts").unwrap();
+        let map = super::ZoneMap::build(&column);
+        assert_eq!(map.num_blocks(), 30);
+        // Block 1 holds rows 1024..2048, values about 10,240..20,480.
+        assert_eq!(map.classify(1, &(0..=1_000_000)), Some(super::BlockMatch::All(1024..2048)));
+        assert_eq!(map.classify(1, &(0..=100)), None);
+        assert!(matches!(map.classify(1, &(15_000..=16_000)), Some(super::BlockMatch::Some(_))));
+    }
+}
