@@ -18,13 +18,12 @@
 
 use std::ops::{Bound, RangeInclusive};
 
-use std::sync::Arc;
-
 use tantivy::columnar::{Column, ColumnIndex};
-use tantivy::query::{ConstScorer, EmptyScorer, EnableScoring, Explanation, Query, RangeQuery, Scorer, Weight};
+use tantivy::query::{EmptyScorer, EnableScoring, Explanation, Query, RangeQuery, Scorer, Weight};
 use tantivy::{DocId, Score, SegmentReader, Term};
 
-use crate::zone_map::{self, ZoneMap, ZoneRangeDocSet};
+use crate::column_docset::ColumnRangeDocSet;
+use crate::zone_map;
 
 /// Rows asked of the column per call: large enough to amortise the call, small enough that the
 /// hit buffer stays in cache.
@@ -74,11 +73,15 @@ struct ColumnRangeWeight {
 
 impl Weight for ColumnRangeWeight {
     fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
-        if let Some((map, column)) = self.zone_map(reader) {
-            let Some(range) = zone_map::clamp(&column, &(self.bounds.0..=self.bounds.1)) else {
-                return Ok(Box::new(EmptyScorer));
-            };
-            return Ok(Box::new(ConstScorer::new(ZoneRangeDocSet::new(map, column, range), boost)));
+        if let Ok(column) = reader.fast_fields().i64(&self.column) {
+            // One value per document: the column doc set (block skips, single-value probes).
+            if matches!(column.index, ColumnIndex::Full) {
+                let Some(range) = zone_map::clamp(&column, &(self.bounds.0..=self.bounds.1)) else {
+                    return Ok(Box::new(EmptyScorer));
+                };
+                let map = zone_map::zone_map(reader.segment_id(), &self.column, &column);
+                return Ok(Box::new(ColumnRangeDocSet::new(column, range, map, boost)));
+            }
         }
         self.inner.scorer(reader, boost)
     }
@@ -112,13 +115,6 @@ impl Weight for ColumnRangeWeight {
 }
 
 impl ColumnRangeWeight {
-    /// The column and its zone map when the segment has one (see `zone_map.rs`).
-    fn zone_map(&self, reader: &SegmentReader) -> Option<(Arc<ZoneMap>, Column<i64>)> {
-        let column = reader.fast_fields().i64(&self.column).ok()?;
-        let map = zone_map::zone_map(reader.segment_id(), &self.column, &column)?;
-        Some((map, column))
-    }
-
     /// The sum of the doc frequencies of the range's terms, or `None` when the dictionary is
     /// not the cheaper way (see `DOCS_PER_TERM`) or the field has no inverted index.
     fn count_terms(&self, reader: &SegmentReader) -> tantivy::Result<Option<u32>> {

@@ -4,6 +4,7 @@
 pub mod aggs;
 pub mod ast;
 pub mod bulk;
+pub mod column_docset;
 pub mod column_range;
 pub mod counting_disjunction;
 pub mod date;

@@ -18,12 +18,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use tantivy::columnar::{Column, ColumnIndex};
 use tantivy::index::SegmentId;
-use tantivy::DocId;
-use tantivy::{DocSet, TERMINATED};
 
 /// Rows per block: small enough that a window's edges waste little, large enough that the map
 /// (16 bytes per block) stays a small fraction of the column.
-const BLOCK_ROWS: u32 = 1024;
+pub const BLOCK_ROWS: u32 = 1024;
 
 /// Segments with fewer blocks than this are scanned whole: the map would save little.
 const MIN_BLOCKS: u32 = 8;
@@ -63,11 +61,6 @@ impl ZoneMap {
             start += len as u32;
         }
         ZoneMap { rows, mins, maxs }
-    }
-
-    /// The block holding `row`, or `None` past the end.
-    fn block_of(&self, row: u32) -> Option<usize> {
-        (row < self.rows).then_some((row / BLOCK_ROWS) as usize)
     }
 
     /// How block `b` relates to `range`; `None` when no row can match.
@@ -136,107 +129,6 @@ pub fn count(map: &ZoneMap, column: &Column<i64>, range: &RangeInclusive<i64>) -
         }
     }
     total
-}
-
-/// The documents whose value is in the range, a block at a time through the map.
-pub struct ZoneRangeDocSet {
-    map: Arc<ZoneMap>,
-    column: Column<i64>,
-    range: RangeInclusive<i64>,
-    /// The next block to load.
-    next_block: usize,
-    /// Matching docs of the loaded block, and the position in it.
-    buffer: Vec<DocId>,
-    pos: usize,
-}
-
-impl ZoneRangeDocSet {
-    /// Positioned on the first match, as tantivy's doc sets are.
-    pub fn new(map: Arc<ZoneMap>, column: Column<i64>, range: RangeInclusive<i64>) -> ZoneRangeDocSet {
-        let mut set = ZoneRangeDocSet {
-            map,
-            column,
-            range,
-            next_block: 0,
-            buffer: Vec::with_capacity(BLOCK_ROWS as usize),
-            pos: 0,
-        };
-        set.load_next();
-        set
-    }
-
-    /// Loads the next block holding a match (the buffer stays empty at the end).
-    fn load_next(&mut self) {
-        self.buffer.clear();
-        self.pos = 0;
-        while self.buffer.is_empty() && self.next_block < self.map.num_blocks() {
-            let b = self.next_block;
-            self.next_block += 1;
-            match self.map.classify(b, &self.range) {
-                None => {}
-                Some(BlockMatch::All(rows)) => self.buffer.extend(rows),
-                Some(BlockMatch::Some(rows)) => {
-                    self.column.values.get_row_ids_for_value_range(self.range.clone(), rows, &mut self.buffer)
-                }
-            }
-        }
-    }
-}
-
-impl DocSet for ZoneRangeDocSet {
-    fn advance(&mut self) -> DocId {
-        self.pos += 1;
-        if self.pos >= self.buffer.len() {
-            self.load_next();
-        }
-        self.doc()
-    }
-
-    fn seek(&mut self, target: DocId) -> DocId {
-        if self.doc() >= target {
-            return self.doc();
-        }
-        // Past the loaded block: jump straight to the block holding the target.
-        if self.buffer.last().is_none_or(|last| *last < target) {
-            match self.map.block_of(target) {
-                None => {
-                    self.next_block = self.map.num_blocks();
-                    self.buffer.clear();
-                    return TERMINATED;
-                }
-                Some(b) => {
-                    self.next_block = self.next_block.max(b);
-                    self.load_next();
-                }
-            }
-        }
-        while self.doc() < target {
-            // Within one loaded block: a binary search, then the usual advance past its end.
-            let rest = &self.buffer[self.pos..];
-            let skip = rest.partition_point(|d| *d < target);
-            if skip < rest.len() {
-                self.pos += skip;
-            } else {
-                self.load_next();
-            }
-        }
-        self.doc()
-    }
-
-    fn doc(&self) -> DocId {
-        self.buffer.get(self.pos).copied().unwrap_or(TERMINATED)
-    }
-
-    fn size_hint(&self) -> u32 {
-        // An upper bound without decoding: the rows of blocks that may still match.
-        (self.next_block..self.map.num_blocks())
-            .filter_map(|b| self.map.classify(b, &self.range))
-            .map(|m| match m {
-                BlockMatch::All(r) | BlockMatch::Some(r) => r.len() as u32,
-            })
-            .sum::<u32>()
-            + (self.buffer.len() - self.pos.min(self.buffer.len())) as u32
-    }
 }
 
 #[cfg(test)]
