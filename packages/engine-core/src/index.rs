@@ -314,12 +314,23 @@ impl IndexHandle {
     pub fn force_merge(&self) -> Result<()> {
         let mut st = lock(&self.state);
         self.refresh_locked(&mut st)?;
-        let segments = st.writer.index().searchable_segment_ids()?;
-        if segments.len() > 1 {
-            st.writer.merge(&segments).wait()?;
-            self.reader.reload()?;
-            st.writer.garbage_collect_files().wait()?;
+        // The merge policy may be merging some of these segments in the background: then our
+        // merge is refused, or its result is dropped because its inputs were merged away first.
+        // Either way, retry over the segments as they are now, within a bounded time.
+        let deadline = Instant::now() + FORCE_MERGE_RETRY_FOR;
+        loop {
+            let segments = st.writer.index().searchable_segment_ids()?;
+            if segments.len() <= 1 {
+                break;
+            }
+            match st.writer.merge(&segments).wait() {
+                Ok(_) => break,
+                Err(e) if Instant::now() >= deadline => return Err(e.into()),
+                Err(_) => std::thread::sleep(Duration::from_millis(50)),
+            }
         }
+        self.reader.reload()?;
+        st.writer.garbage_collect_files().wait()?;
         Ok(())
     }
 
@@ -355,6 +366,9 @@ impl IndexHandle {
         self.refresh()
     }
 }
+
+/// How long `_forcemerge` retries while background merges hold its segments.
+const FORCE_MERGE_RETRY_FOR: Duration = Duration::from_secs(120);
 
 /// The doc store holds `_source` (most of the index): zstd level 3 keeps it well under LZ4's
 /// size at a small cost per fetched hit. The setting is recorded in the index's meta, so an
