@@ -56,12 +56,19 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
         QueryAst::Boost { query, boost } => Box::new(BoostQuery::new(lower(query, ctx)?, *boost)),
         QueryAst::Term { field, value } => match ctx.mapping.get(field) {
             None => Box::new(EmptyQuery),
-            Some(fm) => Box::new(TermQuery::new(exact_term(fm, value)?, IndexRecordOption::WithFreqs)),
+            Some(fm) => exact_query(fm, value, ctx)?,
         },
         QueryAst::Terms { field, values } => {
             crate::limits::check_terms_count(values.len())?;
             match ctx.mapping.get(field) {
                 None => Box::new(EmptyQuery),
+                Some(fm) if matches!(fm.field_type, FieldType::Date | FieldType::Double | FieldType::Float) => {
+                    let points = values
+                        .iter()
+                        .map(|v| Ok((Occur::Should, exact_query(fm, v, ctx)?)))
+                        .collect::<Result<Vec<_>>>()?;
+                    Box::new(ConstScoreQuery::new(Box::new(BooleanQuery::new(points)), ES_SCORE_SCALE))
+                }
                 Some(fm) => {
                     let terms = values.iter().map(|v| exact_term(fm, v)).collect::<Result<Vec<_>>>()?;
                     Box::new(ConstScoreQuery::new(Box::new(TermSetQuery::new(terms)), ES_SCORE_SCALE))
@@ -112,6 +119,27 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
 /// `query_string` resolved to the plain queries it stands for (the highlighter reads their terms).
 pub(crate) fn query_string_ast(qs: &crate::dsl::qs_ast::QueryStringAst, ctx: &mut LowerContext) -> Result<QueryAst> {
     lower_query_string::to_ast(qs, ctx)
+}
+
+/// The query for one exact value: a term query, except on a date or a double, which have no
+/// inverted index (`mapping.rs`) and match through their column with ES's constant score. On a
+/// date, as in ES (`DateFieldMapper.termQuery` is a range from the value to the value rounded
+/// up), `2024-01-01` covers the whole day and date math works.
+pub(crate) fn exact_query(fm: &FieldMapping, value: &Value, ctx: &LowerContext) -> Result<Box<dyn Query>> {
+    if fm.field_type == FieldType::Date {
+        let lo = parse_range_date(value, fm, None, ctx.now_ms, false)?;
+        let hi = parse_range_date(value, fm, None, ctx.now_ms, true)?;
+        let column = ctx.mapping.schema.get_field_name(fm.field).to_string();
+        let day = ColumnRangeQuery::new(fm.field, column, lo, hi);
+        return Ok(Box::new(ConstScoreQuery::new(Box::new(day), ES_SCORE_SCALE)));
+    }
+    let term = exact_term(fm, value)?;
+    if matches!(fm.field_type, FieldType::Double | FieldType::Float) {
+        // Column-only as well (`mapping.rs`): the one-point range reads the fast field.
+        let point = RangeQuery::new(Bound::Included(term.clone()), Bound::Included(term));
+        return Ok(Box::new(ConstScoreQuery::new(Box::new(point), ES_SCORE_SCALE)));
+    }
+    Ok(Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)))
 }
 
 /// The term an exact-value query (term, terms, match on non-text) looks up.
@@ -173,10 +201,7 @@ fn lower_match(
 ) -> Result<Box<dyn Query>> {
     let Some(fm) = ctx.mapping.get(field) else { return Ok(Box::new(EmptyQuery)) };
     if fm.field_type != FieldType::Text {
-        return Ok(Box::new(TermQuery::new(
-            exact_term(fm, &Value::String(text.to_string()))?,
-            IndexRecordOption::WithFreqs,
-        )));
+        return exact_query(fm, &Value::String(text.to_string()), ctx);
     }
     let mut terms = lower_text_extra::analyzed_terms(fm.field, text, ctx);
     if terms.is_empty() {

@@ -11,7 +11,7 @@ use tantivy::Term;
 
 use crate::dsl::wildcard::to_regex;
 use crate::error::Result;
-use crate::lower::{exact_term, shard_err, LowerContext, ES_SCORE_SCALE};
+use crate::lower::{exact_query, shard_err, LowerContext, ES_SCORE_SCALE};
 use crate::mapping::{FieldMapping, FieldType};
 
 fn constant(query: Box<dyn Query>) -> Box<dyn Query> {
@@ -31,8 +31,7 @@ fn tokens(fm: &FieldMapping, text: &str, ctx: &mut LowerContext) -> Vec<(usize, 
 pub fn lower_phrase(field: &str, text: &str, slop: u32, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
     let Some(fm) = ctx.mapping.get(field) else { return Ok(Box::new(EmptyQuery)) };
     if fm.field_type != FieldType::Text {
-        let term = exact_term(fm, &serde_json::Value::String(text.to_string()))?;
-        return Ok(Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)));
+        return exact_query(fm, &serde_json::Value::String(text.to_string()), ctx);
     }
     let mut terms = tokens(fm, text, ctx);
     Ok(match terms.len() {

@@ -8,7 +8,7 @@ use tantivy::Term;
 
 use crate::ast::{MinimumShouldMatch, Operator, QueryAst};
 use crate::error::Result;
-use crate::lower::{exact_term, lower, shard_err, LowerContext};
+use crate::lower::{exact_query, lower, shard_err, LowerContext};
 use crate::lower_multi_term::lower_prefix;
 use crate::mapping::FieldType;
 
@@ -64,8 +64,7 @@ pub fn lower_match_bool_prefix(
         // The keyword analyzer keeps the whole text as the one (prefix) term.
         FieldType::Keyword => return lower_prefix(field, text, ctx),
         _ => {
-            let term = exact_term(fm, &serde_json::Value::String(text.to_string()))?;
-            return Ok(Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)));
+            return exact_query(fm, &serde_json::Value::String(text.to_string()), ctx);
         }
     }
     let mut terms = analyzed_terms(fm.field, text, ctx);

@@ -6,8 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 use tantivy::schema::{
-    Field, IndexRecordOption, NumericOptions, Schema, SchemaBuilder, TextFieldIndexing, TextOptions, FAST, INDEXED,
-    STORED, STRING,
+    Field, IndexRecordOption, NumericOptions, Schema, SchemaBuilder, TextFieldIndexing, TextOptions, FAST, STORED,
 };
 
 use crate::date::{parse_format_list, DateFormat, DEFAULT_FORMATS};
@@ -135,27 +134,36 @@ impl Mapping {
 
     fn build(specs: Vec<FieldSpec>, vector_specs: Vec<crate::knn::VectorSpec>) -> Mapping {
         let mut builder = SchemaBuilder::new();
-        let id_field = builder.add_text_field(ID_FIELD, STRING | STORED | FAST);
+        let id_field = builder.add_text_field(ID_FIELD, exact_text() | STORED | FAST);
         let source_field = builder.add_bytes_field(SOURCE_FIELD, STORED);
         let version_field = builder.add_u64_field(VERSION_FIELD, FAST);
         let seq_no_field = builder.add_u64_field(SEQ_NO_FIELD, FAST);
-        let field_names_field = builder.add_text_field(FIELD_NAMES_FIELD, STRING);
+        let field_names_field = builder.add_text_field(FIELD_NAMES_FIELD, exact_text());
         let mut fields = BTreeMap::new();
         for (ordinal, spec) in specs.into_iter().enumerate() {
             // Tantivy names are positional so dots in ES names never meet tantivy's JSON paths.
             let tantivy_name = format!("f{ordinal}");
             let numeric = NumericOptions::default().set_indexed().set_fast();
             let field = match spec.field_type {
-                FieldType::Keyword => builder.add_text_field(&tantivy_name, STRING | FAST),
+                FieldType::Keyword => builder.add_text_field(&tantivy_name, exact_text() | FAST),
                 FieldType::Text => {
                     let indexing = TextFieldIndexing::default()
                         .set_tokenizer(ES_STANDARD_TOKENIZER)
                         .set_index_option(IndexRecordOption::WithFreqsAndPositions);
                     builder.add_text_field(&tantivy_name, TextOptions::default().set_indexing_options(indexing))
                 }
-                FieldType::Long | FieldType::Integer | FieldType::Date => builder.add_i64_field(&tantivy_name, numeric),
-                FieldType::Double | FieldType::Float => builder.add_f64_field(&tantivy_name, numeric),
-                FieldType::Boolean => builder.add_bool_field(&tantivy_name, INDEXED | FAST),
+                FieldType::Long | FieldType::Integer => builder.add_i64_field(&tantivy_name, numeric),
+                // Dates are column-only: ranges, sorts and aggregations read the column (with its
+                // zone map, `zone_map.rs`), and an exact date is a one-point range (`lower.rs`).
+                // An inverted index of millisecond timestamps (nearly one term per document)
+                // cost 12 MiB of a 1M-doc index and the indexing time of a million terms.
+                FieldType::Date => builder.add_i64_field(&tantivy_name, NumericOptions::default().set_fast()),
+                // Column-only too: an exact double is a one-point range over the column, which
+                // scores like ES's point query (a constant), and the index cost 4 MiB per 1M docs.
+                FieldType::Double | FieldType::Float => {
+                    builder.add_f64_field(&tantivy_name, NumericOptions::default().set_fast())
+                }
+                FieldType::Boolean => builder.add_bool_field(&tantivy_name, numeric),
             };
             fields.insert(
                 spec.name.clone(),
@@ -277,6 +285,18 @@ fn parse_field(
         parse_field(&sub_name, source_path, &sub_def, out, false)?;
     }
     Ok(())
+}
+
+/// An untokenized, indexed string without field norms: ES's `keyword` (and `_id`) have
+/// `norms: false`, so scoring treats every value as length 1, and the norms would cost a byte
+/// per document per field for nothing (8 MiB of a 1M-doc index).
+fn exact_text() -> TextOptions {
+    TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer("raw")
+            .set_fieldnorms(false)
+            .set_index_option(IndexRecordOption::Basic),
+    )
 }
 
 #[cfg(test)]
