@@ -145,17 +145,16 @@ pub fn execute_bulk(
         }
     }
     let mut errors = false;
-    let rendered: Vec<Value> = items
-        .iter()
-        .zip(results)
-        .map(|(item, result)| {
-            let result = result.expect("every bulk item has a result");
-            errors |= result.is_err() || result.as_ref().is_ok_and(|o| o.status >= 400 && o.result != "not_found");
-            render_item(item, result, &resolve)
-        })
-        .collect();
-    let body = json!({ "errors": errors, "took": started.elapsed().as_millis() as u64, "items": rendered });
-    Ok(body.to_string())
+    let mut rendered = String::with_capacity(items.len() * 200);
+    for (i, (item, result)) in items.iter().zip(results).enumerate() {
+        let result = result.expect("every bulk item has a result");
+        errors |= result.is_err() || result.as_ref().is_ok_and(|o| o.status >= 400 && o.result != "not_found");
+        if i > 0 {
+            rendered.push(',');
+        }
+        render_item(item, result, &resolve, &mut rendered);
+    }
+    Ok(format!(r#"{{"errors":{errors},"took":{},"items":[{rendered}]}}"#, started.elapsed().as_millis()))
 }
 
 /// Below this many items a bulk is prepared on the calling thread.
@@ -205,17 +204,18 @@ fn prepare(handle: &IndexHandle, item: &mut BulkItem<'_>) -> Result<PreparedWrit
     Ok(PreparedWrite::Index { id, auto, create: item.action == Action::Create, doc, raw: raw.to_vec(), expect: None })
 }
 
+/// `{"<action>": {...result or error..., "status": N}}`, appended to `out`.
 fn render_item(
     item: &BulkItem<'_>,
     result: Result<WriteOutcome>,
     resolve: &impl Fn(&str) -> Option<Arc<IndexHandle>>,
-) -> Value {
-    let body = match result {
-        Ok(o) => {
-            let mut body = o.to_json(&item.index);
-            body["status"] = json!(o.status);
-            body
-        }
+    out: &mut String,
+) {
+    out.push_str(r#"{""#);
+    out.push_str(item.action.name());
+    out.push_str(r#"":"#);
+    match result {
+        Ok(o) => o.write_json(&item.index, Some(o.status), out),
         Err(e) => {
             let mut cause = e.cause_json();
             if let EngineError::VersionConflict { .. } = e {
@@ -223,10 +223,11 @@ fn render_item(
                 cause["shard"] = json!("0");
                 cause["index"] = json!(item.index);
             }
-            json!({ "_index": item.index, "_id": item.id, "status": e.status(), "error": cause })
+            let body = json!({ "_index": item.index, "_id": item.id, "status": e.status(), "error": cause });
+            out.push_str(&body.to_string());
         }
-    };
-    json!({ item.action.name(): body })
+    }
+    out.push('}');
 }
 
 #[cfg(test)]

@@ -87,15 +87,40 @@ impl WriteOutcome {
     /// The ES write result body (`_index`, `_id`, `_version`, `result`, ...), without the
     /// per-item `status` that only `_bulk` adds.
     pub fn to_json(&self, index: &str) -> serde_json::Value {
-        serde_json::json!({
-            "_index": index,
-            "_id": self.id,
-            "_version": self.version,
-            "result": self.result,
-            "_shards": { "total": 2, "successful": 1, "failed": 0 },
-            "_seq_no": self.seq_no,
-            "_primary_term": 1,
-        })
+        let mut out = String::with_capacity(192);
+        self.write_json(index, None, &mut out);
+        serde_json::from_str(&out).expect("write_json writes valid JSON")
+    }
+
+    /// The same body written straight into `out`, with `status` when given: a bulk of 1,000
+    /// items renders its response without building 1,000 JSON trees (`perf`: a fifth of the
+    /// bulk thread's time went to building, serializing and dropping them).
+    pub fn write_json(&self, index: &str, status: Option<u16>, out: &mut String) {
+        use std::fmt::Write as _;
+        out.push_str(r#"{"_index":"#);
+        push_json_str(out, index);
+        out.push_str(r#","_id":"#);
+        push_json_str(out, &self.id);
+        let _ = write!(
+            out,
+            r#","_version":{},"result":"{}","_shards":{{"total":2,"successful":1,"failed":0}},"_seq_no":{},"_primary_term":1"#,
+            self.version, self.result, self.seq_no
+        );
+        if let Some(status) = status {
+            let _ = write!(out, r#","status":{status}"#);
+        }
+        out.push('}');
+    }
+}
+
+/// Appends `s` as a JSON string literal.
+pub(crate) fn push_json_str(out: &mut String, s: &str) {
+    if s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push_str(&serde_json::to_string(s).expect("a str serializes"));
+    } else {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
     }
 }
 

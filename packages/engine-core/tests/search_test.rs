@@ -108,6 +108,7 @@ fn bulk_create_conflicts_replacements_and_per_item_errors() {
         "{\"index\":{\"_index\":\"logs\"}}\n{\"bytes\":\"not a number\"}\n",
         "{\"index\":{\"_index\":\"nowhere\"}}\n{}\n",
         "{\"create\":{\"_index\":\"logs\"}}\n{\"status\":\"auto\"}\n",
+        "{\"index\":{\"_index\":\"logs\",\"_id\":\"q\\\"uote\\\\d\"}}\n{\"status\":\"x\"}\n",
     );
     let resp: serde_json::Value =
         serde_json::from_str(&e.bulk(None, body.as_bytes(), engine_core::engine::RefreshPolicy::Immediate).unwrap())
@@ -123,8 +124,11 @@ fn bulk_create_conflicts_replacements_and_per_item_errors() {
     assert_eq!(items[3]["index"]["status"], 404);
     assert_eq!(items[4]["create"]["status"], 201);
     assert_eq!(items[4]["create"]["_id"].as_str().unwrap().len(), 20);
+    // Ids are escaped in the hand-written response.
+    assert_eq!(items[5]["index"]["_id"], "q\"uote\\d");
+    assert_eq!(items[5]["index"]["_shards"], json!({"total": 2, "successful": 1, "failed": 0}));
     let count: serde_json::Value = serde_json::from_str(&e.count("logs", b"").unwrap()).unwrap();
-    assert_eq!(count["count"], 11);
+    assert_eq!(count["count"], 12);
     assert_eq!(search(&e, "logs", json!({"query": {"term": {"status": "replaced"}}}))["hits"]["total"]["value"], 1);
 }
 
