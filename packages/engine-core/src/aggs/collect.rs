@@ -10,15 +10,18 @@ use tantivy::columnar::{Column, StrColumn};
 use tantivy::query::Weight;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
+mod harvest;
+
+use harvest::harvest_state;
+
 use super::auto_date_histogram::AutoCollect;
+use super::composite::SegSources;
 use super::date_rounding::DateKeyer;
 use super::extra::SegColumns;
 use super::filters::SegFilters;
-use super::fruit::ords_to_strings;
 pub use super::fruit::{AggFruit, BucketKey, FruitBucket, MetricState};
 use super::key_hasher::{KeyMap, TupleMap};
 use super::random_sampler::SegSampler;
-use super::significant::SUBSET_SIZE_KEY;
 use super::{AggKind, AggRequest, ExtraKind};
 use crate::mapping::FieldType;
 use crate::search::sort::TopHitsSegment;
@@ -75,6 +78,11 @@ enum SegState {
     Values(Vec<f64>),
     /// `composite`: buckets by the tuple of raw source values (`None`: the missing bucket).
     Composite(TupleMap<SegBucket>),
+    /// `composite` of keyword terms sources without sub-aggregations: counts by dense tuple index.
+    CompositeDense {
+        slots: Vec<u64>,
+        counts: Vec<u64>,
+    },
     /// `None` only if opening the sort columns failed (they opened once in `build_plan`).
     TopHits(Option<Box<TopHitsSegment>>),
     /// `significant_*`: the foreground size (every doc collected) and the term buckets.
@@ -156,7 +164,18 @@ fn column_state(plan: &Plan) -> SegState {
     match (&plan.kind, &plan.accessor) {
         (AggKind::Metric { .. }, _) => SegState::Metric(MetricState::default()),
         (AggKind::Extra(x), _) if x.collects_values() => SegState::Values(Vec::new()),
-        (_, _) if matches!(plan.columns, Some(SegColumns::Composite(_))) => SegState::Composite(TupleMap::default()),
+        (_, _) if matches!(plan.columns, Some(SegColumns::Composite(_))) => {
+            let dense = match &plan.columns {
+                Some(SegColumns::Composite(sources)) if plan.subs.is_empty() => sources.dense_slots(),
+                _ => None,
+            };
+            match dense {
+                Some(slots) => {
+                    SegState::CompositeDense { counts: vec![0; slots.iter().product::<u64>() as usize], slots }
+                }
+                None => SegState::Composite(TupleMap::default()),
+            }
+        }
         (AggKind::Extra(_), _) if plan.top_hits.is_some() => {
             let opened = plan.top_hits.as_ref().and_then(|(c, seg, reader)| c.for_segment(*seg, reader).ok());
             SegState::TopHits(opened.map(Box::new))
@@ -320,6 +339,10 @@ fn collect_into(plan: &Plan, state: &mut SegState, doc: DocId, score: Score, key
                 }
             });
         }
+        SegState::CompositeDense { slots, counts } => {
+            let Some(SegColumns::Composite(sources)) = &plan.columns else { return };
+            sources.for_each_key(doc, &mut |key| counts[SegSources::dense_index(slots, key)] += 1);
+        }
         SegState::Dense { counts, subs } => {
             let Accessor::Str(col) = &plan.accessor else { return };
             for ord in col.term_ords(doc) {
@@ -361,86 +384,6 @@ fn collect_into(plan: &Plan, state: &mut SegState, doc: DocId, score: Score, key
     }
 }
 
-fn harvest_state(plan: &Plan, state: SegState) -> AggFruit {
-    match state {
-        SegState::Metric(m) => AggFruit::Metric(m),
-        SegState::Values(v) => AggFruit::Values(v),
-        SegState::Composite(buckets) => {
-            let Some(SegColumns::Composite(sources)) = &plan.columns else { return AggFruit::Buckets(HashMap::new()) };
-            let out = buckets
-                .into_iter()
-                .map(|(raw, bucket)| {
-                    let subs = plan.subs.iter().zip(bucket.subs).map(|(p, s)| harvest_state(p, s)).collect();
-                    (sources.key_text(&raw), FruitBucket { count: bucket.count, subs })
-                })
-                .collect();
-            AggFruit::Buckets(out)
-        }
-        SegState::TopHits(seg) => AggFruit::TopHits(seg.map(|s| s.harvest()).unwrap_or_default()),
-        SegState::Significant { docs, terms } => {
-            let mut fruit = harvest_state(plan, *terms);
-            if let AggFruit::Buckets(buckets) = &mut fruit {
-                if docs > 0 {
-                    buckets.insert(SUBSET_SIZE_KEY, FruitBucket { count: docs, subs: Vec::new() });
-                }
-            }
-            fruit
-        }
-        SegState::SourceTerms(buckets) => {
-            let out = buckets
-                .into_iter()
-                .map(|(term, bucket)| {
-                    let subs = plan.subs.iter().zip(bucket.subs).map(|(p, s)| harvest_state(p, s)).collect();
-                    (BucketKey::Str(term), FruitBucket { count: bucket.count, subs })
-                })
-                .collect();
-            AggFruit::Buckets(out)
-        }
-        SegState::Dense { counts, mut subs } => {
-            let Accessor::Str(col) = &plan.accessor else { return AggFruit::Buckets(HashMap::new()) };
-            let ords: Vec<u64> = (0..counts.len() as u64).filter(|ord| counts[*ord as usize] > 0).collect();
-            let terms = ords_to_strings(col, &ords);
-            if plan.kind == AggKind::Cardinality {
-                return AggFruit::Distinct(terms);
-            }
-            let mut out = HashMap::with_capacity(terms.len());
-            for (ord, text) in ords.into_iter().zip(terms) {
-                let states = subs.get_mut(ord as usize).and_then(Option::take).unwrap_or_default();
-                let subs = plan.subs.iter().zip(states).map(|(p, s)| harvest_state(p, s)).collect();
-                out.insert(BucketKey::Str(text), FruitBucket { count: counts[ord as usize], subs });
-            }
-            AggFruit::Buckets(out)
-        }
-        SegState::Buckets(buckets)
-            if plan.kind == AggKind::Cardinality && matches!(plan.accessor, Accessor::Str(_)) =>
-        {
-            let Accessor::Str(col) = &plan.accessor else { unreachable!("checked by the guard") };
-            let mut ords: Vec<u64> = buckets.into_keys().collect();
-            ords.sort_unstable();
-            AggFruit::Distinct(ords_to_strings(col, &ords))
-        }
-        SegState::Buckets(buckets) => {
-            let mut text = String::new();
-            let out = buckets
-                .into_iter()
-                .map(|(raw, bucket)| {
-                    let key = match &plan.accessor {
-                        Accessor::Str(col) if plan.kind.is_terms_like() || plan.kind == AggKind::Cardinality => {
-                            text.clear();
-                            let _ = col.ord_to_str(raw, &mut text);
-                            BucketKey::Str(text.clone())
-                        }
-                        _ => BucketKey::Num(raw),
-                    };
-                    let subs = plan.subs.iter().zip(bucket.subs).map(|(p, s)| harvest_state(p, s)).collect();
-                    (key, FruitBucket { count: bucket.count, subs })
-                })
-                .collect();
-            AggFruit::Buckets(out)
-        }
-    }
-}
-
 impl Collector for AggCollector {
     type Fruit = Vec<AggFruit>;
     type Child = AggSegment;
@@ -478,6 +421,23 @@ impl SegmentCollector for AggSegment {
     fn collect(&mut self, doc: DocId, score: Score) {
         for (plan, state) in self.plans.iter().zip(self.states.iter_mut()) {
             collect_into(plan, state, doc, score, &mut self.keys);
+        }
+    }
+
+    /// Without scores tantivy hands over blocks of documents: a dense keyword composite counts
+    /// a block through bulk column reads, every other aggregation per document.
+    fn collect_block(&mut self, docs: &[DocId]) {
+        for (plan, state) in self.plans.iter().zip(self.states.iter_mut()) {
+            if let (SegState::CompositeDense { slots, counts }, Some(SegColumns::Composite(sources))) =
+                (&mut *state, &plan.columns)
+            {
+                if sources.count_block_dense(slots, docs, counts) {
+                    continue;
+                }
+            }
+            for &doc in docs {
+                collect_into(plan, state, doc, 0.0, &mut self.keys);
+            }
         }
     }
 

@@ -10,7 +10,7 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 
 use serde_json::{json, Map, Value};
-use tantivy::columnar::{Column, StrColumn};
+use tantivy::columnar::{Cardinality, Column, StrColumn};
 use tantivy::{DocId, SegmentReader};
 
 use super::collect::{BucketKey, FruitBucket};
@@ -184,6 +184,9 @@ impl CompositeSpec {
     }
 }
 
+/// Most tuples a segment counts in a dense array (8 bytes each: 2 MiB).
+const DENSE_TUPLES_LIMIT: u64 = 1 << 18;
+
 enum SourceColumn {
     I64(Column<i64>),
     F64(Column<f64>),
@@ -204,6 +207,9 @@ struct Scratch {
     per_source: Vec<Vec<Option<u64>>>,
     idx: Vec<usize>,
     key: Vec<Option<u64>>,
+    /// [`SegSources::count_block_dense`]: a block's ordinals of one source, and tuple indexes.
+    block_ords: Vec<Option<u64>>,
+    block_at: Vec<u64>,
 }
 
 impl SegSources {
@@ -224,7 +230,13 @@ impl SegSources {
             });
         }
         let n = columns.len();
-        let scratch = Scratch { per_source: vec![Vec::new(); n], idx: vec![0; n], key: vec![None; n] };
+        let scratch = Scratch {
+            per_source: vec![Vec::new(); n],
+            idx: vec![0; n],
+            key: vec![None; n],
+            block_ords: Vec::new(),
+            block_at: Vec::new(),
+        };
         Ok(SegSources { columns, spec: spec.clone(), scratch: RefCell::new(scratch) })
     }
 
@@ -261,7 +273,7 @@ impl SegSources {
     /// buffers, so the common single-valued doc allocates nothing.
     pub(super) fn for_each_key(&self, doc: DocId, f: &mut dyn FnMut(&[Option<u64>])) {
         let mut scratch = self.scratch.borrow_mut();
-        let Scratch { per_source, idx, key } = &mut *scratch;
+        let Scratch { per_source, idx, key, .. } = &mut *scratch;
         for (i, values) in per_source.iter_mut().enumerate() {
             self.values(i, doc, values);
             if values.is_empty() {
@@ -288,6 +300,76 @@ impl SegSources {
                 idx[pos] = 0;
             }
         }
+    }
+
+    /// Slots per source when every source is a keyword `terms` source and all tuples fit a
+    /// dense count array (ordinals, plus one slot for the missing value): counting then indexes
+    /// an array instead of hashing a tuple per document.
+    pub(super) fn dense_slots(&self) -> Option<Vec<u64>> {
+        let mut slots = Vec::with_capacity(self.columns.len());
+        let mut total = 1u64;
+        for (column, source) in self.columns.iter().zip(&self.spec.sources) {
+            let (SourceColumn::Str(c), SourceKind::Terms) = (column, &source.kind) else { return None };
+            let n = c.num_terms() as u64 + 1;
+            total = total.checked_mul(n).filter(|t| *t <= DENSE_TUPLES_LIMIT)?;
+            slots.push(n);
+        }
+        Some(slots)
+    }
+
+    /// Counts a block of documents into the dense array when every source column holds at
+    /// most one value per document: each column decodes the block's ordinals in one call.
+    /// False (nothing counted) when a column is multi-valued: count per document then.
+    pub(super) fn count_block_dense(&self, slots: &[u64], docs: &[DocId], counts: &mut [u64]) -> bool {
+        let single = self.columns.iter().all(|c| match c {
+            SourceColumn::Str(c) => c.ords().get_cardinality() != Cardinality::Multivalued,
+            _ => false,
+        });
+        if !single {
+            return false;
+        }
+        let mut scratch = self.scratch.borrow_mut();
+        let Scratch { block_ords, block_at, .. } = &mut *scratch;
+        block_at.clear();
+        block_at.resize(docs.len(), 0);
+        block_ords.resize(docs.len(), None);
+        // A doc without a value in a source that has no missing bucket forms no tuple.
+        let mut skip: Vec<bool> = Vec::new();
+        for ((column, source), n) in self.columns.iter().zip(&self.spec.sources).zip(slots) {
+            let SourceColumn::Str(c) = column else { return false };
+            c.ords().first_vals(docs, block_ords);
+            for (i, (at, ord)) in block_at.iter_mut().zip(block_ords.iter()).enumerate() {
+                if ord.is_none() && !source.missing_bucket {
+                    if skip.is_empty() {
+                        skip.resize(docs.len(), false);
+                    }
+                    skip[i] = true;
+                }
+                *at = *at * n + ord.unwrap_or(n - 1);
+            }
+        }
+        for (i, at) in block_at.iter().enumerate() {
+            if skip.get(i) != Some(&true) {
+                counts[*at as usize] += 1;
+            }
+        }
+        true
+    }
+
+    /// The tuple's index in the dense array (`slots` from [`Self::dense_slots`]).
+    pub(super) fn dense_index(slots: &[u64], key: &[Option<u64>]) -> usize {
+        key.iter().zip(slots).fold(0u64, |at, (v, n)| at * n + v.unwrap_or(n - 1)) as usize
+    }
+
+    /// The tuple at a dense index (the inverse of [`Self::dense_index`]).
+    pub(super) fn dense_key(slots: &[u64], mut at: u64) -> Vec<Option<u64>> {
+        let mut key = vec![None; slots.len()];
+        for (slot, n) in key.iter_mut().zip(slots).rev() {
+            let v = at % n;
+            *slot = (v != n - 1).then_some(v);
+            at /= n;
+        }
+        key
     }
 
     /// The tuple as JSON array text, keyword ordinals resolved (the cross-segment key).
@@ -383,4 +465,23 @@ pub(super) fn render_composite(
         .collect();
     out.insert("buckets".into(), Value::Array(rendered));
     Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dense_tuple_indexes_round_trip_with_missing_slots() {
+        let slots = [4u64, 3, 5];
+        let mut seen = std::collections::HashSet::new();
+        for a in [Some(0), Some(2), None] {
+            for b in [Some(1), None] {
+                for c in [Some(0), Some(3), None] {
+                    let key = vec![a, b, c];
+                    let at = super::SegSources::dense_index(&slots, &key);
+                    assert!(at < 60 && seen.insert(at), "{key:?} -> {at}");
+                    assert_eq!(super::SegSources::dense_key(&slots, at as u64), key);
+                }
+            }
+        }
+    }
 }

@@ -1,0 +1,105 @@
+//! A segment's collected state turned into its fruit: keyword ordinals resolved to strings
+//! and tuple keys to their cross-segment text, ready to merge with other segments'.
+
+use std::collections::HashMap;
+
+use tantivy::collector::SegmentCollector;
+
+use super::super::composite::SegSources;
+use super::super::extra::SegColumns;
+use super::super::fruit::ords_to_strings;
+use super::super::significant::SUBSET_SIZE_KEY;
+use super::{Accessor, AggFruit, AggKind, BucketKey, FruitBucket, Plan, SegState};
+
+pub(super) fn harvest_state(plan: &Plan, state: SegState) -> AggFruit {
+    match state {
+        SegState::Metric(m) => AggFruit::Metric(m),
+        SegState::Values(v) => AggFruit::Values(v),
+        SegState::Composite(buckets) => {
+            let Some(SegColumns::Composite(sources)) = &plan.columns else { return AggFruit::Buckets(HashMap::new()) };
+            let out = buckets
+                .into_iter()
+                .map(|(raw, bucket)| {
+                    let subs = plan.subs.iter().zip(bucket.subs).map(|(p, s)| harvest_state(p, s)).collect();
+                    (sources.key_text(&raw), FruitBucket { count: bucket.count, subs })
+                })
+                .collect();
+            AggFruit::Buckets(out)
+        }
+        SegState::CompositeDense { slots, counts } => {
+            let Some(SegColumns::Composite(sources)) = &plan.columns else { return AggFruit::Buckets(HashMap::new()) };
+            let out = counts
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| **n > 0)
+                .map(|(at, n)| {
+                    let key = sources.key_text(&SegSources::dense_key(&slots, at as u64));
+                    (key, FruitBucket { count: *n, subs: Vec::new() })
+                })
+                .collect();
+            AggFruit::Buckets(out)
+        }
+        SegState::TopHits(seg) => AggFruit::TopHits(seg.map(|s| s.harvest()).unwrap_or_default()),
+        SegState::Significant { docs, terms } => {
+            let mut fruit = harvest_state(plan, *terms);
+            if let AggFruit::Buckets(buckets) = &mut fruit {
+                if docs > 0 {
+                    buckets.insert(SUBSET_SIZE_KEY, FruitBucket { count: docs, subs: Vec::new() });
+                }
+            }
+            fruit
+        }
+        SegState::SourceTerms(buckets) => {
+            let out = buckets
+                .into_iter()
+                .map(|(term, bucket)| {
+                    let subs = plan.subs.iter().zip(bucket.subs).map(|(p, s)| harvest_state(p, s)).collect();
+                    (BucketKey::Str(term), FruitBucket { count: bucket.count, subs })
+                })
+                .collect();
+            AggFruit::Buckets(out)
+        }
+        SegState::Dense { counts, mut subs } => {
+            let Accessor::Str(col) = &plan.accessor else { return AggFruit::Buckets(HashMap::new()) };
+            let ords: Vec<u64> = (0..counts.len() as u64).filter(|ord| counts[*ord as usize] > 0).collect();
+            let terms = ords_to_strings(col, &ords);
+            if plan.kind == AggKind::Cardinality {
+                return AggFruit::Distinct(terms);
+            }
+            let mut out = HashMap::with_capacity(terms.len());
+            for (ord, text) in ords.into_iter().zip(terms) {
+                let states = subs.get_mut(ord as usize).and_then(Option::take).unwrap_or_default();
+                let subs = plan.subs.iter().zip(states).map(|(p, s)| harvest_state(p, s)).collect();
+                out.insert(BucketKey::Str(text), FruitBucket { count: counts[ord as usize], subs });
+            }
+            AggFruit::Buckets(out)
+        }
+        SegState::Buckets(buckets)
+            if plan.kind == AggKind::Cardinality && matches!(plan.accessor, Accessor::Str(_)) =>
+        {
+            let Accessor::Str(col) = &plan.accessor else { unreachable!("checked by the guard") };
+            let mut ords: Vec<u64> = buckets.into_keys().collect();
+            ords.sort_unstable();
+            AggFruit::Distinct(ords_to_strings(col, &ords))
+        }
+        SegState::Buckets(buckets) => {
+            let mut text = String::new();
+            let out = buckets
+                .into_iter()
+                .map(|(raw, bucket)| {
+                    let key = match &plan.accessor {
+                        Accessor::Str(col) if plan.kind.is_terms_like() || plan.kind == AggKind::Cardinality => {
+                            text.clear();
+                            let _ = col.ord_to_str(raw, &mut text);
+                            BucketKey::Str(text.clone())
+                        }
+                        _ => BucketKey::Num(raw),
+                    };
+                    let subs = plan.subs.iter().zip(bucket.subs).map(|(p, s)| harvest_state(p, s)).collect();
+                    (key, FruitBucket { count: bucket.count, subs })
+                })
+                .collect();
+            AggFruit::Buckets(out)
+        }
+    }
+}
