@@ -10,8 +10,10 @@ use tantivy::columnar::{Column, StrColumn};
 use tantivy::query::Weight;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
+mod date_block;
 mod harvest;
 
+use date_block::collect_date_block;
 use harvest::harvest_state;
 
 use super::auto_date_histogram::AutoCollect;
@@ -98,6 +100,8 @@ pub struct AggSegment {
     plans: Vec<Plan>,
     states: Vec<SegState>,
     keys: Vec<u64>,
+    /// A block's column values (`collect_block`).
+    values: Vec<Option<i64>>,
 }
 
 fn build_plan(
@@ -396,7 +400,7 @@ impl Collector for AggCollector {
             .map(|a| build_plan(a, segment, reader, &self.filter_weights, &mut next))
             .collect::<tantivy::Result<_>>()?;
         let states = plans.iter().map(new_state).collect();
-        Ok(AggSegment { plans, states, keys: Vec::new() })
+        Ok(AggSegment { plans, states, keys: Vec::new(), values: Vec::new() })
     }
 
     /// Only a `top_hits` ordered by (or tracking) relevance needs scores.
@@ -424,14 +428,19 @@ impl SegmentCollector for AggSegment {
         }
     }
 
-    /// Without scores tantivy hands over blocks of documents: a dense keyword composite counts
-    /// a block through bulk column reads, every other aggregation per document.
+    /// Without scores tantivy hands over blocks of documents: a dense keyword composite and a
+    /// plain date histogram count a block through bulk column reads, the rest per document.
     fn collect_block(&mut self, docs: &[DocId]) {
         for (plan, state) in self.plans.iter().zip(self.states.iter_mut()) {
             if let (SegState::CompositeDense { slots, counts }, Some(SegColumns::Composite(sources))) =
                 (&mut *state, &plan.columns)
             {
                 if sources.count_block_dense(slots, docs, counts) {
+                    continue;
+                }
+            }
+            if let SegState::Buckets(buckets) = &mut *state {
+                if collect_date_block(plan, buckets, docs, &mut self.values, &mut self.keys) {
                     continue;
                 }
             }
