@@ -73,6 +73,11 @@ impl ZoneMap {
         Some(if min >= *range.start() && max <= *range.end() { BlockMatch::All(rows) } else { BlockMatch::Some(rows) })
     }
 
+    /// The least and greatest value of block `b`.
+    pub fn bounds(&self, b: usize) -> (i64, i64) {
+        (self.mins[b], self.maxs[b])
+    }
+
     pub fn num_blocks(&self) -> usize {
         self.mins.len()
     }
