@@ -85,8 +85,7 @@ impl ColumnRangeDocSet {
     }
 
     /// Appends the matching rows of `[from, to)`: blocks the zone map rules out are skipped,
-    /// blocks wholly inside are taken, and each run of other blocks is filtered in one call
-    /// (the call's set-up costs as much as a few hundred rows).
+    /// blocks wholly inside are taken, and each run of other blocks is filtered in one call.
     fn filter_rows(&self, from: u32, to: u32, out: &mut Vec<DocId>) {
         let Some(map) = &self.map else {
             return self.column.values.get_row_ids_for_value_range(self.range.clone(), from..to, out);
@@ -258,42 +257,19 @@ impl Scorer for ColumnRangeDocSet {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashSet;
     use std::ops::Bound;
 
-    use tantivy::collector::{Count, DocSetCollector};
+    use tantivy::collector::Count;
     use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery};
-    use tantivy::schema::{IndexRecordOption, Schema, FAST, INDEXED};
-    use tantivy::{doc, DocAddress, Index, IndexWriter, Term};
+    use tantivy::schema::IndexRecordOption;
+    use tantivy::Term;
 
     use crate::column_range::ColumnRangeQuery;
-
-    /// 30,000 docs in one segment: `ts` ascends with local jitter (blocks wholly in, out and
-    /// straddling a window) except one shuffled stretch, `lat` is scattered (no block skips),
-    /// and `k` (doc % 7) and `r` (doc % 97) drive intersections, led by the range or by the term.
-    fn index() -> Index {
-        let mut schema = Schema::builder();
-        let ts = schema.add_i64_field("ts", INDEXED | FAST);
-        let lat = schema.add_i64_field("lat", INDEXED | FAST);
-        let k = schema.add_i64_field("k", INDEXED | FAST);
-        let r = schema.add_i64_field("r", INDEXED | FAST);
-        let index = Index::create_in_ram(schema.build());
-        let mut writer: IndexWriter = index.writer_with_num_threads(1, 50_000_000).unwrap();
-        for i in 0..30_000i64 {
-            let t = if (12_000..14_000).contains(&i) { (i * 7919) % 30_000 } else { i * 10 + (i * 31) % 17 };
-            writer.add_document(doc!(ts => t, lat => (i * 48_271) % 10_007, k => i % 7, r => i % 97)).unwrap();
-        }
-        writer.commit().unwrap();
-        index
-    }
-
-    fn docs(searcher: &tantivy::Searcher, q: &dyn Query) -> HashSet<DocAddress> {
-        searcher.search(q, &DocSetCollector).unwrap()
-    }
+    use crate::zone_map::fixture::{docs, time_ordered_index};
 
     #[test]
     fn leads_follows_and_counts_like_the_range_query() {
-        let index = index();
+        let index = time_ordered_index();
         let schema = index.schema();
         let searcher = index.reader().unwrap().searcher();
         assert_eq!(searcher.segment_readers().len(), 1);

@@ -101,12 +101,14 @@ impl Weight for ColumnRangeWeight {
                     if let Some(n) = self.count_terms(reader)? {
                         return Ok(n);
                     }
-                    if let Some(map) = zone_map::zone_map(reader.segment_id(), &self.column, &column) {
-                        return Ok(
-                            zone_map::clamp(&column, &(lo..=hi)).map_or(0, |r| zone_map::count(&map, &column, &r))
-                        );
+                    if let ColumnIndex::Empty { .. } = column.index {
+                        return Ok(0);
                     }
-                    return Ok(count_rows(&column, lo..=hi));
+                    let Some(range) = zone_map::clamp(&column, &(lo..=hi)) else { return Ok(0) };
+                    return Ok(match zone_map::zone_map(reader.segment_id(), &self.column, &column) {
+                        Some(map) => zone_map::count(&map, &column, &range),
+                        None => count_rows(&column, range),
+                    });
                 }
             }
         }
@@ -150,23 +152,9 @@ impl ColumnRangeWeight {
     }
 }
 
-/// Documents whose value lies in `range`, for a column with at most one value per document.
-fn count_rows<T>(column: &Column<T>, range: RangeInclusive<T>) -> u32
-where
-    T: PartialOrd + Copy + std::fmt::Debug + Send + Sync + 'static,
-{
-    if let ColumnIndex::Empty { .. } = column.index {
-        return 0;
-    }
-    // The codecs filter in their own (min-subtracted) space: a bound outside the column's
-    // values wraps there, so clamp to them first, as tantivy's range doc set does.
-    let (min, max) = (column.min_value(), column.max_value());
-    if *range.start() > max || *range.end() < min || range.start() > range.end() {
-        return 0;
-    }
-    let start = if *range.start() < min { min } else { *range.start() };
-    let end = if *range.end() > max { max } else { *range.end() };
-    let range = start..=end;
+/// Documents whose value lies in `range` (clamped by `zone_map::clamp`), for a column with at
+/// most one value per document and no zone map.
+fn count_rows(column: &Column<i64>, range: RangeInclusive<i64>) -> u32 {
     let rows = column.values.num_vals();
     let mut hits = Vec::with_capacity(BLOCK_ROWS as usize);
     let mut total = 0u32;

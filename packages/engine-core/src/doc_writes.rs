@@ -20,7 +20,9 @@ fn write_one(handle: &IndexHandle, write: PreparedWrite, refresh: bool) -> Resul
 }
 
 fn render(handle: &IndexHandle, o: &WriteOutcome) -> String {
-    o.to_json(&handle.name).to_string()
+    let mut out = String::with_capacity(192);
+    o.write_json(&handle.name, None, &mut out);
+    out
 }
 
 /// `DELETE /{index}/_doc/{id}`: 200 `deleted`, or 404 `not_found`.

@@ -293,9 +293,8 @@ impl Engine {
 
     /// `GET /{index}/_doc/{id}`: the ES body (found or not) and its HTTP status.
     pub fn get_doc(&self, name: &str, id: &str) -> Result<(String, u16)> {
-        let doc = crate::get::get_doc(self.get(name)?.as_ref(), id)?;
-        let status = if doc["found"] == true { 200 } else { 404 };
-        Ok((doc.to_string(), status))
+        let (body, found) = crate::get::get_doc_body(self.get(name)?.as_ref(), id)?;
+        Ok((body, if found { 200 } else { 404 }))
     }
 
     /// `_mget`; `index` is the URL's default for items without `_index`.

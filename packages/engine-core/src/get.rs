@@ -75,13 +75,15 @@ impl<'a> Lookup<'a> {
         Ok(raw.unwrap_or(b"{}").to_vec())
     }
 
-    /// The ES get body, written into `out`.
-    fn write_doc(&mut self, id: &str, out: &mut String) -> Result<()> {
+    /// The ES get body, written into `out`; true when the document was found.
+    fn write_doc(&mut self, id: &str, out: &mut String) -> Result<bool> {
         out.push_str(r#"{"_index":"#);
         push_json_str(out, &self.handle.name);
         out.push_str(r#","_id":"#);
         push_json_str(out, id);
-        match self.locate(id)? {
+        let located = self.locate(id)?;
+        let found = located.is_some();
+        match located {
             Some(at) => {
                 let source = self.source(&at)?;
                 let _ = write!(
@@ -94,15 +96,21 @@ impl<'a> Lookup<'a> {
             None => out.push_str(r#","found":false"#),
         }
         out.push('}');
-        Ok(())
+        Ok(found)
     }
 }
 
-/// The ES get body (`found` true or false), as a JSON value.
-pub fn get_doc(handle: &IndexHandle, id: &str) -> Result<Value> {
+/// The ES get body (`found` true or false) as JSON text, and whether it was found.
+pub fn get_doc_body(handle: &IndexHandle, id: &str) -> Result<(String, bool)> {
     let mut out = String::new();
-    Lookup::new(handle)?.write_doc(id, &mut out)?;
-    serde_json::from_str(&out).map_err(|e| EngineError::Internal(format!("get: {e}")))
+    let found = Lookup::new(handle)?.write_doc(id, &mut out)?;
+    Ok((out, found))
+}
+
+/// The ES get body as a JSON value (for `_update`, which merges into `_source`).
+pub fn get_doc(handle: &IndexHandle, id: &str) -> Result<Value> {
+    let (body, _) = get_doc_body(handle, id)?;
+    serde_json::from_str(&body).map_err(|e| EngineError::Internal(format!("get: {e}")))
 }
 
 /// `_mget`: `{"docs": [{"_index", "_id"}]}` or `{"ids": [...]}` with the URL's index. A
@@ -155,8 +163,8 @@ pub fn mget(engine: &Engine, default_index: Option<&str>, body: &[u8]) -> Result
         item.clear();
         let written = match &handles[index] {
             Some(handle) => match lookups.entry(index) {
-                Entry::Occupied(e) => e.into_mut().write_doc(id, &mut item),
-                Entry::Vacant(e) => Lookup::new(handle).and_then(|l| e.insert(l).write_doc(id, &mut item)),
+                Entry::Occupied(e) => e.into_mut().write_doc(id, &mut item).map(|_| ()),
+                Entry::Vacant(e) => Lookup::new(handle).and_then(|l| e.insert(l).write_doc(id, &mut item)).map(|_| ()),
             },
             // Asked again for the error itself (index_not_found, with its metadata).
             None => Err(engine.handle(index).err().unwrap_or_else(|| EngineError::IndexNotFound(index.to_string()))),

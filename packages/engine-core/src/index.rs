@@ -84,17 +84,10 @@ pub struct WriteOutcome {
 }
 
 impl WriteOutcome {
-    /// The ES write result body (`_index`, `_id`, `_version`, `result`, ...), without the
-    /// per-item `status` that only `_bulk` adds.
-    pub fn to_json(&self, index: &str) -> serde_json::Value {
-        let mut out = String::with_capacity(192);
-        self.write_json(index, None, &mut out);
-        serde_json::from_str(&out).expect("write_json writes valid JSON")
-    }
-
-    /// The same body written straight into `out`, with `status` when given: a bulk of 1,000
-    /// items renders its response without building 1,000 JSON trees (`perf`: a fifth of the
-    /// bulk thread's time went to building, serializing and dropping them).
+    /// The ES write result body (`_index`, `_id`, `_version`, `result`, ...), written straight
+    /// into `out`, with the per-item `status` that only `_bulk` adds when given: a bulk of 1,000
+    /// items renders its response without building 1,000 JSON trees (`perf` during a 1M-doc
+    /// load: about a fifth of all CPU samples went to building, serializing and dropping them).
     pub fn write_json(&self, index: &str, status: Option<u16>, out: &mut String) {
         use std::fmt::Write as _;
         out.push_str(r#"{"_index":"#);

@@ -136,36 +136,58 @@ pub fn count(map: &ZoneMap, column: &Column<i64>, range: &RangeInclusive<i64>) -
     total
 }
 
+/// The time-ordered test index shared by the zone map's and the column doc set's tests.
 #[cfg(test)]
-mod tests {
+pub(crate) mod fixture {
     use std::collections::HashSet;
-    use std::ops::Bound;
 
-    use tantivy::collector::{Count, DocSetCollector};
-    use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery};
-    use tantivy::schema::{IndexRecordOption, Schema, FAST, INDEXED};
-    use tantivy::{doc, DocAddress, Index, IndexWriter, Term};
+    use tantivy::collector::DocSetCollector;
+    use tantivy::query::Query;
+    use tantivy::schema::{Schema, FAST, INDEXED};
+    use tantivy::{doc, DocAddress, Index, IndexWriter};
 
-    use crate::column_range::ColumnRangeQuery;
-
-    /// 30,000 docs: `ts` ascends with local jitter (blocks wholly in, out and straddling any
-    /// window), one stretch is shuffled, and `k` (doc % 7) lets an intersection seek through.
-    fn index() -> (Index, tantivy::schema::Field, tantivy::schema::Field) {
+    /// 30,000 docs in one segment: `ts` ascends with local jitter (blocks wholly in, out and
+    /// straddling a window) except one shuffled stretch, `lat` is scattered (no block skips),
+    /// and `k` (doc % 7) and `r` (doc % 97) drive intersections, led by the range or by the term.
+    pub(crate) fn time_ordered_index() -> Index {
         let mut schema = Schema::builder();
         let ts = schema.add_i64_field("ts", INDEXED | FAST);
+        let lat = schema.add_i64_field("lat", INDEXED | FAST);
         let k = schema.add_i64_field("k", INDEXED | FAST);
+        let r = schema.add_i64_field("r", INDEXED | FAST);
         let index = Index::create_in_ram(schema.build());
         let mut writer: IndexWriter = index.writer_with_num_threads(1, 50_000_000).unwrap();
         for i in 0..30_000i64 {
-            let v = if (12_000..14_000).contains(&i) { (i * 7919) % 30_000 } else { i * 10 + (i * 31) % 17 };
-            writer.add_document(doc!(ts => v, k => i % 7)).unwrap();
+            let t = if (12_000..14_000).contains(&i) { (i * 7919) % 30_000 } else { i * 10 + (i * 31) % 17 };
+            writer.add_document(doc!(ts => t, lat => (i * 48_271) % 10_007, k => i % 7, r => i % 97)).unwrap();
         }
         writer.commit().unwrap();
-        (index, ts, k)
+        index
     }
 
-    fn docs(searcher: &tantivy::Searcher, q: &dyn Query) -> HashSet<DocAddress> {
+    pub(crate) fn docs(searcher: &tantivy::Searcher, q: &dyn Query) -> HashSet<DocAddress> {
         searcher.search(q, &DocSetCollector).unwrap()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ops::Bound;
+
+    use tantivy::collector::Count;
+    use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery};
+    use tantivy::schema::IndexRecordOption;
+    use tantivy::{Index, Term};
+
+    use super::fixture::{docs, time_ordered_index};
+    use crate::column_range::ColumnRangeQuery;
+
+    /// The shared index and its `ts` and `k` fields.
+    fn index() -> (Index, tantivy::schema::Field, tantivy::schema::Field) {
+        let index = time_ordered_index();
+        let schema = index.schema();
+        let (ts, k) = (schema.get_field("ts").unwrap(), schema.get_field("k").unwrap());
+        (index, ts, k)
     }
 
     #[test]

@@ -160,13 +160,7 @@ fn merges_across_segments() {
     e.create_index("logs", MAPPING.as_bytes()).unwrap();
     let docs = sample_docs();
     bulk(&e, "logs", &docs[..5], true);
-    let second: Vec<u8> = docs[5..]
-        .iter()
-        .enumerate()
-        .flat_map(|(i, d)| {
-            format!("{}\n{d}\n", json!({"index": {"_index": "logs", "_id": (i + 6).to_string()}})).into_bytes()
-        })
-        .collect();
+    let second = ndjson_from("logs", &docs[5..], 6);
     e.bulk(None, &second, engine_core::engine::RefreshPolicy::Immediate).unwrap();
     let body = json!({"size": 0, "aggs": {
         "p": {"percentiles": {"field": "bytes", "percents": [50]}},

@@ -18,13 +18,7 @@ fn big_engine() -> (tempfile::TempDir, Engine) {
     e.create_index("logs", MAPPING.as_bytes()).unwrap();
     let docs: Vec<Value> = (0..20_000).map(|i| json!({"status": STATUSES[i % 4], "bytes": i})).collect();
     bulk(&e, "logs", &docs[..10_000], true);
-    let second: Vec<u8> = docs[10_000..]
-        .iter()
-        .enumerate()
-        .flat_map(|(i, d)| {
-            format!("{}\n{d}\n", json!({"index": {"_index": "logs", "_id": (i + 10_001).to_string()}})).into_bytes()
-        })
-        .collect();
+    let second = ndjson_from("logs", &docs[10_000..], 10_001);
     e.bulk(None, &second, engine_core::engine::RefreshPolicy::Immediate).unwrap();
     (d, e)
 }

@@ -30,6 +30,11 @@ fn run(spec: &AutoDateSpec, docs: &[i64]) -> Value {
     }
     let buckets: HashMap<BucketKey, FruitBucket> =
         segment.into_iter().map(|(raw, count)| (BucketKey::Num(raw), FruitBucket { count, subs: vec![] })).collect();
+    render_merged(spec, &buckets)
+}
+
+/// Renders merged buckets as the aggregation `a` on field `t`.
+fn render_merged(spec: &AutoDateSpec, buckets: &HashMap<BucketKey, FruitBucket>) -> Value {
     let req = AggRequest {
         name: "a".into(),
         kind: AggKind::AutoDateHistogram(Box::new(spec.clone())),
@@ -37,7 +42,7 @@ fn run(spec: &AutoDateSpec, docs: &[i64]) -> Value {
         subs: vec![],
     };
     bucket_budget::reset();
-    render(&req, spec, &buckets)
+    render(&req, spec, buckets)
 }
 
 /// One doc a minute over `hours` hours from `start`.
@@ -98,14 +103,7 @@ fn segments_that_coarsened_differently_merge() {
         let raw = if i % 2 == 0 { encode(*d, 0) } else { encode(hours.round(*d), 2) };
         buckets.entry(BucketKey::Num(raw)).or_insert(FruitBucket { count: 0, subs: vec![] }).count += 1;
     }
-    let req = AggRequest {
-        name: "a".into(),
-        kind: AggKind::AutoDateHistogram(Box::new(s.clone())),
-        field: super::super::AggField { name: "t".into(), resolved: None },
-        subs: vec![],
-    };
-    bucket_budget::reset();
-    let out = render(&req, &s, &buckets);
+    let out = render_merged(&s, &buckets);
     assert_eq!(out["interval"], "12h");
     assert_eq!(out["buckets"][0]["doc_count"], 720);
 }

@@ -29,7 +29,6 @@ use crate::error::{json_syntax_error, EngineError, Result};
 use crate::highlight::HighlightRequest;
 use crate::index::{es_standard_analyzer, IndexHandle};
 use crate::lower::{lower, LowerContext, ES_SCORE_SCALE};
-use crate::mapping::FieldType;
 mod source_filter;
 
 use deadline::{parse_timeout, search_until};
@@ -339,7 +338,7 @@ pub fn execute(
         let (global, rest) = split_global(&req.aggs)?;
         let pick = |idx: &[usize]| idx.iter().map(|i| req.aggs[*i].clone()).collect::<Vec<_>>();
         let (top, main_fruits) = if rest.is_empty() {
-            let (top, late) = match zone_sort(&hits_collector, deadline) {
+            let (top, late) = match sort_zone::ZoneSortCollector::for_page(&hits_collector, deadline.is_some()) {
                 Some(column) => (searcher.search(query.as_ref(), &column)?, false),
                 None => collect(searcher, query.as_ref(), &hits_collector, deadline)?,
             };
@@ -437,19 +436,6 @@ pub fn execute(
     out.push('}');
     let last_sort = top.hits.get(req.from..).and_then(|page| page.last()).map(|hit| sort_values_json(hit, &specs));
     Ok(Executed { body: out, last_sort, total })
-}
-
-/// The zone-map sort (`sort_zone.rs`) when the page is sorted by one integer/date field
-/// alone, without scores, `search_after` or a timeout.
-fn zone_sort(hits: &TopHitsCollector, deadline: Option<Instant>) -> Option<sort_zone::ZoneSortCollector> {
-    let [spec] = hits.specs.as_slice() else { return None };
-    let SortTarget::Field { tantivy_name, field_type, .. } = &spec.target else { return None };
-    let integer = matches!(field_type, FieldType::Long | FieldType::Integer | FieldType::Date);
-    if !integer || hits.scoring || hits.after.is_some() || deadline.is_some() || hits.limit == 0 {
-        return None;
-    }
-    let inner = TopHitsCollector { specs: hits.specs.clone(), limit: hits.limit, scoring: false, after: None };
-    Some(sort_zone::ZoneSortCollector { inner, column: tantivy_name.clone(), order: spec.order })
 }
 
 fn agg_collector(handle: &IndexHandle, aggs: Vec<AggRequest>) -> Result<AggCollector> {

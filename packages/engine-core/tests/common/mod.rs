@@ -21,9 +21,14 @@ pub const MAPPING: &str = r#"{"settings":{"index":{"refresh_interval":"-1"}},"ma
 }}}"#;
 
 pub fn ndjson(index: &str, docs: &[Value]) -> Vec<u8> {
+    ndjson_from(index, docs, 1)
+}
+
+/// Index actions with ids `first_id`, `first_id + 1`, ... (a later bulk continuing the ids).
+pub fn ndjson_from(index: &str, docs: &[Value], first_id: usize) -> Vec<u8> {
     let mut out = String::new();
     for (i, doc) in docs.iter().enumerate() {
-        out.push_str(&json!({"index": {"_index": index, "_id": (i + 1).to_string()}}).to_string());
+        out.push_str(&json!({"index": {"_index": index, "_id": (i + first_id).to_string()}}).to_string());
         out.push('\n');
         out.push_str(&doc.to_string());
         out.push('\n');
