@@ -104,6 +104,18 @@ pub enum QueryAst {
     QueryString(Box<crate::dsl::qs_ast::QueryStringAst>),
     /// `more_like_this` with like texts; terms are picked from index statistics.
     MoreLikeThis(Box<crate::dsl::more_like_this::MltAst>),
+    /// `nested`: the documents (or enclosing objects) with an object at `path` matching `query`.
+    Nested(Box<NestedAst>),
+    /// Every hidden nested-object document: what top-level queries exclude (`nested::root_only`).
+    NestedObjects,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NestedAst {
+    pub path: String,
+    pub query: QueryAst,
+    pub score_mode: crate::nested::query::ScoreMode,
+    pub ignore_unmapped: bool,
 }
 
 impl QueryAst {

@@ -201,7 +201,9 @@ fn prepare(handle: &IndexHandle, item: &mut BulkItem<'_>) -> Result<PreparedWrit
     // Auto ids are assigned before parsing, as in ES, so errors and results name the doc.
     let id = item.id.get_or_insert_with(crate::ids::auto_id).clone();
     let doc = build_document(&handle.mapping, &id, &source, raw)?;
-    Ok(PreparedWrite::Index { id, auto, create: item.action == Action::Create, doc, raw: raw.to_vec(), expect: None })
+    let nested = crate::nested::documents::nested_documents(&handle.mapping, &id, &source)?;
+    let create = item.action == Action::Create;
+    Ok(PreparedWrite::Index { id, auto, create, doc, nested, raw: raw.to_vec(), expect: None })
 }
 
 /// `{"<action>": {...result or error..., "status": N}}`, appended to `out`.

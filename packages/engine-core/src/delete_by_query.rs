@@ -60,6 +60,7 @@ pub fn delete_by_query(handle: &IndexHandle, body: &[u8], max_docs: Option<u64>,
     }
     let query =
         query.ok_or_else(|| EngineError::ActionRequestValidation("Validation Failed: 1: query is missing;".into()))?;
+    let query = crate::nested::root_only(query, &handle.mapping);
     crate::limits::check_clause_count(&query)?;
     let lowered = lower_query(handle, &query)?;
     let searcher = handle.searcher();

@@ -118,7 +118,8 @@ pub fn update_doc(
         let source = Value::Object(source);
         let raw = serde_json::to_vec(&source).map_err(|e| EngineError::Internal(e.to_string()))?;
         let built = build_document(&handle.mapping, id, &source, &raw)?;
-        let write = PreparedWrite::Index { id: id.to_string(), auto: false, create, doc: built, raw, expect };
+        let nested = crate::nested::documents::nested_documents(&handle.mapping, id, &source)?;
+        let write = PreparedWrite::Index { id: id.to_string(), auto: false, create, doc: built, nested, raw, expect };
         match write_one(handle, write, refresh) {
             Ok(o) => return Ok((render(handle, &o), o.status)),
             Err(EngineError::UpdateConflict { .. } | EngineError::VersionConflict { .. })

@@ -32,22 +32,35 @@ pub fn build_document(mapping: &Mapping, id: &str, source: &Value, raw: &[u8]) -
     let mut doc = TantivyDocument::default();
     doc.add_text(mapping.id_field, id);
     doc.add_bytes(mapping.source_field, raw);
-    for fm in mapping.fields.values() {
-        let Some(value) = lookup(source, &fm.source_path) else { continue };
-        if fm.field_type == FieldType::Text && has_value(value) {
-            doc.add_text(mapping.field_names_field, &fm.name);
-        }
-        match value {
-            Value::Array(items) => {
-                for item in items {
-                    add_value(&mut doc, fm, item, id)?;
-                }
-            }
-            other => add_value(&mut doc, fm, other, id)?,
-        }
+    // Fields of `nested` objects live on the objects' own documents (`nested::documents`).
+    for fm in mapping.fields.values().filter(|fm| fm.nested.is_none()) {
+        add_field(&mut doc, mapping, fm, source, id)?;
     }
     crate::knn::add_vectors(&mut doc, mapping, source, id)?;
     Ok(doc)
+}
+
+/// Adds `fm`'s values found in `object` (the document, or one nested object of it).
+pub(crate) fn add_field(
+    doc: &mut TantivyDocument,
+    mapping: &Mapping,
+    fm: &FieldMapping,
+    object: &Value,
+    id: &str,
+) -> Result<()> {
+    let Some(value) = lookup(object, &fm.source_path) else { return Ok(()) };
+    if fm.field_type == FieldType::Text && has_value(value) {
+        doc.add_text(mapping.field_names_field, &fm.name);
+    }
+    match value {
+        Value::Array(items) => {
+            for item in items {
+                add_value(doc, fm, item, id)?;
+            }
+        }
+        other => add_value(doc, fm, other, id)?,
+    }
+    Ok(())
 }
 
 /// ES counts a field as present unless it is null or an array of nulls (`""` exists).

@@ -9,6 +9,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
+use tantivy::indexer::UserOperation;
 use tantivy::schema::IndexRecordOption;
 use tantivy::store::{Compressor, ZstdCompressor};
 use tantivy::tokenizer::{LowerCaser, TextAnalyzer};
@@ -65,6 +66,8 @@ pub enum PreparedWrite {
         auto: bool,
         create: bool,
         doc: TantivyDocument,
+        /// The document's nested objects (`nested::documents`), written just before it.
+        nested: Vec<TantivyDocument>,
         raw: Vec<u8>,
         /// Write only if the live version is this one (`_update`'s read-modify-write check).
         expect: Option<u64>,
@@ -201,14 +204,17 @@ impl IndexHandle {
         }
         let mut st = lock(&self.state);
         for op in &ops {
-            st.writer.delete_term(Term::from_field_text(self.mapping.id_field, &op.id));
+            let id_term = Term::from_field_text(self.mapping.id_field, &op.id);
+            self.delete_nested_objects(&st.writer, &id_term);
+            st.writer.delete_term(id_term);
             if op.kind == OpKind::Index {
                 let source: Value = serde_json::from_slice(&op.source)
                     .map_err(|e| EngineError::Internal(format!("corrupt translog source for [{}]: {e}", op.id)))?;
                 let mut doc = crate::document::build_document(&self.mapping, &op.id, &source, &op.source)?;
+                let nested = crate::nested::documents::nested_documents(&self.mapping, &op.id, &source)?;
                 doc.add_u64(self.mapping.version_field, op.version);
                 doc.add_u64(self.mapping.seq_no_field, op.seq_no);
-                st.writer.add_document(doc)?;
+                self.add_block(&st.writer, doc, nested)?;
             }
             st.next_seq_no = st.next_seq_no.max(op.seq_no + 1);
         }
@@ -243,10 +249,11 @@ impl IndexHandle {
         let searcher = self.reader.searcher();
         let mut outcomes = Vec::with_capacity(writes.len());
         let mut ops = Vec::with_capacity(writes.len());
-        let mut docs: Vec<(Option<Term>, Option<TantivyDocument>)> = Vec::with_capacity(writes.len());
+        let mut docs: Vec<(Option<Term>, Option<TantivyDocument>, Vec<TantivyDocument>)> =
+            Vec::with_capacity(writes.len());
         for write in writes {
             match write {
-                PreparedWrite::Index { id, auto, create, mut doc, raw, expect } => {
+                PreparedWrite::Index { id, auto, create, mut doc, nested, raw, expect } => {
                     let current = if auto { None } else { self.current_version(&st, &searcher, &id)? };
                     if let Some(expected) = expect.filter(|e| current != Some(*e)) {
                         outcomes.push(Err(EngineError::UpdateConflict { id, expected, current: current.unwrap_or(0) }));
@@ -269,7 +276,7 @@ impl IndexHandle {
                         (!auto && current.is_some()).then(|| Term::from_field_text(self.mapping.id_field, &id));
                     st.live.insert(id.clone(), LiveVersion { version, deleted: false });
                     ops.push(Op { kind: OpKind::Index, id: id.clone(), version, seq_no, source: raw });
-                    docs.push((delete, Some(doc)));
+                    docs.push((delete, Some(doc), nested));
                     let (result, status) = if current.is_some() { ("updated", 200) } else { ("created", 201) };
                     outcomes.push(Ok(WriteOutcome { id, version, seq_no, result, status }));
                 }
@@ -284,18 +291,19 @@ impl IndexHandle {
                     let version = prev + 1;
                     st.live.insert(id.clone(), LiveVersion { version, deleted: true });
                     ops.push(Op { kind: OpKind::Delete, id: id.clone(), version, seq_no, source: Vec::new() });
-                    docs.push((Some(Term::from_field_text(self.mapping.id_field, &id)), None));
+                    docs.push((Some(Term::from_field_text(self.mapping.id_field, &id)), None, Vec::new()));
                     outcomes.push(Ok(WriteOutcome { id, version, seq_no, result: "deleted", status: 200 }));
                 }
             }
         }
         let durable = st.translog.write(&ops)?;
-        for (delete, doc) in docs {
+        for (delete, doc, nested) in docs {
             if let Some(term) = delete {
+                self.delete_nested_objects(&st.writer, &term);
                 st.writer.delete_term(term);
             }
             if let Some(doc) = doc {
-                st.writer.add_document(doc)?;
+                self.add_block(&st.writer, doc, nested)?;
             }
         }
         if !ops.is_empty() {
@@ -307,6 +315,25 @@ impl IndexHandle {
         drop(st);
         durable.wait()?;
         Ok(outcomes)
+    }
+
+    /// A document and its nested objects as one batch: tantivy keeps a batch in one segment,
+    /// in order, which is the block join's layout (objects first, the document last).
+    fn add_block(&self, writer: &IndexWriter, doc: TantivyDocument, nested: Vec<TantivyDocument>) -> Result<()> {
+        if nested.is_empty() {
+            writer.add_document(doc)?;
+        } else {
+            let ops: Vec<UserOperation> = nested.into_iter().chain([doc]).map(UserOperation::Add).collect();
+            writer.run(ops)?;
+        }
+        Ok(())
+    }
+
+    /// Replacing or deleting a document removes its nested objects (tagged with its `_id`).
+    fn delete_nested_objects(&self, writer: &IndexWriter, id_term: &Term) {
+        if let (Some(nested), Some(id)) = (&self.mapping.nested, id_term.value().as_str()) {
+            writer.delete_term(Term::from_field_text(nested.root_field, id));
+        }
     }
 
     pub fn refresh(&self) -> Result<()> {

@@ -29,6 +29,7 @@ pub mod lower_multi_term;
 pub mod mapping;
 pub mod msearch;
 pub mod names;
+pub mod nested;
 pub mod pipeline;
 pub mod regex_cache;
 pub mod script;

@@ -43,6 +43,23 @@ pub struct LowerContext<'a> {
     pub analyzer: TextAnalyzer,
     /// "now" for date math, epoch millis.
     pub now_ms: i64,
+    /// Inside a `nested` query: the path whose objects are being matched (`None`: root documents).
+    pub nested_scope: Option<usize>,
+}
+
+impl<'a> LowerContext<'a> {
+    pub fn new(mapping: &'a Mapping, now_ms: i64) -> LowerContext<'a> {
+        LowerContext { mapping, analyzer: crate::index::es_standard_analyzer(), now_ms, nested_scope: None }
+    }
+
+    /// Every document in scope: all of them (a top-level query is restricted to root
+    /// documents by `nested::root_only`), or inside a `nested` query its path's objects.
+    pub fn all_docs(&self) -> Box<dyn Query> {
+        match crate::nested::query::scope_filter(self) {
+            Some(objects) => objects,
+            None => Box::new(AllQuery),
+        }
+    }
 }
 
 pub(crate) fn shard_err(reason: String) -> EngineError {
@@ -51,7 +68,7 @@ pub(crate) fn shard_err(reason: String) -> EngineError {
 
 pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
     Ok(match ast {
-        QueryAst::MatchAll => Box::new(ConstScoreQuery::new(Box::new(AllQuery), ES_SCORE_SCALE)),
+        QueryAst::MatchAll => Box::new(ConstScoreQuery::new(ctx.all_docs(), ES_SCORE_SCALE)),
         QueryAst::MatchNone => Box::new(EmptyQuery),
         QueryAst::Boost { query, boost } => Box::new(BoostQuery::new(lower(query, ctx)?, *boost)),
         QueryAst::Term { field, value } => match ctx.mapping.get(field) {
@@ -113,6 +130,14 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
         }
         QueryAst::QueryString(qs) => lower(&lower_query_string::to_ast(qs, ctx)?, ctx)?,
         QueryAst::MoreLikeThis(m) => lower_more_like_this::lower_more_like_this(m, ctx)?,
+        QueryAst::Nested(n) => crate::nested::query::lower_nested(n, ctx)?,
+        QueryAst::NestedObjects => match &ctx.mapping.nested {
+            None => Box::new(EmptyQuery),
+            Some(nested) => {
+                let paths = (0..nested.paths.len() as u64).map(|p| Term::from_field_u64(nested.path_field, p));
+                Box::new(TermSetQuery::new(paths))
+            }
+        },
     })
 }
 
@@ -234,11 +259,11 @@ fn lower_bool(b: &BoolAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
     }
     let required = b.must.len() + b.filter.len();
     if clauses.is_empty() {
-        return Ok(Box::new(ConstScoreQuery::new(Box::new(AllQuery), ES_SCORE_SCALE)));
+        return Ok(Box::new(ConstScoreQuery::new(ctx.all_docs(), ES_SCORE_SCALE)));
     }
     if required == 0 && b.should.is_empty() {
         // Only must_not: ES matches everything else with score 0.
-        clauses.push((Occur::Must, Box::new(ConstScoreQuery::new(Box::new(AllQuery), 0.0))));
+        clauses.push((Occur::Must, Box::new(ConstScoreQuery::new(ctx.all_docs(), 0.0))));
     }
     // ES default: should clauses are optional once there is a must/filter, else one must match.
     let min_should = match b.minimum_should_match {
@@ -351,7 +376,7 @@ mod tests {
     use serde_json::json;
 
     fn ctx(mapping: &Mapping) -> LowerContext<'_> {
-        LowerContext { mapping, analyzer: crate::index::es_standard_analyzer(), now_ms: 0 }
+        LowerContext::new(mapping, 0)
     }
 
     fn mapping() -> Mapping {

@@ -2,7 +2,7 @@
 //! decay origins/scales/offsets become numbers (dates in epoch millis, time values for scales).
 
 use serde_json::Value;
-use tantivy::query::Query;
+use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query};
 
 use crate::ast::{DecayAst, FunctionScoreAst, ScoreFunctionKind};
 use crate::date_bound::parse_date_bound;
@@ -15,7 +15,15 @@ use crate::lower::{lower, shard_err, LowerContext};
 use crate::mapping::{FieldMapping, FieldType};
 
 pub fn lower_function_score(fs: &FunctionScoreAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
-    let inner = lower(&fs.query, ctx)?;
+    let mut inner = lower(&fs.query, ctx)?;
+    // The functions run over every inner match before any enclosing intersection: inside a
+    // `nested` query those must be the path's objects only (their fields, not the root's).
+    if let Some(objects) = crate::nested::query::scope_filter(ctx) {
+        inner = Box::new(BooleanQuery::new(vec![
+            (Occur::Must, inner),
+            (Occur::Must, Box::new(ConstScoreQuery::new(objects, 0.0)) as Box<dyn Query>),
+        ]));
+    }
     let functions = fs
         .functions
         .iter()

@@ -74,6 +74,48 @@ pub struct FieldMapping {
     pub date_formats: Vec<DateFormat>,
     pub ignore_above: Option<usize>,
     pub field: Field,
+    /// The innermost `nested` object holding the field (an index into `NestedFields::paths`):
+    /// its values live on that object's own hidden documents, not on the root document.
+    pub nested: Option<usize>,
+}
+
+/// One `nested` object path, e.g. `comments` or `comments.replies`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NestedPath {
+    pub path: String,
+    /// The enclosing nested path (`None`: directly under the root document).
+    pub parent: Option<usize>,
+}
+
+/// How nested objects are stored: every object is a hidden document written just before its
+/// parent in one indexing batch (ES's block join), tagged with its path and its root's `_id`.
+#[derive(Debug, Clone)]
+pub struct NestedFields {
+    pub paths: Vec<NestedPath>,
+    /// `_nested_path`: the path's index in `paths` (indexed and a column); root documents have none.
+    pub path_field: Field,
+    /// `_nested_root`: the root document's `_id`, so replacing or deleting it removes its objects.
+    pub root_field: Field,
+}
+
+impl NestedFields {
+    pub fn find(&self, path: &str) -> Option<usize> {
+        self.paths.iter().position(|p| p.path == path)
+    }
+
+    /// Whether path `inner` lies strictly inside `outer` (`None`: the root, which holds every path).
+    pub fn is_inside(&self, inner: usize, outer: Option<usize>) -> bool {
+        let mut at = self.paths[inner].parent;
+        loop {
+            if at == outer {
+                return true;
+            }
+            match at {
+                Some(p) => at = self.paths[p].parent,
+                None => return false,
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -90,6 +132,8 @@ pub struct Mapping {
     /// `knn_vector` and `dense_vector` fields by ES name; they live outside `fields` because no term, range or
     /// aggregation applies to them.
     pub vectors: BTreeMap<String, crate::knn::VectorField>,
+    /// Present only when the mapping has `nested` objects (other schemas stay as they were).
+    pub nested: Option<NestedFields>,
 }
 
 pub const ID_FIELD: &str = "_id";
@@ -97,6 +141,8 @@ pub const SOURCE_FIELD: &str = "_source";
 pub const VERSION_FIELD: &str = "_version";
 pub const SEQ_NO_FIELD: &str = "_seq_no";
 pub const FIELD_NAMES_FIELD: &str = "_field_names";
+pub const NESTED_PATH_FIELD: &str = "_nested_path";
+pub const NESTED_ROOT_FIELD: &str = "_nested_root";
 
 /// A field definition before it is given a tantivy field.
 struct FieldSpec {
@@ -105,19 +151,27 @@ struct FieldSpec {
     field_type: FieldType,
     date_formats: Vec<DateFormat>,
     ignore_above: Option<usize>,
+    nested: Option<usize>,
+}
+
+/// What parsing `properties` collects: the fields and the nested object paths.
+#[derive(Default)]
+struct Parsed {
+    specs: Vec<FieldSpec>,
+    nested: Vec<NestedPath>,
 }
 
 impl Mapping {
     /// Parses `mappings` (the object holding `properties`) and builds the schema.
     pub fn from_mappings_json(mappings: &Value) -> Result<Mapping> {
-        let mut specs = Vec::new();
+        let mut parsed = Parsed::default();
         if !mappings.is_null() {
             let obj = mappings
                 .as_object()
                 .ok_or_else(|| mapper_err("Failed to parse mapping: mappings must be an object"))?;
             for (key, value) in obj {
                 match key.as_str() {
-                    "properties" => parse_properties(value, "", &mut specs)?,
+                    "properties" => parse_properties(value, "", None, &mut parsed)?,
                     // Accepted; unmapped fields are kept in _source but never indexed.
                     "dynamic" | "_source" | "_meta" => {}
                     other => {
@@ -129,10 +183,11 @@ impl Mapping {
             }
         }
         let vectors = crate::knn::parse_vector_specs(mappings)?;
-        Ok(Self::build(specs, vectors))
+        Ok(Self::build(parsed, vectors))
     }
 
-    fn build(specs: Vec<FieldSpec>, vector_specs: Vec<crate::knn::VectorSpec>) -> Mapping {
+    fn build(parsed: Parsed, vector_specs: Vec<crate::knn::VectorSpec>) -> Mapping {
+        let Parsed { specs, nested: nested_paths } = parsed;
         let mut builder = SchemaBuilder::new();
         let id_field = builder.add_text_field(ID_FIELD, exact_text() | STORED | FAST);
         let source_field = builder.add_bytes_field(SOURCE_FIELD, STORED);
@@ -174,11 +229,19 @@ impl Mapping {
                     date_formats: spec.date_formats,
                     ignore_above: spec.ignore_above,
                     field,
+                    nested: spec.nested,
                 },
             );
         }
         let vectors = crate::knn::add_vector_fields(&mut builder, vector_specs);
+        // Added last, so the field numbers of every other field are those of a mapping without them.
+        let nested = (!nested_paths.is_empty()).then(|| NestedFields {
+            paths: nested_paths,
+            path_field: builder.add_u64_field(NESTED_PATH_FIELD, NumericOptions::default().set_indexed().set_fast()),
+            root_field: builder.add_text_field(NESTED_ROOT_FIELD, exact_text()),
+        });
         Mapping {
+            nested,
             fields,
             vectors,
             schema: builder.build(),
@@ -199,7 +262,7 @@ fn mapper_err(reason: &str) -> EngineError {
     EngineError::MapperParsing(reason.to_string())
 }
 
-fn parse_properties(value: &Value, prefix: &str, out: &mut Vec<FieldSpec>) -> Result<()> {
+fn parse_properties(value: &Value, prefix: &str, scope: Option<usize>, out: &mut Parsed) -> Result<()> {
     let props =
         value.as_object().ok_or_else(|| mapper_err("Failed to parse mapping: [properties] must be an object"))?;
     for (name, def) in props {
@@ -207,7 +270,12 @@ fn parse_properties(value: &Value, prefix: &str, out: &mut Vec<FieldSpec>) -> Re
         let def = def.as_object().ok_or_else(|| {
             mapper_err(&format!("Failed to parse mapping: Expected map for property [fields] on field [{full}]"))
         })?;
-        parse_field(&full, &full, def, out, true)?;
+        // Inside a nested object a value is read from that object, not from the root document.
+        let source_path = match scope {
+            Some(at) => full[out.nested[at].path.len() + 1..].to_string(),
+            None => full.clone(),
+        };
+        parse_field(&full, &source_path, def, scope, out, true)?;
     }
     Ok(())
 }
@@ -216,7 +284,8 @@ fn parse_field(
     name: &str,
     source_path: &str,
     def: &Map<String, Value>,
-    out: &mut Vec<FieldSpec>,
+    scope: Option<usize>,
+    out: &mut Parsed,
     allow_subfields: bool,
 ) -> Result<()> {
     let type_name = match def.get("type") {
@@ -227,13 +296,21 @@ fn parse_field(
     };
     // Vector fields are parsed by `knn::parse_vector_specs`; as a multi-field they are refused below.
     if (type_name == crate::knn::KNN_VECTOR_TYPE || type_name == crate::knn::DENSE_VECTOR_TYPE) && allow_subfields {
+        if scope.is_some() {
+            return Err(mapper_err(&format!(
+                "Failed to parse mapping: [{type_name}] field [{name}] inside a [nested] object is not supported"
+            )));
+        }
         return Ok(());
     }
     if type_name == "object" {
         if let Some(props) = def.get("properties") {
-            parse_properties(props, name, out)?;
+            parse_properties(props, name, scope, out)?;
         }
         return Ok(());
+    }
+    if type_name == "nested" && allow_subfields {
+        return parse_nested(name, def, scope, out);
     }
     let field_type = FieldType::parse(type_name).ok_or_else(|| {
         mapper_err(&format!("Failed to parse mapping: No handler for type [{type_name}] declared on field [{name}]"))
@@ -244,6 +321,7 @@ fn parse_field(
         field_type,
         date_formats: DEFAULT_FORMATS.to_vec(),
         ignore_above: None,
+        nested: scope,
     };
     let mut subfields = Vec::new();
     for (param, value) in def {
@@ -280,9 +358,32 @@ fn parse_field(
             }
         }
     }
-    out.push(spec);
+    out.specs.push(spec);
     for (sub_name, sub_def) in subfields {
-        parse_field(&sub_name, source_path, &sub_def, out, false)?;
+        parse_field(&sub_name, source_path, &sub_def, scope, out, false)?;
+    }
+    Ok(())
+}
+
+/// A `nested` object: its fields are indexed on documents of their own, one per object.
+/// ES's `include_in_parent`/`include_in_root` copies are not supported and say so.
+fn parse_nested(name: &str, def: &Map<String, Value>, scope: Option<usize>, out: &mut Parsed) -> Result<()> {
+    for (param, value) in def {
+        match param.as_str() {
+            "type" | "properties" => {}
+            "dynamic" => {}
+            "include_in_parent" | "include_in_root" if value == false => {}
+            _ => {
+                return Err(mapper_err(&format!(
+                    "Failed to parse mapping: unknown parameter [{param}] on mapper [{name}] of type [nested]"
+                )))
+            }
+        }
+    }
+    out.nested.push(NestedPath { path: name.to_string(), parent: scope });
+    let at = out.nested.len() - 1;
+    if let Some(props) = def.get("properties") {
+        parse_properties(props, name, Some(at), out)?;
     }
     Ok(())
 }

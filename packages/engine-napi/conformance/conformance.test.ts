@@ -16,6 +16,7 @@ import { type RunningServer, startServer } from '../test/server-process.js';
 import { type ConformanceCase, loadFamilies, requestInit } from './cases.js';
 import { firstDifference, project, type Reply, unmetExpectation } from './compare.js';
 import { bulkBody, DOC_COUNT, INDEX, MAPPING } from './corpus.js';
+import { NESTED_INDEX, NESTED_MAPPING, nestedBulkBody } from './nestedCorpus.js';
 import { type CaseOutcome, committedFloor, countByFamily, renderResults, writeResults } from './results.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -61,6 +62,27 @@ async function seed(base: string): Promise<void> {
   };
   if (count.count !== DOC_COUNT)
     throw new Error(`${base}: expected ${DOC_COUNT} docs, counted ${count.count}`);
+  await seedNested(base);
+}
+
+/** The nested-object index (`nestedCorpus.ts`): posts with nested comments and replies. */
+async function seedNested(base: string): Promise<void> {
+  const index = NESTED_INDEX;
+  const created = await send(base, {
+    name: 'create',
+    method: 'PUT',
+    path: `/${index}`,
+    body: NESTED_MAPPING,
+  });
+  if (created.status !== 200) throw new Error(`${base}: creating ${index}: ${JSON.stringify(created.body)}`);
+  const res = await fetch(`${base}/_bulk?refresh=true`, {
+    method: 'POST',
+    body: nestedBulkBody(),
+    headers: { 'content-type': 'application/x-ndjson' },
+  });
+  const bulk = (await res.json()) as { errors?: boolean };
+  if (res.status !== 200 || bulk.errors)
+    throw new Error(`${base}: nested bulk failed: ${JSON.stringify(bulk).slice(0, 500)}`);
 }
 
 describe('conformance: candidate vs OpenSearch 2.19.1', () => {

@@ -23,9 +23,11 @@ use super::extra::SegColumns;
 use super::filters::SegFilters;
 pub use super::fruit::{AggFruit, BucketKey, FruitBucket, MetricState};
 use super::key_hasher::{KeyMap, TupleMap};
+use super::nested::for_each_joined;
 use super::random_sampler::SegSampler;
 use super::{AggKind, AggRequest, ExtraKind};
 use crate::mapping::FieldType;
+use crate::nested::levels::SegLevels;
 use crate::search::sort::TopHitsSegment;
 
 pub struct AggCollector {
@@ -57,6 +59,8 @@ struct Plan {
     auto: Option<AutoCollect>,
     /// random_sampler: which of this segment's docs the sample keeps.
     sampler: Option<SegSampler>,
+    /// nested / reverse_nested: the segment's nested paths, to walk from a doc to the joined ones.
+    levels: Option<SegLevels>,
 }
 
 /// Keyword terms with at most this many distinct terms in a segment count into a dense
@@ -94,6 +98,12 @@ enum SegState {
     },
     /// `significant_text`: buckets by analyzed term.
     SourceTerms(HashMap<String, SegBucket>),
+    /// `nested` / `reverse_nested`: the bucket of joined docs; `last` is the parent a
+    /// reverse_nested counted last (docs arrive in order, so a parent counts once).
+    Join {
+        last: Option<DocId>,
+        bucket: SegBucket,
+    },
 }
 
 pub struct AggSegment {
@@ -141,6 +151,10 @@ fn build_plan(
             _ => None,
         },
         sampler: SegSampler::open(&req.kind, reader),
+        levels: match &req.kind {
+            AggKind::Join(_) => Some(SegLevels::open(reader)?),
+            _ => None,
+        },
     })
 }
 
@@ -166,6 +180,10 @@ fn new_state(plan: &Plan) -> SegState {
 
 fn column_state(plan: &Plan) -> SegState {
     match (&plan.kind, &plan.accessor) {
+        (AggKind::Join(_), _) => SegState::Join {
+            last: None,
+            bucket: SegBucket { count: 0, subs: plan.subs.iter().map(new_state).collect() },
+        },
         (AggKind::Metric { .. }, _) => SegState::Metric(MetricState::default()),
         (AggKind::Extra(x), _) if x.collects_values() => SegState::Values(Vec::new()),
         (_, _) if matches!(plan.columns, Some(SegColumns::Composite(_))) => {
@@ -340,6 +358,15 @@ fn collect_into(plan: &Plan, state: &mut SegState, doc: DocId, score: Score, key
                 bucket.count += 1;
                 for (sub_plan, sub_state) in plan.subs.iter().zip(bucket.subs.iter_mut()) {
                     collect_into(sub_plan, sub_state, doc, score, keys);
+                }
+            });
+        }
+        SegState::Join { last, bucket } => {
+            let (AggKind::Join(join), Some(levels)) = (&plan.kind, &plan.levels) else { return };
+            for_each_joined(join, levels, doc, last, &mut |joined| {
+                bucket.count += 1;
+                for (sub_plan, sub_state) in plan.subs.iter().zip(bucket.subs.iter_mut()) {
+                    collect_into(sub_plan, sub_state, joined, score, keys);
                 }
             });
         }

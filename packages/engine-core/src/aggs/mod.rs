@@ -15,6 +15,7 @@ mod fruit;
 mod heuristic;
 mod key_hasher;
 mod matrix_stats;
+mod nested;
 mod quantiles;
 mod random_sampler;
 mod range_spec;
@@ -101,6 +102,8 @@ pub enum AggKind {
     Pipeline(Box<crate::pipeline::PipelineSpec>),
     /// The aggregations parsed and rendered in `extra` (quantiles, top_hits, composite, ...).
     Extra(Box<ExtraKind>),
+    /// `nested` / `reverse_nested`: one bucket of the joined documents (`nested.rs`).
+    Join(nested::Join),
 }
 
 /// How range bounds are shown: numbers (`range`) or dates (`date_range`, ISO or `format`).
@@ -149,6 +152,12 @@ fn shard_illegal(reason: String) -> EngineError {
 
 /// Parses the `aggs` object: `{name: {<type>: {...}, aggs?: {...}}}`.
 pub fn parse_aggs(value: &Value, mapping: &Mapping) -> Result<Vec<AggRequest>> {
+    let mut reqs = parse_level(value, mapping)?;
+    nested::resolve(&mut reqs, mapping, None, false)?;
+    Ok(reqs)
+}
+
+fn parse_level(value: &Value, mapping: &Mapping) -> Result<Vec<AggRequest>> {
     let obj = value.as_object().ok_or_else(|| agg_err("Expected [START_OBJECT] under [aggregations]".into()))?;
     obj.iter().map(|(name, def)| parse_one(name, def, mapping)).collect()
 }
@@ -159,7 +168,7 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
     let mut subs = Vec::new();
     for (key, value) in def {
         match key.as_str() {
-            "aggs" | "aggregations" => subs = parse_aggs(value, mapping)?,
+            "aggs" | "aggregations" => subs = parse_level(value, mapping)?,
             "meta" => {}
             kind => {
                 if let Some((first, _)) = kind_def {
@@ -174,6 +183,11 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
         }
     }
     let (kind_name, body) = kind_def.ok_or_else(|| agg_err(format!("Missing definition for aggregation [{name}]")))?;
+    if matches!(kind_name, "nested" | "reverse_nested") {
+        let (kind, path) = nested::parse(name, kind_name, body)?;
+        let field = AggField { name: path.unwrap_or_default(), resolved: None };
+        return Ok(AggRequest { name: name.to_string(), kind, field, subs });
+    }
     if matches!(kind_name, "filter" | "filters") {
         let kind = filters::parse_filters(kind_name, body)?;
         let field = AggField { name: String::new(), resolved: None };
@@ -301,6 +315,7 @@ fn check_field_type(kind_name: &str, kind: &AggKind, field: &str, ty: Option<Fie
         | AggKind::Cardinality
         | AggKind::Missing
         | AggKind::Filters { .. }
+        | AggKind::Join(_)
         | AggKind::Pipeline(_) => true,
         AggKind::Extra(x) => x.accepts(ty),
         AggKind::Metric { .. } => ty != FieldType::Keyword,

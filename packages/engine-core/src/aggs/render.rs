@@ -53,7 +53,9 @@ pub(super) fn render_one(req: &AggRequest, fruit: &AggFruit) -> Value {
         (AggKind::Metric { op: MetricOp::ExtendedStats }, AggFruit::Metric(m)) => render_extended_stats(m),
         (AggKind::Cardinality, AggFruit::Buckets(buckets)) => json!({ "value": buckets.len() }),
         (AggKind::Cardinality, AggFruit::Distinct(terms)) => json!({ "value": terms.len() }),
-        (AggKind::Missing, AggFruit::Buckets(buckets)) => render_missing(req, buckets.values().next()),
+        (AggKind::Missing | AggKind::Join(_), AggFruit::Buckets(buckets)) => {
+            render_missing(req, buckets.values().next())
+        }
         (AggKind::Histogram { interval, min_doc_count }, AggFruit::Buckets(b)) => {
             render_numeric_histogram(req, b, *interval, *min_doc_count)
         }

@@ -164,11 +164,7 @@ pub(super) fn parse(
             ("exclude", _) => spec.exclude = Some(TermFilter::parse(kind_name, key, value)?),
             ("background_filter", _) => {
                 let ast = crate::dsl::parse_query(value)?;
-                let mut ctx = crate::lower::LowerContext {
-                    mapping,
-                    analyzer: crate::index::es_standard_analyzer(),
-                    now_ms: now_ms(),
-                };
+                let mut ctx = crate::lower::LowerContext::new(mapping, now_ms());
                 let query: Box<dyn Query> = crate::lower::lower(&ast, &mut ctx)?;
                 spec.background = Some(Background { ast, query: Arc::from(query) });
             }

@@ -19,6 +19,7 @@ mod match_phrase_prefix;
 mod match_query;
 pub mod more_like_this;
 mod multi_match;
+mod nested;
 mod pinned;
 mod prefix;
 pub mod qs_ast;
@@ -115,6 +116,7 @@ fn parse_query_at_depth(value: &Value) -> Result<QueryAst> {
         "query_string" => query_string::parse(body),
         "simple_query_string" => query_string::parse_simple(body),
         "more_like_this" => more_like_this::parse(body),
+        "nested" => nested::parse(body),
         other => Err(EngineError::Parsing(format!("unknown query [{other}]"))),
     }
 }

@@ -20,7 +20,6 @@ pub use options::HighlightRequest;
 
 use crate::ast::QueryAst;
 use crate::error::{EngineError, Result};
-use crate::index::es_standard_analyzer;
 use crate::lower::LowerContext;
 use crate::mapping::{FieldType, Mapping};
 use breaks::{Breaker, SliceBreaks};
@@ -107,7 +106,7 @@ impl HighlightRequest {
                     target: &fm.name,
                     require_field_match: options.require_field_match,
                     mapping,
-                    ctx: LowerContext { mapping, analyzer: es_standard_analyzer(), now_ms },
+                    ctx: LowerContext::new(mapping, now_ms),
                 };
                 let mut field_query = FieldQuery::default();
                 extractor.collect(options.highlight_query.as_ref().unwrap_or(query), &mut field_query)?;

@@ -252,6 +252,9 @@ impl Extractor<'_> {
             | QueryAst::Ids { .. }
             | QueryAst::Knn(_)
             | QueryAst::MoreLikeThis(_) => {}
+            // Nested objects' fields are not in the hit's own document: ES highlights them only
+            // in inner hits, which are not served.
+            QueryAst::Nested(_) | QueryAst::NestedObjects => {}
         }
         Ok(())
     }

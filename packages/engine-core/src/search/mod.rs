@@ -27,7 +27,7 @@ use crate::ast::QueryAst;
 use crate::dsl::parse_query;
 use crate::error::{json_syntax_error, EngineError, Result};
 use crate::highlight::HighlightRequest;
-use crate::index::{es_standard_analyzer, IndexHandle};
+use crate::index::IndexHandle;
 use crate::lower::{lower, LowerContext, ES_SCORE_SCALE};
 mod source_filter;
 
@@ -254,6 +254,8 @@ impl SearchRequest {
                 ),
             });
         }
+        // Nested objects' hidden documents are never hits (nor counted, nor aggregated).
+        req.query = crate::nested::root_only(std::mem::replace(&mut req.query, QueryAst::MatchAll), &handle.mapping);
         Ok(req)
     }
 
@@ -268,7 +270,7 @@ fn now_ms() -> i64 {
 }
 
 pub(crate) fn lower_query(handle: &IndexHandle, query: &QueryAst) -> Result<Box<dyn tantivy::query::Query>> {
-    let mut ctx = LowerContext { mapping: &handle.mapping, analyzer: es_standard_analyzer(), now_ms: now_ms() };
+    let mut ctx = LowerContext::new(&handle.mapping, now_ms());
     lower(query, &mut ctx)
 }
 
@@ -355,8 +357,9 @@ pub fn execute(
             fruits[*i] = Some(fruit);
         }
         if !global.is_empty() {
-            let all = tantivy::query::AllQuery;
-            let (global_fruits, late) = collect(searcher, &all, &agg_collector(handle, pick(&global))?, deadline)?;
+            let all = lower_query(handle, &crate::nested::root_only_query(&handle.mapping))?;
+            let (global_fruits, late) =
+                collect(searcher, all.as_ref(), &agg_collector(handle, pick(&global))?, deadline)?;
             timed_out |= late;
             for (i, fruit) in global.iter().zip(global_fruits) {
                 fruits[*i] = Some(fruit);
@@ -466,6 +469,7 @@ pub fn count(handle: &IndexHandle, body: &[u8]) -> Result<String> {
             other => return Err(EngineError::Parsing(format!("request does not support [{other}]"))),
         }
     }
+    let query = crate::nested::root_only(query, &handle.mapping);
     crate::limits::check_clause_count(&query)?;
     let lowered = lower_query(handle, &query)?;
     let n = handle.searcher().search(lowered.as_ref(), &Count)?;

@@ -39,6 +39,10 @@ pub(super) fn harvest_state(plan: &Plan, state: SegState) -> AggFruit {
                 .collect();
             AggFruit::Buckets(out)
         }
+        SegState::Join { bucket, .. } => {
+            let subs = plan.subs.iter().zip(bucket.subs).map(|(p, s)| harvest_state(p, s)).collect();
+            AggFruit::Buckets(HashMap::from([(BucketKey::Num(0), FruitBucket { count: bucket.count, subs })]))
+        }
         SegState::TopHits(seg) => AggFruit::TopHits(seg.map(|s| s.harvest()).unwrap_or_default()),
         SegState::Significant { docs, terms } => {
             let mut fruit = harvest_state(plan, *terms);
