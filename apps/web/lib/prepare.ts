@@ -24,6 +24,7 @@ export const GROUP_ORDER: readonly RowGroup[] = [
   'knn',
   'throughput',
   'disk',
+  'memory',
 ];
 
 const GROUP_LABEL: Record<RowGroup, string> = {
@@ -37,6 +38,7 @@ const GROUP_LABEL: Record<RowGroup, string> = {
   knn: 'Vector search (kNN)',
   throughput: 'Latency at target throughput',
   disk: 'Disk footprint',
+  memory: 'Memory footprint',
 };
 
 export const VERDICT_ORDER: readonly Verdict[] = ['WIN', 'LOSE', 'TIE', 'N/A'];

@@ -23,6 +23,7 @@ const group = z.enum([
   'knn',
   'throughput',
   'disk',
+  'memory',
 ]);
 
 const engine = z.looseObject({

@@ -90,18 +90,24 @@ describe('bench CLI', () => {
       'ingest.1-client',
       'query.term',
       'metric.avg',
+      'memory.rss',
       'disk.store',
       'ingest.4-clients',
     ]);
     expect(card.rows[0]?.candidate.value).toBeGreaterThan(0);
     // Disk: 60 vs 100 bytes/doc at equal _count is beyond the 10% margin; the refusal is named.
-    const disk = card.rows[3];
+    // Both engines given by URL: no process to read, and the row says so.
+    const memory = card.rows[3];
+    expect(memory?.verdict).toBe('N/A');
+    expect(memory?.reason).toMatch(/candidate: not measured: given by --candidate-url/);
+    expect(memory?.reason).toMatch(/baseline: not measured: given by --baseline-url/);
+    const disk = card.rows[4];
     expect(disk?.verdict).toBe('WIN');
     expect(disk?.candidate.value).toBe(2000 * 60);
     expect(disk?.reason).toMatch(/baseline force-merge refused .* measured after refresh/);
     expect(disk?.reason).toMatch(/candidate 60.0 B\/doc, baseline 100.0 B\/doc/);
     // 4 clients on a fresh index: the count must be the corpus, each side measured once.
-    const cell = card.rows[4];
+    const cell = card.rows[5];
     expect(cell?.reason).toMatch(/one measurement per engine/);
     expect(cell?.candidate.value).toBeGreaterThan(0);
     expect(cell?.mismatch).toBeUndefined();

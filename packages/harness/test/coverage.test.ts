@@ -78,17 +78,18 @@ describe('coverage against the previous comparable run', () => {
     fakes.push(fast, slow);
     const first = await run(fast, slow);
     expect(first.code, first.stdout + first.stderr).toBe(0);
-    // Now the candidate refuses every search and _count: no LOSE, but all four rows are N/A.
+    // Now the candidate refuses every search and _count: no LOSE, but all four rows are N/A
+    // (memory.rss is N/A in both runs: engines given by URL have no process to read).
     const refusing = await startFakeEs({ name: 'fake-refusing', searchStatus: 400 });
     fakes.push(refusing);
     const second = await run(refusing, slow);
     expect(second.code, second.stdout + second.stderr).toBe(3);
-    expect(second.stdout).toMatch(/coverage fell against \S+: N\/A 0 -> 4/);
+    expect(second.stdout).toMatch(/coverage fell against \S+: N\/A 1 -> 5/);
     const runIds = (await readdir(out)).filter((f) => /^\d{8}T/.test(f)).sort();
     const card = JSON.parse(
       await readFile(join(out, runIds[1] as string, 'scorecard.json'), 'utf8'),
     ) as Scorecard;
     expect(card.exitCode).toBe(3);
-    expect(card.coverage).toMatchObject({ previousRunId: runIds[0], previousNA: 0, na: 4, fell: true });
+    expect(card.coverage).toMatchObject({ previousRunId: runIds[0], previousNA: 1, na: 5, fell: true });
   }, 90_000);
 });

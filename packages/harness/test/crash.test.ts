@@ -112,6 +112,7 @@ describe.skipIf(!candidateBuilt)('an engine killed mid-run (real candidate)', ()
       'query.term',
       KILLED_ROW,
       'metric.avg',
+      'memory.rss',
       'disk.store',
     ]);
     for (const id of ['query.term', 'metric.avg']) {
@@ -122,5 +123,12 @@ describe.skipIf(!candidateBuilt)('an engine killed mid-run (real candidate)', ()
     // The disk row counts the restarted engine's documents: all 2000 survived the SIGKILL.
     expect(row('disk.store').candidate.value).toBeGreaterThan(0);
     expect(row('disk.store').candidate.collapsed).not.toBe(true);
+    // Memory is read from the restarted process, and the row says it did not serve the whole run;
+    // the baseline (a URL) has no process to read, so there is no verdict.
+    const memory = row('memory.rss');
+    expect(memory.candidate.value).toBeGreaterThan(0);
+    expect(memory.candidate.memory?.processes[0]?.pid).not.toBe(killedPid);
+    expect(memory.reason).toMatch(/candidate node pid \d+: .*restarted 1 time during the run/);
+    expect(memory.verdict).toBe('N/A');
   });
 });

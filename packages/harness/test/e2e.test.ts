@@ -72,6 +72,7 @@ describe.skipIf(!candidateBuilt)('bench end to end (real engines)', () => {
       'metric.percentiles',
       'bucket.date_histogram_day',
       'feature.mget',
+      'memory.rss',
       'disk.store',
       'ingest.2-clients',
     ]);
@@ -82,7 +83,17 @@ describe.skipIf(!candidateBuilt)('bench end to end (real engines)', () => {
     expect(byId('disk.store').baseline.value).toBeGreaterThan(0);
     expect(byId('disk.store').reason).toMatch(/B\/doc/);
     expect(byId('ingest.2-clients').baseline.value).toBeGreaterThan(0);
-    for (const row of card.rows.slice(1, -2)) {
+    // Both processes were started here, so both have a /proc entry; the baseline is the JVM itself.
+    const memory = byId('memory.rss');
+    expect(memory.candidate.memory?.processes[0]?.name).toBe('node');
+    expect(memory.baseline.memory?.processes[0]?.name).toBe('java');
+    expect(memory.baseline.memory?.jvmHeap).toBe('-Xms1024m -Xmx1024m -XX:+AlwaysPreTouch');
+    // AlwaysPreTouch commits the 1 GiB heap at start: the JVM is resident beyond it.
+    expect(memory.baseline.value).toBeGreaterThan(2 ** 30);
+    expect(memory.candidate.value).toBeGreaterThan(0);
+    expect(memory.verdict).not.toBe('N/A');
+    expect(memory.reason).toMatch(/JVM heap -Xms1024m -Xmx1024m -XX:\+AlwaysPreTouch: the whole heap/);
+    for (const row of card.rows.slice(1, -3)) {
       // Both supported: both measured every timed request (breadth rows a third of them).
       // Otherwise the refusing side says why.
       expect(row.baseline.supported, row.reason).toBe(true);

@@ -85,8 +85,9 @@ against the previous complete run on the same corpus, size and --families.
   --out DIR           where run folders and history.duckdb go (default <repo>/scorecards)
   --help              this text
 
-Rows measured once per engine (disk.store, ingest.<n>-clients) have no interval: WIN/LOSE only beyond
-a ${d.singleMeasurementMargin * 100}% margin. disk.store always runs, after the reads.
+Rows measured once per engine (memory.rss, disk.store, ingest.<n>-clients) have no interval: WIN/LOSE
+only beyond a ${d.singleMeasurementMargin * 100}% margin. memory.rss (VmRSS of each engine's process tree, from /proc;
+N/A for a --*-url engine) and disk.store always run, after the reads.
 
 ${CORPORA.map((c) => `Read row ids (--corpus ${c.id}): ${c.families.map((f) => f.id).join(', ')}`).join('\n\n')}`;
 

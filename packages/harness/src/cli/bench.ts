@@ -13,6 +13,7 @@ import { EngineFailure, Interrupted } from '../runner/errors.js';
 import { ingestBoth } from '../runner/ingest.js';
 import { ingestCell } from '../runner/ingestClients.js';
 import { measureKnn } from '../runner/knn.js';
+import { measureSideMemory } from '../runner/memory.js';
 import { measureMixedRow, mixedRowId, selectMixed } from '../runner/mixed.js';
 import { prewarm } from '../runner/readRow.js';
 import { RowGuard } from '../runner/recover.js';
@@ -27,6 +28,7 @@ import { writeSamples, writeScorecard } from '../scorecard/write.js';
 import { DISK_ROW_ID, diskRowResult } from '../verdict/diskRowResult.js';
 import { ingestCellRowId, ingestCellRowResult } from '../verdict/ingestCellRowResult.js';
 import { INGEST_ROW_ID, ingestRowResult } from '../verdict/ingestRowResult.js';
+import { MEMORY_ROW_META, memoryRowResult } from '../verdict/memoryRowResult.js';
 import { mixedRowResult } from '../verdict/mixedRowResult.js';
 import { sweepRowResult } from '../verdict/sweepRowResult.js';
 import { startEngines } from './engines.js';
@@ -105,7 +107,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
     const counts = clientCounts(settings);
     const cells = counts.filter((n) => n > 1);
     progress.start(
-      4 +
+      5 +
         (families.length + mixedFamilies.length) * settings.rounds * 2 +
         sweepFamilies.length +
         (settings.knn ? 2 : 0) +
@@ -168,6 +170,21 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
       rows.push(row);
     }
 
+    // After the reads, so it is the memory of an engine that has served them; before the disk
+    // row, whose force-merge allocates merge buffers that are no part of serving.
+    progress.step('memory', 'VmRSS from /proc/<pid>/status');
+    rows.push(
+      await guard.row(MEMORY_ROW_META, async () =>
+        memoryRowResult(
+          {
+            candidate: await measureSideMemory(sides.candidate),
+            baseline: await measureSideMemory(sides.baseline),
+          },
+          settings.singleMeasurementMargin,
+        ),
+      ),
+    );
+    progress.advance();
     // After the reads, so force-merging cannot change what they measured.
     progress.step('disk', 'refresh, force-merge, _stats');
     const diskMeta = {

@@ -274,8 +274,9 @@ export async function startOpenSearch(opts: OpenSearchStartOptions): Promise<Run
   await mkdir(join(opts.dataDir, 'logs'), { recursive: true });
   await mkdir(dirname(opts.logFile), { recursive: true });
 
+  const jvmFlags = baselineJvmFlags(heapMb, opts.dataDir);
   const args = [
-    ...baselineJvmFlags(heapMb, opts.dataDir),
+    ...jvmFlags,
     '-cp',
     cp,
     MAIN_CLASS,
@@ -375,7 +376,9 @@ export async function startOpenSearch(opts: OpenSearchStartOptions): Promise<Run
       product: `OpenSearch ${version}`,
       version,
       url,
+      // `java` is the JVM's own ELF launcher (no wrapper script), so this pid is the JVM itself.
       pid: child.pid,
+      jvmHeap: jvmFlags.filter((flag) => /^-Xm[sx]|^-XX:\+AlwaysPreTouch$/.test(flag)).join(' '),
       exited,
       stop,
       // Same home (its data and translog) and ports: the index comes back from disk.

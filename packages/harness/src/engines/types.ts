@@ -9,6 +9,8 @@ export interface RunningEngine {
   readonly url: string;
   /** OS pid when the harness started the process itself; undefined for --*-url engines. */
   readonly pid: number | undefined;
+  /** JVM heap flags as started ("-Xms1024m -Xmx1024m -XX:+AlwaysPreTouch"), so the memory row can say what its RSS holds. */
+  readonly jvmHeap?: string;
   /** Resolves when the process exited (never for remote engines). Used to detect a dead engine mid-run. */
   readonly exited: Promise<{ code: number | null; signal: string | null }>;
   /** Stop the process (SIGTERM, then SIGKILL after a grace period). No-op for remote engines. */

@@ -47,6 +47,11 @@ function methodology(card: Scorecard): string[] {
       : [
           `- **More ingest and disk** (\`ingest.<n>-clients\`, \`disk.store\`): measured after the read rows. Each multi-client cell loads the corpus into a fresh index with n concurrent clients, timed from the first bulk to the \`_refresh\`, \`_count\` must equal the corpus; the disk row refreshes, force-merges the main index to one segment (a refusal is named in the reason) and reads \`_stats\` primaries store bytes at equal \`_count\`. These rows are one measurement per engine, with no interval: WIN / LOSE only beyond a ${pct('singleMeasurementMargin')} margin, TIE inside it.`,
         ]),
+    ...(card.rows.some((r) => r.group === 'memory')
+      ? [
+          `- **Memory** (\`memory.rss\`): once the read rows are done (before the disk row's force-merge), VmRSS from \`/proc/<pid>/status\` of each engine process the harness started, plus its child processes summed; the reason gives the peak (VmHWM), the split into anonymous and file-backed pages (mmapped index files count as resident), and the JVM heap flags the baseline was started with. Ratio = baseline RSS / candidate RSS; one measurement per engine, so WIN / LOSE only beyond the ${pct('singleMeasurementMargin')} margin. An engine given by URL has no process the harness can read: the row is N/A.`,
+        ]
+      : []),
     ...(card.rows.some((r) => r.group === 'mixed')
       ? [
           `- **Mixed rows** (\`mixed.*\`, read under write): while an engine's reads run (open loop, as below), a writer re-indexes corpus documents by id into the same index, open loop at ${v('mixedWriteRate')} docs/s in bulks of 100 (dropped, never queued, past 4 bulks in flight); engines take turns, order alternating per round. Scored on p99: ratio = baseline p99 / candidate p99 with the same two-level bootstrap and verdict rules as the read rows. Both engines must have acknowledged the same write load within 5% (docs/s), or the row is N/A. Results are not compared under writes (the read rows check them).`,

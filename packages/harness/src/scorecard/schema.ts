@@ -18,7 +18,8 @@ export type RowGroup =
   | 'mixed'
   | 'knn'
   | 'throughput'
-  | 'disk';
+  | 'disk'
+  | 'memory';
 
 export type Role = 'candidate' | 'baseline';
 
@@ -63,7 +64,7 @@ export interface SideMeasurement {
   serviceP50?: number;
   /** Achieved request rate over the timed phase (read rows). */
   achievedRate?: number;
-  /** The row's single value for non-latency rows: docs/s (ingest), bytes (disk), recall. */
+  /** The row's single value for non-latency rows: docs/s (ingest), bytes (disk, memory), recall. */
   value?: number;
   /** p99.9 of latency from the intended send, ms (from an HDR histogram of the timed samples). */
   p999?: number;
@@ -87,6 +88,23 @@ export interface SideMeasurement {
     /** Bulks not sent because the writer's in-flight cap was reached (open loop: never queued). */
     droppedBulks: number;
   };
+  /** Memory row: what /proc said about the engine's process tree (value = rssBytes). */
+  memory?: MemoryDetail;
+}
+
+/** Resident memory of an engine's process and its descendants, from /proc/<pid>/status. */
+export interface MemoryDetail {
+  /** VmRSS summed over the processes, bytes. */
+  rssBytes: number;
+  /** VmHWM (each process's own peak RSS) summed: the tree's peak when it is one process, an upper bound otherwise. */
+  hwmBytes: number;
+  /** The RSS split into anonymous memory, file-backed pages (mmapped index files, code) and shared memory. */
+  rssAnonBytes?: number;
+  rssFileBytes?: number;
+  rssShmemBytes?: number;
+  processes: { pid: number; name: string; rssBytes: number; hwmBytes: number }[];
+  /** JVM heap flags as the harness started the engine (e.g. "-Xms1024m -Xmx1024m -XX:+AlwaysPreTouch"); absent for non-JVM engines. */
+  jvmHeap?: string;
 }
 
 export interface Mismatch {

@@ -1,0 +1,196 @@
+import { readdir, readFile } from 'node:fs/promises';
+import type { RunningEngine } from '../engines/types.js';
+import type { MemoryDetail } from '../scorecard/schema.js';
+import type { Side } from './side.js';
+
+/** The two /proc reads the memory row needs; tests pass a fake tree instead of the real one. */
+export interface ProcReader {
+  /** A file's text, or undefined when it does not exist (the process is gone). */
+  read(path: string): Promise<string | undefined>;
+  /** A directory's entries, or undefined when it does not exist. */
+  list(path: string): Promise<string[] | undefined>;
+}
+
+const missing = (error: unknown) => {
+  const code = (error as NodeJS.ErrnoException).code;
+  // ESRCH: a task that exited between the directory listing and the read.
+  if (code === 'ENOENT' || code === 'ESRCH') return undefined;
+  throw error;
+};
+
+export const procFs: ProcReader = {
+  read: (path) => readFile(path, 'utf8').catch(missing),
+  list: (path) => readdir(path).catch(missing),
+};
+
+export interface ProcStatus {
+  name: string;
+  rssBytes: number;
+  hwmBytes: number;
+  rssAnonBytes?: number;
+  rssFileBytes?: number;
+  rssShmemBytes?: number;
+}
+
+/**
+ * The memory fields of /proc/<pid>/status. The kernel writes them as "VmRSS:\t  1234 kB" (kB
+ * meaning KiB). A zombie or kernel thread has no VmRSS: undefined then.
+ */
+export function parseStatus(text: string): ProcStatus | undefined {
+  const fields = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 1).trim());
+  }
+  const kib = (key: string): number | undefined => {
+    const m = /^(\d+) kB$/.exec(fields.get(key) ?? '');
+    return m ? Number(m[1]) * 1024 : undefined;
+  };
+  const rssBytes = kib('VmRSS');
+  const hwmBytes = kib('VmHWM');
+  if (rssBytes === undefined || hwmBytes === undefined) return undefined;
+  const status: ProcStatus = { name: fields.get('Name') ?? '?', rssBytes, hwmBytes };
+  const anon = kib('RssAnon');
+  const file = kib('RssFile');
+  const shmem = kib('RssShmem');
+  if (anon !== undefined) status.rssAnonBytes = anon;
+  if (file !== undefined) status.rssFileBytes = file;
+  if (shmem !== undefined) status.rssShmemBytes = shmem;
+  return status;
+}
+
+/** The parent pid from /proc/<pid>/stat; the name in parentheses may itself hold spaces and ')'. */
+export function parseStatPpid(text: string): number | undefined {
+  const after = text
+    .slice(text.lastIndexOf(')') + 1)
+    .trim()
+    .split(/\s+/);
+  const ppid = Number(after[1]);
+  return Number.isInteger(ppid) ? ppid : undefined;
+}
+
+const pids = (entries: string[] | undefined) => (entries ?? []).filter((e) => /^\d+$/.test(e)).map(Number);
+
+/**
+ * Every descendant of `root` (children, their children, ...). Reads each thread's
+ * /proc/<pid>/task/<tid>/children (a child is listed under the thread that forked it); on a
+ * kernel built without those files, falls back to the ppid of every /proc/<n>/stat.
+ */
+export async function descendants(root: number, proc: ProcReader): Promise<number[]> {
+  let byParent: Map<number, number[]> | undefined;
+  const childrenOf = async (pid: number): Promise<number[]> => {
+    if (!byParent) {
+      const lists = await Promise.all(
+        pids(await proc.list(`/proc/${pid}/task`)).map((tid) =>
+          proc.read(`/proc/${pid}/task/${tid}/children`),
+        ),
+      );
+      const found = lists.filter((l): l is string => l !== undefined);
+      if (found.length > 0) return found.flatMap((l) => pids(l.trim().split(/\s+/)));
+      if (lists.length === 0) return []; // the process itself is gone
+      byParent = await parentMap(proc);
+    }
+    return byParent.get(pid) ?? [];
+  };
+  const out: number[] = [];
+  const queue = [root];
+  const seen = new Set(queue);
+  for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+    for (const child of await childrenOf(pid)) {
+      if (seen.has(child)) continue;
+      seen.add(child);
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+}
+
+async function parentMap(proc: ProcReader): Promise<Map<number, number[]>> {
+  const map = new Map<number, number[]>();
+  for (const pid of pids(await proc.list('/proc'))) {
+    const stat = await proc.read(`/proc/${pid}/stat`);
+    const ppid = stat === undefined ? undefined : parseStatPpid(stat);
+    if (ppid === undefined) continue;
+    map.set(ppid, [...(map.get(ppid) ?? []), pid]);
+  }
+  return map;
+}
+
+/**
+ * Resident memory of a process and all its descendants, summed. A descendant that exits
+ * while being read is left out; the root must be readable.
+ */
+export async function processTreeMemory(
+  pid: number,
+  proc: ProcReader,
+): Promise<{ detail: MemoryDetail } | { error: string }> {
+  const rootText = await proc.read(`/proc/${pid}/status`);
+  if (rootText === undefined) return { error: `/proc/${pid}/status not found: the process is gone` };
+  const root = parseStatus(rootText);
+  if (!root) return { error: `/proc/${pid}/status has no VmRSS/VmHWM: the process has exited` };
+  const members: (ProcStatus & { pid: number })[] = [{ pid, ...root }];
+  for (const child of await descendants(pid, proc)) {
+    const text = await proc.read(`/proc/${child}/status`);
+    const status = text === undefined ? undefined : parseStatus(text);
+    if (status) members.push({ pid: child, ...status });
+  }
+  // A split is given only when every process reports it (kernels before 4.5 have no RssAnon).
+  const sum = (pick: (s: ProcStatus) => number | undefined) => {
+    const values = members.map(pick);
+    return values.every((v) => v !== undefined) ? values.reduce((a, b) => a + b, 0) : undefined;
+  };
+  const anon = sum((s) => s.rssAnonBytes);
+  const file = sum((s) => s.rssFileBytes);
+  const shmem = sum((s) => s.rssShmemBytes);
+  return {
+    detail: {
+      rssBytes: members.reduce((a, m) => a + m.rssBytes, 0),
+      hwmBytes: members.reduce((a, m) => a + m.hwmBytes, 0),
+      ...(anon === undefined ? {} : { rssAnonBytes: anon }),
+      ...(file === undefined ? {} : { rssFileBytes: file }),
+      ...(shmem === undefined ? {} : { rssShmemBytes: shmem }),
+      processes: members.map((m) => ({
+        pid: m.pid,
+        name: m.name,
+        rssBytes: m.rssBytes,
+        hwmBytes: m.hwmBytes,
+      })),
+    },
+  };
+}
+
+export interface MemorySideRaw {
+  supported: boolean;
+  error?: string;
+  detail?: MemoryDetail;
+  /** Restarts of this engine during the run: a restarted process did not serve the whole run. */
+  restarts: number;
+}
+
+/**
+ * The memory row's measurement on one engine: its process tree's VmRSS (and VmHWM) now. Only
+ * an engine the harness started has a pid to read; a --*-url engine is not measured.
+ */
+export async function measureMemory(
+  engine: Pick<RunningEngine, 'role' | 'pid' | 'jvmHeap'>,
+  restarts = 0,
+  proc: ProcReader = procFs,
+): Promise<MemorySideRaw> {
+  if (engine.pid === undefined)
+    return {
+      supported: false,
+      error: `not measured: given by --${engine.role}-url, so the harness has no process of it to read /proc from`,
+      restarts,
+    };
+  const tree = await processTreeMemory(engine.pid, proc);
+  if ('error' in tree) return { supported: false, error: tree.error, restarts };
+  if (engine.jvmHeap) tree.detail.jvmHeap = engine.jvmHeap;
+  return { supported: true, detail: tree.detail, restarts };
+}
+
+/** The current process of a run's side (a restarted engine is a new pid); a dead one fails the row. */
+export async function measureSideMemory(side: Side, proc: ProcReader = procFs): Promise<MemorySideRaw> {
+  side.check();
+  return measureMemory(side.engine, side.restarts, proc);
+}

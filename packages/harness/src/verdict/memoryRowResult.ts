@@ -1,0 +1,84 @@
+import type { MemorySideRaw } from '../runner/memory.js';
+import type { Role, RowResult, SideMeasurement } from '../scorecard/schema.js';
+import { decideSingleMeasurement } from './singleMeasurement.js';
+
+export const MEMORY_ROW_ID = 'memory.rss';
+
+export const MEMORY_ROW_META = {
+  id: MEMORY_ROW_ID,
+  group: 'memory',
+  family: 'rss',
+  title: 'resident memory (VmRSS) of the engine process and its children, after the read rows',
+  unit: 'bytes',
+  betterIs: 'lower',
+} as const;
+
+const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
+
+function summarize(raw: MemorySideRaw): SideMeasurement {
+  const m: SideMeasurement = { supported: raw.supported, samples: raw.detail ? 1 : 0, errors: 0 };
+  if (raw.error) m.error = raw.error;
+  if (raw.detail) {
+    m.value = raw.detail.rssBytes;
+    m.memory = raw.detail;
+  }
+  return m;
+}
+
+/** "baseline java pid 412: peak (VmHWM) 1480.2 MiB, anon 1210.0 MiB + file 270.2 MiB; JVM heap -Xms1024m ..." */
+function sideNote(role: Role, raw: MemorySideRaw): string | undefined {
+  const d = raw.detail;
+  if (!d) return undefined;
+  const [root, ...children] = d.processes;
+  const who = `${role} ${root?.name ?? '?'} pid ${root?.pid ?? '?'}${children.length > 0 ? ` + ${children.length} child process${children.length === 1 ? '' : 'es'}` : ''}`;
+  const split =
+    d.rssAnonBytes !== undefined && d.rssFileBytes !== undefined
+      ? `, anon ${mib(d.rssAnonBytes)} + file ${mib(d.rssFileBytes)}`
+      : '';
+  const preTouched = d.jvmHeap?.includes('-XX:+AlwaysPreTouch')
+    ? ': the whole heap is resident from the start'
+    : '';
+  const heap = d.jvmHeap ? `; JVM heap ${d.jvmHeap}${preTouched}` : '';
+  const restarted =
+    raw.restarts > 0
+      ? `; restarted ${raw.restarts} time${raw.restarts === 1 ? '' : 's'} during the run, so this process did not serve all of it`
+      : '';
+  return `${who}: peak (VmHWM) ${mib(d.hwmBytes)}${split}${heap}${restarted}`;
+}
+
+/**
+ * Memory row: VmRSS of each engine's process tree from /proc, read once after the read rows.
+ * ratio = baseline RSS / candidate RSS (> 1: the candidate holds less memory).
+ */
+export function memoryRowResult(
+  sides: { candidate: MemorySideRaw; baseline: MemorySideRaw },
+  margin: number,
+): RowResult {
+  const c = sides.candidate;
+  const b = sides.baseline;
+  const candidate = summarize(c);
+  const baseline = summarize(b);
+  const row: RowResult = {
+    ...MEMORY_ROW_META,
+    request: { read: '/proc/<pid>/status', fields: ['VmRSS', 'VmHWM'], children: 'summed' },
+    candidate,
+    baseline,
+    verdict: 'N/A',
+    reason: '',
+  };
+  const cRss = c.detail?.rssBytes;
+  const bRss = b.detail?.rssBytes;
+  if (c.supported && b.supported && cRss && bRss) row.ratio = Math.round((bRss / cRss) * 1000) / 1000;
+  const notes = [sideNote('candidate', c), sideNote('baseline', b)].filter((n) => n !== undefined);
+  const decision = decideSingleMeasurement({
+    candidate,
+    baseline,
+    ratio: row.ratio,
+    margin,
+    note: notes.join('; '),
+  });
+  row.verdict = decision.verdict;
+  row.reason = decision.reason;
+  if (row.verdict === 'N/A') delete row.ratio;
+  return row;
+}
