@@ -9,6 +9,7 @@ mod score_top;
 pub mod scroll;
 pub mod search_after;
 pub mod sort;
+mod sort_rank;
 mod sort_zone;
 
 use std::fmt::Write as _;

@@ -19,6 +19,7 @@ use tantivy::query::Weight;
 use tantivy::{BitSet, DocAddress, DocId, SegmentOrdinal, SegmentReader};
 
 use super::sort::{i64_key, part, GlobalPart, Hit, Order, SortTarget, TopHitsCollector, TopHitsFruit};
+use super::sort_rank::Ranks;
 use crate::mapping::FieldType;
 use crate::zone_map::{self, ZoneMap, BLOCK_ROWS};
 
@@ -28,6 +29,19 @@ pub struct ZoneSortCollector {
     /// The sort field's tantivy name and order.
     pub column: String,
     pub order: Order,
+    pub walk: Walk,
+}
+
+/// How a segment's page is found once its matches are known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Walk {
+    /// Ranks when the expected walk is short next to the matches, else zone-map blocks.
+    Auto,
+    /// Forced walks: the tests run every page both ways against the ordinary collector.
+    #[cfg_attr(not(test), allow(dead_code))]
+    Zones,
+    #[cfg_attr(not(test), allow(dead_code))]
+    Ranks,
 }
 
 impl Collector for ZoneSortCollector {
@@ -72,7 +86,7 @@ impl ZoneSortCollector {
             return None;
         }
         let inner = TopHitsCollector { specs: hits.specs.clone(), limit: hits.limit, scoring: false, after: None };
-        Some(ZoneSortCollector { inner, column: tantivy_name.clone(), order: spec.order })
+        Some(ZoneSortCollector { inner, column: tantivy_name.clone(), order: spec.order, walk: Walk::Auto })
     }
 
     fn by_zones(
@@ -94,6 +108,10 @@ impl ZoneSortCollector {
                 }
             }
         })?;
+        let limit = self.inner.limit;
+        if let Some(page) = self.by_ranks(reader, column, &matches, total) {
+            return Ok(Self::fruit(segment, page, total));
+        }
         // Blocks best first: each block's best possible sort key, as `part` encodes it (lower wins).
         let best = |b: usize| {
             let (min, max) = map.bounds(b);
@@ -101,7 +119,6 @@ impl ZoneSortCollector {
         };
         let mut blocks: Vec<(u128, usize)> = (0..map.num_blocks()).map(|b| (best(b), b)).collect();
         blocks.sort_unstable();
-        let limit = self.inner.limit;
         // Max-heap of (key, doc): its top is the page's worst; ties keep the lower doc, as ES.
         let mut page: BinaryHeap<(u128, DocId)> = BinaryHeap::with_capacity(limit.min(10_000) + 1);
         let mut docs = Vec::with_capacity(BLOCK_ROWS as usize);
@@ -127,6 +144,35 @@ impl ZoneSortCollector {
                 }
             }
         }
+        Ok(Self::fruit(segment, page, total))
+    }
+
+    /// The page by walking the column's ranks (`sort_rank.rs`) when that is expected to visit
+    /// far fewer documents than the matches: about `limit x docs / matches` if matches are
+    /// spread over the values. A walk that runs over 8x that gives way to the zone-map path.
+    fn by_ranks(
+        &self,
+        reader: &SegmentReader,
+        column: &Column<i64>,
+        matches: &BitSet,
+        total: u64,
+    ) -> Option<BinaryHeap<(u128, DocId)>> {
+        let limit = self.inner.limit as u64;
+        let expected = (limit * reader.max_doc() as u64).checked_div(total)?;
+        let pick = match self.walk {
+            Walk::Auto => expected * 4 < total,
+            Walk::Ranks => true,
+            Walk::Zones => false,
+        };
+        if !pick {
+            return None;
+        }
+        let ranks = Ranks::of(reader.segment_id(), &self.column, column)?;
+        let budget = if self.walk == Walk::Ranks { usize::MAX } else { (expected * 8 + 1024) as usize };
+        ranks.page(column, matches, self.order, self.inner.limit, budget)
+    }
+
+    fn fruit(segment: SegmentOrdinal, page: BinaryHeap<(u128, DocId)>, total: u64) -> TopHitsFruit {
         let hits = page
             .into_vec()
             .into_iter()
@@ -136,7 +182,7 @@ impl ZoneSortCollector {
                 score: 0.0,
             })
             .collect();
-        Ok(TopHitsFruit { hits, total, max_score: (total > 0).then_some(0.0) })
+        TopHitsFruit { hits, total, max_score: (total > 0).then_some(0.0) }
     }
 }
 
@@ -190,11 +236,15 @@ mod tests {
             for order in [Order::Asc, Order::Desc] {
                 for limit in [1, 10, 700, 30_000] {
                     let plain = searcher.search(query.as_ref(), &collector(order, limit)).unwrap();
-                    let zoned = ZoneSortCollector { inner: collector(order, limit), column: "ts".into(), order };
-                    let zoned = searcher.search(query.as_ref(), &zoned).unwrap();
-                    assert_eq!(zoned.total, plain.total, "{query:?} {order:?} {limit}");
-                    let ids = |f: &TopHitsFruit| f.hits.iter().map(|h| (h.key.clone(), h.address)).collect::<Vec<_>>();
-                    assert_eq!(ids(&zoned), ids(&plain), "{query:?} {order:?} {limit}");
+                    for walk in [Walk::Auto, Walk::Zones, Walk::Ranks] {
+                        let inner = collector(order, limit);
+                        let zoned = ZoneSortCollector { inner, column: "ts".into(), order, walk };
+                        let zoned = searcher.search(query.as_ref(), &zoned).unwrap();
+                        assert_eq!(zoned.total, plain.total, "{query:?} {order:?} {limit} {walk:?}");
+                        let ids =
+                            |f: &TopHitsFruit| f.hits.iter().map(|h| (h.key.clone(), h.address)).collect::<Vec<_>>();
+                        assert_eq!(ids(&zoned), ids(&plain), "{query:?} {order:?} {limit} {walk:?}");
+                    }
                 }
             }
         }
