@@ -29,6 +29,7 @@ use super::{AggKind, AggRequest, ExtraKind};
 use crate::mapping::FieldType;
 use crate::nested::levels::SegLevels;
 use crate::search::sort::TopHitsSegment;
+use crate::zone_map::{zone_map, ZoneMap};
 
 pub struct AggCollector {
     pub aggs: Arc<Vec<AggRequest>>,
@@ -61,6 +62,8 @@ struct Plan {
     sampler: Option<SegSampler>,
     /// nested / reverse_nested: the segment's nested paths, to walk from a doc to the joined ones.
     levels: Option<SegLevels>,
+    /// Date histograms: the column's zone map, when it has one (`collect/date_block.rs`).
+    zones: Option<Arc<ZoneMap>>,
 }
 
 /// Keyword terms with at most this many distinct terms in a segment count into a dense
@@ -138,6 +141,12 @@ fn build_plan(
     let subs =
         req.subs.iter().map(|s| build_plan(s, segment, reader, weights, next)).collect::<tantivy::Result<_>>()?;
     let (columns, top_hits) = super::extra::open_segment(&req.kind, segment, reader)?;
+    let zones = match (&req.kind, &req.field.resolved, &accessor) {
+        (AggKind::DateHistogram { .. } | AggKind::AutoDateHistogram(_), Some((name, _)), Accessor::I64(column)) => {
+            zone_map(reader.segment_id(), name, column)
+        }
+        _ => None,
+    };
     Ok(Plan {
         kind: req.kind.clone(),
         columns,
@@ -155,6 +164,7 @@ fn build_plan(
             AggKind::Join(_) => Some(SegLevels::open(reader)?),
             _ => None,
         },
+        zones,
     })
 }
 
