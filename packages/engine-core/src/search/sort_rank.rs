@@ -7,8 +7,7 @@
 //! whole value range, and the zone path reads every match: 100k values for "the slowest 10
 //! calls of a model" at 1M docs. Walking ranks visits about `page x docs / matches` documents
 //! (100 there), which is what Lucene's points give ES for the same sort.
-//! The ranks cost 4 bytes per document and one sort of the column, on first use per segment;
-//! few are cached, as they are large.
+//! The ranks cost 4 bytes per document and one sort of the column, on first use per segment.
 
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -19,8 +18,10 @@ use tantivy::{BitSet, DocId};
 
 use super::sort::{i64_key, part, Order};
 
-/// Segments x columns kept; each holds 4 bytes per document.
-const CACHE_LIMIT: usize = 8;
+/// Documents' worth of ranks kept (4 bytes each: 64 MiB), across every segment and column:
+/// a multi-segment index during a load keeps each live segment's ranks, and the ranks of
+/// merged-away segments go when the cache is emptied at this size.
+const CACHE_DOCS: usize = 16 << 20;
 
 /// Document ids by ascending (value, doc id) of a column with one value per document.
 pub struct Ranks {
@@ -50,7 +51,8 @@ impl Ranks {
         // Built outside the lock: a concurrent first query may build them twice, never wait.
         let ranks = Arc::new(Ranks::build(column));
         let mut cache = cache.lock().ok()?;
-        if cache.len() >= CACHE_LIMIT {
+        let held: usize = cache.values().map(|r| r.docs.len()).sum();
+        if held + ranks.docs.len() > CACHE_DOCS {
             cache.clear();
         }
         cache.insert(key, ranks.clone());
