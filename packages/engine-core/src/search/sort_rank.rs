@@ -67,22 +67,27 @@ impl Ranks {
         column: &Column<i64>,
         matches: &BitSet,
         order: Order,
+        after: Option<u128>,
         limit: usize,
         budget: usize,
     ) -> Option<BinaryHeap<(u128, DocId)>> {
         let mut page: BinaryHeap<(u128, DocId)> = BinaryHeap::with_capacity(limit + 1);
-        let walk: Box<dyn Iterator<Item = &DocId>> = match order {
-            Order::Asc => Box::new(self.docs.iter()),
-            Order::Desc => Box::new(self.docs.iter().rev()),
+        let n = self.docs.len();
+        let doc_at = |i: usize| match order {
+            Order::Asc => self.docs[i],
+            Order::Desc => self.docs[n - 1 - i],
         };
-        for (step, &doc) in walk.enumerate() {
+        let key_of = |doc: DocId| part(column.first(doc).map(i64_key), order);
+        // Keys never decrease along the walk: `search_after` starts past the after-key.
+        let start = after.map_or(0, |after| partition_point(n, |i| key_of(doc_at(i)) <= after));
+        for (step, doc) in (start..n).map(doc_at).enumerate() {
             if step >= budget {
                 return None;
             }
             if !matches.contains(doc) {
                 continue;
             }
-            let key = part(column.first(doc).map(i64_key), order);
+            let key = key_of(doc);
             if page.len() < limit {
                 page.push((key, doc));
                 continue;
@@ -99,4 +104,18 @@ impl Ranks {
         }
         Some(page)
     }
+}
+
+/// The first index in `0..n` where `pred` turns false (`pred` holds on a prefix).
+fn partition_point(n: usize, pred: impl Fn(usize) -> bool) -> usize {
+    let (mut low, mut high) = (0, n);
+    while low < high {
+        let mid = low + (high - low) / 2;
+        if pred(mid) {
+            low = mid + 1;
+        } else {
+            high = mid;
+        }
+    }
+    low
 }

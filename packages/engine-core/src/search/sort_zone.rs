@@ -18,6 +18,7 @@ use tantivy::columnar::Column;
 use tantivy::query::Weight;
 use tantivy::{BitSet, DocAddress, DocId, SegmentOrdinal, SegmentReader};
 
+use super::search_after::AfterValue;
 use super::sort::{i64_key, part, GlobalPart, Hit, Order, SortTarget, TopHitsCollector, TopHitsFruit};
 use super::sort_rank::Ranks;
 use crate::mapping::FieldType;
@@ -30,6 +31,8 @@ pub struct ZoneSortCollector {
     pub column: String,
     pub order: Order,
     pub walk: Walk,
+    /// `search_after`: only documents whose sort key (as `part` encodes it) is greater.
+    pub after: Option<u128>,
 }
 
 /// How a segment's page is found once its matches are known.
@@ -82,11 +85,17 @@ impl ZoneSortCollector {
         let [spec] = hits.specs.as_slice() else { return None };
         let SortTarget::Field { tantivy_name, field_type, .. } = &spec.target else { return None };
         let integer = matches!(field_type, FieldType::Long | FieldType::Integer | FieldType::Date);
-        if !integer || hits.scoring || hits.after.is_some() || has_deadline || hits.limit == 0 {
+        if !integer || hits.scoring || has_deadline || hits.limit == 0 {
             return None;
         }
+        let after = match hits.after.as_deref() {
+            None => None,
+            Some([AfterValue::Num(Some(key))]) => Some(part(Some(*key), spec.order)),
+            Some(_) => return None,
+        };
         let inner = TopHitsCollector { specs: hits.specs.clone(), limit: hits.limit, scoring: false, after: None };
-        Some(ZoneSortCollector { inner, column: tantivy_name.clone(), order: spec.order, walk: Walk::Auto })
+        let column = tantivy_name.clone();
+        Some(ZoneSortCollector { inner, column, order: spec.order, walk: Walk::Auto, after })
     }
 
     fn by_zones(
@@ -123,9 +132,16 @@ impl ZoneSortCollector {
         let mut page: BinaryHeap<(u128, DocId)> = BinaryHeap::with_capacity(limit.min(10_000) + 1);
         let mut docs = Vec::with_capacity(BLOCK_ROWS as usize);
         let mut values = Vec::with_capacity(BLOCK_ROWS as usize);
+        let worst = |b: usize| {
+            let (min, max) = map.bounds(b);
+            part(Some(i64_key(if self.order == Order::Asc { max } else { min })), self.order)
+        };
         for (block_best, b) in blocks {
             if page.len() >= limit && page.peek().is_some_and(|worst| block_best > worst.0) {
                 break;
+            }
+            if self.after.is_some_and(|after| worst(b) <= after) {
+                continue;
             }
             let start = b as u32 * BLOCK_ROWS;
             let end = (start + BLOCK_ROWS).min(reader.max_doc());
@@ -136,6 +152,9 @@ impl ZoneSortCollector {
             column.first_vals(&docs, &mut values);
             for (&doc, value) in docs.iter().zip(&values) {
                 let entry = (part(value.map(i64_key), self.order), doc);
+                if self.after.is_some_and(|after| entry.0 <= after) {
+                    continue;
+                }
                 if page.len() < limit {
                     page.push(entry);
                 } else if page.peek().is_some_and(|worst| entry < *worst) {
@@ -169,7 +188,7 @@ impl ZoneSortCollector {
         }
         let ranks = Ranks::of(reader.segment_id(), &self.column, column)?;
         let budget = if self.walk == Walk::Ranks { usize::MAX } else { (expected * 8 + 1024) as usize };
-        ranks.page(column, matches, self.order, self.inner.limit, budget)
+        ranks.page(column, matches, self.order, self.after, self.inner.limit, budget)
     }
 
     fn fruit(segment: SegmentOrdinal, page: BinaryHeap<(u128, DocId)>, total: u64) -> TopHitsFruit {
@@ -216,9 +235,10 @@ mod tests {
         index
     }
 
-    fn collector(order: Order, limit: usize) -> TopHitsCollector {
+    fn collector(order: Order, limit: usize, after: Option<i64>) -> TopHitsCollector {
         let target = SortTarget::Field { name: "ts".into(), tantivy_name: "ts".into(), field_type: FieldType::Long };
-        TopHitsCollector { specs: vec![SortSpec { target, order }], limit, scoring: false, after: None }
+        let after = after.map(|v| vec![AfterValue::Num(Some(i64_key(v)))]);
+        TopHitsCollector { specs: vec![SortSpec { target, order }], limit, scoring: false, after }
     }
 
     #[test]
@@ -232,18 +252,24 @@ mod tests {
             Box::new(TermQuery::new(Term::from_field_i64(k, 2), IndexRecordOption::Basic)),
             Box::new(TermQuery::new(Term::from_field_i64(k, 4), IndexRecordOption::Basic)),
         ];
-        for query in &queries {
-            for order in [Order::Asc, Order::Desc] {
-                for limit in [1, 10, 700, 30_000] {
-                    let plain = searcher.search(query.as_ref(), &collector(order, limit)).unwrap();
-                    for walk in [Walk::Auto, Walk::Zones, Walk::Ranks] {
-                        let inner = collector(order, limit);
-                        let zoned = ZoneSortCollector { inner, column: "ts".into(), order, walk };
-                        let zoned = searcher.search(query.as_ref(), &zoned).unwrap();
-                        assert_eq!(zoned.total, plain.total, "{query:?} {order:?} {limit} {walk:?}");
-                        let ids =
-                            |f: &TopHitsFruit| f.hits.iter().map(|h| (h.key.clone(), h.address)).collect::<Vec<_>>();
-                        assert_eq!(ids(&zoned), ids(&plain), "{query:?} {order:?} {limit} {walk:?}");
+        // After-keys: none, inside the shuffled stretch, on a repeated value, past every value.
+        for after in [None, Some(1_700), Some(2_500), Some(4_000), Some(99_999)] {
+            for query in &queries {
+                for order in [Order::Asc, Order::Desc] {
+                    for limit in [1, 10, 700, 30_000] {
+                        let plain = searcher.search(query.as_ref(), &collector(order, limit, after)).unwrap();
+                        let at = format!("{query:?} {order:?} {limit} after {after:?}");
+                        for walk in [Walk::Auto, Walk::Zones, Walk::Ranks] {
+                            let mut zoned =
+                                ZoneSortCollector::for_page(&collector(order, limit, after), false).unwrap();
+                            zoned.walk = walk;
+                            let zoned = searcher.search(query.as_ref(), &zoned).unwrap();
+                            assert_eq!(zoned.total, plain.total, "{at} {walk:?}");
+                            let ids = |f: &TopHitsFruit| {
+                                f.hits.iter().map(|h| (h.key.clone(), h.address)).collect::<Vec<_>>()
+                            };
+                            assert_eq!(ids(&zoned), ids(&plain), "{at} {walk:?}");
+                        }
                     }
                 }
             }
