@@ -93,7 +93,13 @@ impl ZoneSortCollector {
             Some([AfterValue::Num(Some(key))]) => Some(part(Some(*key), spec.order)),
             Some(_) => return None,
         };
-        let inner = TopHitsCollector { specs: hits.specs.clone(), limit: hits.limit, scoring: false, after: None };
+        // The inner collector serves segments without a zone map: it applies the after-key itself.
+        let inner = TopHitsCollector {
+            specs: hits.specs.clone(),
+            limit: hits.limit,
+            scoring: false,
+            after: hits.after.clone(),
+        };
         let column = tantivy_name.clone();
         Some(ZoneSortCollector { inner, column, order: spec.order, walk: Walk::Auto, after })
     }
@@ -215,15 +221,16 @@ mod tests {
     use crate::mapping::FieldType;
     use crate::search::sort::{SortSpec, SortTarget};
 
-    /// Two segments of 12,000 and 9,000 docs: `ts` ascends with repeats (ties across blocks),
-    /// one stretch shuffled; `k` = doc % 5 selects subsets; some docs deleted.
+    /// Segments of 12,000 and 9,000 docs and one of 3,000 (too small for a zone map, so it takes
+    /// the ordinary collector): `ts` ascends with repeats (ties across blocks), one stretch
+    /// shuffled; `k` = doc % 5 selects subsets; some docs deleted.
     fn index() -> Index {
         let mut schema = Schema::builder();
         let ts = schema.add_i64_field("ts", INDEXED | FAST);
         let k = schema.add_i64_field("k", INDEXED | FAST);
         let index = Index::create_in_ram(schema.build());
         let mut writer: IndexWriter = index.writer_with_num_threads(1, 50_000_000).unwrap();
-        for (from, to) in [(0i64, 12_000i64), (12_000, 21_000)] {
+        for (from, to) in [(0i64, 12_000i64), (12_000, 21_000), (21_000, 24_000)] {
             for i in from..to {
                 let v = if (5_000..6_500).contains(&i) { (i * 7919) % 21_000 } else { i / 3 };
                 writer.add_document(doc!(ts => v, k => i % 5)).unwrap();
@@ -245,7 +252,7 @@ mod tests {
     fn pages_equal_the_ordinary_sorted_collector() {
         let index = index();
         let searcher = index.reader().unwrap().searcher();
-        assert_eq!(searcher.segment_readers().len(), 2);
+        assert_eq!(searcher.segment_readers().len(), 3);
         let k = index.schema().get_field("k").unwrap();
         let queries: Vec<Box<dyn Query>> = vec![
             Box::new(AllQuery),
