@@ -34,6 +34,7 @@ pub mod pipeline;
 pub mod regex_cache;
 pub mod script;
 pub mod search;
+pub mod segment_cache;
 pub mod settings;
 pub mod standard_tokenizer;
 pub mod translog;

@@ -256,6 +256,13 @@ impl Mapping {
     pub fn get(&self, name: &str) -> Option<&FieldMapping> {
         self.fields.get(name)
     }
+
+    /// Whether `path` is an object holding mapped fields (what a `nested` request names
+    /// when the object is mapped but not as `nested`).
+    pub fn is_object(&self, path: &str) -> bool {
+        let prefix = format!("{path}.");
+        self.fields.keys().any(|f| f.starts_with(&prefix))
+    }
 }
 
 fn mapper_err(reason: &str) -> EngineError {

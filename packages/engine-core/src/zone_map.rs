@@ -12,12 +12,13 @@
 //! A segment is immutable, so its maps are built once (one decode of the column) and cached
 //! by segment and column.
 
-use std::collections::HashMap;
 use std::ops::{Range, RangeInclusive};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
 use tantivy::columnar::{Column, ColumnIndex};
 use tantivy::index::SegmentId;
+
+use crate::segment_cache::SegmentCache;
 
 /// Rows per block: small enough that a window's edges waste little, large enough that the map
 /// (16 bytes per block) stays a small fraction of the column.
@@ -26,7 +27,7 @@ pub const BLOCK_ROWS: u32 = 1024;
 /// Segments with fewer blocks than this are scanned whole: the map would save little.
 const MIN_BLOCKS: u32 = 8;
 
-/// Entries kept before the cache is emptied (maps of merged-away segments go with it).
+/// Maps kept before the cache is emptied (maps of merged-away segments go with it).
 const CACHE_LIMIT: usize = 512;
 
 #[derive(Debug)]
@@ -83,29 +84,14 @@ impl ZoneMap {
     }
 }
 
-/// Zone maps by segment and column name.
-type MapCache = HashMap<(SegmentId, String), Arc<ZoneMap>>;
-
 /// The zone map of a segment's column, built on first use. Only for columns holding exactly
 /// one value per document (row = doc id) and large enough to be worth it.
 pub fn zone_map(segment: SegmentId, name: &str, column: &Column<i64>) -> Option<Arc<ZoneMap>> {
     if !matches!(column.index, ColumnIndex::Full) || column.values.num_vals() < MIN_BLOCKS * BLOCK_ROWS {
         return None;
     }
-    static CACHE: OnceLock<Mutex<MapCache>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    let key = (segment, name.to_string());
-    if let Some(map) = cache.lock().ok()?.get(&key) {
-        return Some(map.clone());
-    }
-    // Built outside the lock: a concurrent first query may build it twice, never wait on it.
-    let map = Arc::new(ZoneMap::build(column));
-    let mut cache = cache.lock().ok()?;
-    if cache.len() >= CACHE_LIMIT {
-        cache.clear();
-    }
-    cache.insert(key, map.clone());
-    Some(map)
+    static CACHE: SegmentCache<ZoneMap> = SegmentCache::new(CACHE_LIMIT, |_| 1);
+    CACHE.get_or_build(segment, name, || ZoneMap::build(column))
 }
 
 /// The range clamped to the column's values: the codecs filter in their own (min-subtracted)

@@ -43,46 +43,34 @@ function dumpable(reply: Reply): Reply {
   return size > 1_000_000 ? { status: reply.status, body: `<${size} characters>` } : reply;
 }
 
-async function seed(base: string): Promise<void> {
-  for (const index of [INDEX, `${INDEX}_rw`]) {
-    const created = await send(base, { name: 'create', method: 'PUT', path: `/${index}`, body: MAPPING });
+/** Creates `indexes` with `mapping`, then sends `bulk` (its lines name their index) with a refresh. */
+async function createAndLoad(base: string, indexes: string[], mapping: unknown, bulk: string): Promise<void> {
+  for (const index of indexes) {
+    const created = await send(base, { name: 'create', method: 'PUT', path: `/${index}`, body: mapping });
     if (created.status !== 200)
       throw new Error(`${base}: creating ${index}: ${JSON.stringify(created.body)}`);
   }
   const res = await fetch(`${base}/_bulk?refresh=true`, {
     method: 'POST',
-    body: bulkBody(),
+    body: bulk,
     headers: { 'content-type': 'application/x-ndjson' },
   });
-  const bulk = (await res.json()) as { errors?: boolean };
-  if (res.status !== 200 || bulk.errors)
-    throw new Error(`${base}: bulk failed: ${JSON.stringify(bulk).slice(0, 500)}`);
+  const reply = (await res.json()) as { errors?: boolean };
+  if (res.status !== 200 || reply.errors)
+    throw new Error(
+      `${base}: bulk into ${indexes.join(', ')} failed: ${JSON.stringify(reply).slice(0, 500)}`,
+    );
+}
+
+/** The main corpus (plus the empty `_rw` index the write cases use), then the nested posts (`nestedCorpus.ts`). */
+async function seed(base: string): Promise<void> {
+  await createAndLoad(base, [INDEX, `${INDEX}_rw`], MAPPING, bulkBody());
   const count = (await send(base, { name: 'count', method: 'GET', path: `/${INDEX}/_count` })).body as {
     count?: number;
   };
   if (count.count !== DOC_COUNT)
     throw new Error(`${base}: expected ${DOC_COUNT} docs, counted ${count.count}`);
-  await seedNested(base);
-}
-
-/** The nested-object index (`nestedCorpus.ts`): posts with nested comments and replies. */
-async function seedNested(base: string): Promise<void> {
-  const index = NESTED_INDEX;
-  const created = await send(base, {
-    name: 'create',
-    method: 'PUT',
-    path: `/${index}`,
-    body: NESTED_MAPPING,
-  });
-  if (created.status !== 200) throw new Error(`${base}: creating ${index}: ${JSON.stringify(created.body)}`);
-  const res = await fetch(`${base}/_bulk?refresh=true`, {
-    method: 'POST',
-    body: nestedBulkBody(),
-    headers: { 'content-type': 'application/x-ndjson' },
-  });
-  const bulk = (await res.json()) as { errors?: boolean };
-  if (res.status !== 200 || bulk.errors)
-    throw new Error(`${base}: nested bulk failed: ${JSON.stringify(bulk).slice(0, 500)}`);
+  await createAndLoad(base, [NESTED_INDEX], NESTED_MAPPING, nestedBulkBody());
 }
 
 describe('conformance: candidate vs OpenSearch 2.19.1', () => {

@@ -63,7 +63,7 @@ const START_MS = Date.UTC(2024, 0, 1);
 const HOUR_MS = 3_600_000;
 
 /** Park–Miller minimal standard generator: tiny, deterministic, good enough for test data. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let state = seed;
   return () => {
     state = (state * 48271) % 2147483647;

@@ -4,6 +4,8 @@
  * (object counts, per-object matches that a flat object mapping would get wrong).
  */
 
+import { rng } from './corpus.js';
+
 export const NESTED_INDEX = 'conf_nested';
 
 export const NESTED_MAPPING = {
@@ -35,15 +37,6 @@ const AUTHORS = ['ann', 'bob', 'cid', 'dee', 'eve'];
 const WORDS = ['great', 'post', 'bad', 'idea', 'thanks', 'wrong', 'nice', 'read'];
 const START_MS = Date.UTC(2024, 2, 1);
 const DAY_MS = 86_400_000;
-
-/** Park–Miller minimal standard generator, as in `corpus.ts`, with a seed of its own. */
-function rng(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 48271) % 2147483647;
-    return state / 2147483647;
-  };
-}
 
 export function nestedCorpus(): { id: string; source: Record<string, unknown> }[] {
   const next = rng(20261125);

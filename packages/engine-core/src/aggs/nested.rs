@@ -53,7 +53,7 @@ pub fn resolve(reqs: &mut [AggRequest], mapping: &Mapping, scope: Option<usize>,
                 cause_type: "aggregation_execution_exception",
                 reason: format!("[{kind}] nested path [{path}] is not nested"),
             };
-            let is_object = mapping.fields.keys().any(|f| f.starts_with(&format!("{path}.")));
+            let is_object = mapping.is_object(path);
             match join {
                 Join::Objects { path: at, inside } => {
                     if found.is_none() && is_object {

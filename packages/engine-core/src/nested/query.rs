@@ -197,7 +197,7 @@ pub fn lower_nested(
         if ast.ignore_unmapped {
             return Ok(Box::new(EmptyQuery));
         }
-        let reason = if ctx.mapping.fields.keys().any(|f| f.starts_with(&format!("{}.", ast.path))) {
+        let reason = if ctx.mapping.is_object(&ast.path) {
             format!("failed to create query: [nested] nested object under path [{}] is not of nested type", ast.path)
         } else {
             format!("failed to create query: [nested] failed to find nested object under path [{}]", ast.path)

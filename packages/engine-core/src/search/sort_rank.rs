@@ -9,14 +9,15 @@
 //! (100 there), which is what Lucene's points give ES for the same sort.
 //! The ranks cost 4 bytes per document and one sort of the column, on first use per segment.
 
-use std::collections::{BinaryHeap, HashMap};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::collections::BinaryHeap;
+use std::sync::Arc;
 
 use tantivy::columnar::Column;
 use tantivy::index::SegmentId;
 use tantivy::{BitSet, DocId};
 
 use super::sort::{i64_key, part, Order};
+use crate::segment_cache::SegmentCache;
 
 /// Documents' worth of ranks kept (4 bytes each: 64 MiB), across every segment and column:
 /// a multi-segment index during a load keeps each live segment's ranks, and the ranks of
@@ -27,8 +28,6 @@ const CACHE_DOCS: usize = 16 << 20;
 pub struct Ranks {
     docs: Vec<DocId>,
 }
-
-type RankCache = HashMap<(SegmentId, String), Arc<Ranks>>;
 
 impl Ranks {
     fn build(column: &Column<i64>) -> Ranks {
@@ -42,21 +41,8 @@ impl Ranks {
 
     /// The cached ranks of a segment's column (a column with exactly one value per document).
     pub fn of(segment: SegmentId, name: &str, column: &Column<i64>) -> Option<Arc<Ranks>> {
-        static CACHE: OnceLock<Mutex<RankCache>> = OnceLock::new();
-        let cache = CACHE.get_or_init(Default::default);
-        let key = (segment, name.to_string());
-        if let Some(ranks) = cache.lock().ok()?.get(&key) {
-            return Some(ranks.clone());
-        }
-        // Built outside the lock: a concurrent first query may build them twice, never wait.
-        let ranks = Arc::new(Ranks::build(column));
-        let mut cache = cache.lock().ok()?;
-        let held: usize = cache.values().map(|r| r.docs.len()).sum();
-        if held + ranks.docs.len() > CACHE_DOCS {
-            cache.clear();
-        }
-        cache.insert(key, ranks.clone());
-        Some(ranks)
+        static CACHE: SegmentCache<Ranks> = SegmentCache::new(CACHE_DOCS, |ranks| ranks.docs.len());
+        CACHE.get_or_build(segment, name, || Ranks::build(column))
     }
 
     /// The best `limit` matches as (sort key, doc) in a max-heap whose top is the page's worst,

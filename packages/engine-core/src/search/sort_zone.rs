@@ -27,6 +27,14 @@ use crate::zone_map::{self, ZoneMap, BLOCK_ROWS};
 /// Up to this many matches in a segment, their values are read directly (no walk).
 const FEW_MATCHES: usize = 4096;
 
+fn bit_set(max_doc: DocId, docs: impl Iterator<Item = DocId>) -> BitSet {
+    let mut set = BitSet::with_max_value(max_doc);
+    for doc in docs {
+        set.insert(doc);
+    }
+    set
+}
+
 /// The ordinary sorted collector, with the zone-map path for segments that allow it.
 pub struct ZoneSortCollector {
     pub inner: TopHitsCollector,
@@ -116,30 +124,40 @@ impl ZoneSortCollector {
         column: &Column<i64>,
         map: &ZoneMap,
     ) -> tantivy::Result<TopHitsFruit> {
-        let mut matches = BitSet::with_max_value(reader.max_doc().max(1));
-        // The matches in order, while they are few: then reading their values beats any walk
-        // (5-20 `ids` sorted by time at 1M: the block walk checked ~1M bits to find them).
+        // The matches in order while they are few (then reading their values beats any walk:
+        // 5-20 `ids` sorted by time at 1M made the block walk check ~1M bits to find them), in a
+        // bit set once they are not.
         let mut few = Vec::new();
+        let mut many: Option<BitSet> = None;
         let mut total = 0u64;
         let alive = reader.alive_bitset();
+        let max_doc = reader.max_doc().max(1);
         weight.for_each_no_score(reader, &mut |docs| {
             for &doc in docs {
-                if alive.is_none_or(|a| a.is_alive(doc)) {
-                    matches.insert(doc);
-                    total += 1;
-                    if few.len() <= FEW_MATCHES {
-                        few.push(doc);
+                if alive.is_some_and(|a| !a.is_alive(doc)) {
+                    continue;
+                }
+                total += 1;
+                match &mut many {
+                    Some(set) => {
+                        set.insert(doc);
                     }
+                    None if few.len() < FEW_MATCHES => few.push(doc),
+                    None => many = Some(bit_set(max_doc, few.drain(..).chain([doc]))),
                 }
             }
         })?;
         let limit = self.inner.limit;
         let mut page: BinaryHeap<(u128, DocId)> = BinaryHeap::with_capacity(limit.min(10_000) + 1);
         let mut values = Vec::with_capacity(BLOCK_ROWS as usize);
-        if few.len() <= FEW_MATCHES && self.walk == Walk::Auto {
-            self.offer(column, &few, &mut values, &mut page);
-            return Ok(Self::fruit(segment, page, total));
-        }
+        let matches = match many {
+            Some(set) => set,
+            None if self.walk == Walk::Auto => {
+                self.offer(column, &few, &mut values, &mut page);
+                return Ok(Self::fruit(segment, page, total));
+            }
+            None => bit_set(max_doc, few.into_iter()),
+        };
         if let Some(page) = self.by_ranks(reader, column, &matches, total) {
             return Ok(Self::fruit(segment, page, total));
         }

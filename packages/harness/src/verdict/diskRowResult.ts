@@ -1,7 +1,7 @@
 import type { DiskSideRaw } from '../runner/disk.js';
 import type { RowResult, SideMeasurement } from '../scorecard/schema.js';
 import { countMismatch } from './countMismatch.js';
-import { decideSingleMeasurement } from './singleMeasurement.js';
+import { settleSingleMeasurement } from './singleMeasurement.js';
 
 export const DISK_ROW_ID = 'disk.store';
 
@@ -55,16 +55,5 @@ export function diskRowResult(
   ];
   const ratio = c.bytes && b.bytes ? Math.round((b.bytes / c.bytes) * 1000) / 1000 : undefined;
   if (c.supported && b.supported && !row.mismatch && ratio !== undefined) row.ratio = ratio;
-  const decision = decideSingleMeasurement({
-    candidate,
-    baseline,
-    ratio: row.ratio,
-    mismatch: row.mismatch,
-    margin,
-    note: notes.join('; '),
-  });
-  row.verdict = decision.verdict;
-  row.reason = decision.reason;
-  if (row.verdict === 'N/A') delete row.ratio;
-  return row;
+  return settleSingleMeasurement(row, margin, notes.join('; '));
 }

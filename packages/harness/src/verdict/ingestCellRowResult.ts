@@ -1,7 +1,7 @@
 import type { IngestCellRaw } from '../runner/ingestClients.js';
 import type { RowResult, SideMeasurement } from '../scorecard/schema.js';
 import { countMismatch } from './countMismatch.js';
-import { decideSingleMeasurement } from './singleMeasurement.js';
+import { settleSingleMeasurement } from './singleMeasurement.js';
 
 export const ingestCellRowId = (clients: number) => `ingest.${clients}-clients`;
 
@@ -49,15 +49,5 @@ export function ingestCellRowResult(
   if (mismatch) row.mismatch = mismatch;
   if (c.supported && b.supported && !row.mismatch && c.docsPerSec && b.docsPerSec)
     row.ratio = Math.round((c.docsPerSec / b.docsPerSec) * 1000) / 1000;
-  const decision = decideSingleMeasurement({
-    candidate,
-    baseline,
-    ratio: row.ratio,
-    mismatch: row.mismatch,
-    margin,
-  });
-  row.verdict = decision.verdict;
-  row.reason = decision.reason;
-  if (row.verdict === 'N/A') delete row.ratio;
-  return row;
+  return settleSingleMeasurement(row, margin);
 }

@@ -1,6 +1,6 @@
 import type { MemorySideRaw } from '../runner/memory.js';
 import type { Role, RowResult, SideMeasurement } from '../scorecard/schema.js';
-import { decideSingleMeasurement } from './singleMeasurement.js';
+import { settleSingleMeasurement } from './singleMeasurement.js';
 
 export const MEMORY_ROW_ID = 'memory.rss';
 
@@ -70,15 +70,5 @@ export function memoryRowResult(
   const bRss = b.detail?.rssBytes;
   if (c.supported && b.supported && cRss && bRss) row.ratio = Math.round((bRss / cRss) * 1000) / 1000;
   const notes = [sideNote('candidate', c), sideNote('baseline', b)].filter((n) => n !== undefined);
-  const decision = decideSingleMeasurement({
-    candidate,
-    baseline,
-    ratio: row.ratio,
-    margin,
-    note: notes.join('; '),
-  });
-  row.verdict = decision.verdict;
-  row.reason = decision.reason;
-  if (row.verdict === 'N/A') delete row.ratio;
-  return row;
+  return settleSingleMeasurement(row, margin, notes.join('; '));
 }

@@ -1,4 +1,4 @@
-import type { Mismatch, SideMeasurement, Verdict } from '../scorecard/schema.js';
+import type { Mismatch, RowResult, SideMeasurement, Verdict } from '../scorecard/schema.js';
 
 /**
  * Verdict for a row measured once per engine (disk size, multi-client ingest): there is no
@@ -41,4 +41,23 @@ export function decideSingleMeasurement(input: {
       reason: `${stated}: beyond the ${margin * 100}% margin (<= ${loseAt.toFixed(3)})${note}`,
     };
   return { verdict: 'TIE', reason: `${stated}: within the ${margin * 100}% margin${note}` };
+}
+
+/**
+ * Sets `row`'s verdict and reason from its own sides, ratio and mismatch; a row left N/A keeps
+ * no ratio. The last step of every single-measurement row (disk, memory, ingest cells).
+ */
+export function settleSingleMeasurement(row: RowResult, margin: number, note?: string): RowResult {
+  const decision = decideSingleMeasurement({
+    candidate: row.candidate,
+    baseline: row.baseline,
+    ratio: row.ratio,
+    mismatch: row.mismatch,
+    margin,
+    note,
+  });
+  row.verdict = decision.verdict;
+  row.reason = decision.reason;
+  if (row.verdict === 'N/A') delete row.ratio;
+  return row;
 }

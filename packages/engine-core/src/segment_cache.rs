@@ -1,0 +1,48 @@
+//! Structures derived from one column of one segment (zone maps, sort ranks), built on first
+//! use and shared by later queries. A segment never changes once written, so an entry stays
+//! right for as long as the segment lives; entries of merged-away segments go when the cache
+//! reaches its budget and is emptied.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use tantivy::index::SegmentId;
+
+type Entries<T> = HashMap<(SegmentId, String), Arc<T>>;
+
+pub struct SegmentCache<T> {
+    /// The entries and the sum of their weights.
+    entries: OnceLock<Mutex<(Entries<T>, usize)>>,
+    /// Emptied before an insert would take the held weight past this.
+    budget: usize,
+    weight: fn(&T) -> usize,
+}
+
+impl<T> SegmentCache<T> {
+    pub const fn new(budget: usize, weight: fn(&T) -> usize) -> SegmentCache<T> {
+        SegmentCache { entries: OnceLock::new(), budget, weight }
+    }
+
+    /// The entry for a segment's column, building it when absent. Built outside the lock: two
+    /// concurrent first queries may both build it, but neither waits on the other.
+    pub fn get_or_build(&self, segment: SegmentId, column: &str, build: impl FnOnce() -> T) -> Option<Arc<T>> {
+        let entries = self.entries.get_or_init(Default::default);
+        let key = (segment, column.to_string());
+        if let Some(found) = entries.lock().ok()?.0.get(&key) {
+            return Some(found.clone());
+        }
+        let built = Arc::new(build());
+        let weight = (self.weight)(&built);
+        let mut guard = entries.lock().ok()?;
+        let (map, held) = &mut *guard;
+        if *held + weight > self.budget {
+            map.clear();
+            *held = 0;
+        }
+        if let Some(previous) = map.insert(key, built.clone()) {
+            *held -= (self.weight)(&previous);
+        }
+        *held += weight;
+        Some(built)
+    }
+}
