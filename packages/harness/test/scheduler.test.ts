@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../src/runner/clock.js';
+import { type Clock, spinWhileInFlight } from '../src/runner/clock.js';
 import { runOpenLoop } from '../src/runner/openLoop.js';
 import type { SendResult } from '../src/runner/samples.js';
 import { constantRate } from '../src/runner/scheduler.js';
@@ -126,5 +126,52 @@ describe('runOpenLoop with a fake clock', () => {
         },
       }),
     ).rejects.toThrow('engine gone');
+  });
+
+  it('tells the clock while a request is in flight, so the wait spins instead of sleeping', async () => {
+    let now = 0n;
+    const inFlightAtSleep: boolean[] = [];
+    const release: (() => void)[] = [];
+    const clock: Clock = {
+      now: () => now,
+      sleepUntil: async (t, inFlight) => {
+        inFlightAtSleep.push(inFlight?.() ?? false);
+        // Answer the outstanding request before time moves on.
+        release.shift()?.();
+        await new Promise((resolve) => setImmediate(resolve));
+        if (t > now) now = t;
+      },
+    };
+    const done = runOpenLoop({
+      count: 3,
+      schedule: constantRate(100),
+      clock,
+      maxInFlight: 4,
+      phase: 'timed',
+      send: () =>
+        new Promise<SendResult>((resolve) => release.push(() => resolve({ outcome: 'ok', status: 200 }))),
+    });
+    // The last request is still out when the loop stops scheduling: answer it.
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    for (const r of release.splice(0)) r();
+    await done;
+    // Nothing is out before the first send; each later wait starts with the previous request out.
+    expect(inFlightAtSleep).toEqual([false, true, true]);
+  });
+});
+
+describe('spinWhileInFlight', () => {
+  it('returns once nothing is in flight, before the target', async () => {
+    let polls = 0;
+    const start = process.hrtime.bigint();
+    await spinWhileInFlight(start + 5_000_000_000n, () => ++polls < 5);
+    expect(polls).toBe(5);
+    expect(Number(process.hrtime.bigint() - start) / 1e6).toBeLessThan(1000);
+  });
+
+  it('returns at the target even while a request is still in flight', async () => {
+    const target = process.hrtime.bigint() + 2_000_000n;
+    await spinWhileInFlight(target, () => true);
+    expect(process.hrtime.bigint()).toBeGreaterThanOrEqual(target);
   });
 });

@@ -38,7 +38,7 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<Sample[]> {
     const offset = schedule.next(i);
     const intended = t0 + offset;
     const atMs = nsToMs(offset);
-    await clock.sleepUntil(intended);
+    await clock.sleepUntil(intended, () => inFlight > 0);
     const actual = clock.now();
     scheduled++;
     if (inFlight >= maxInFlight) {

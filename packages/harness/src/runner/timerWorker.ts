@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { type Clock, preciseSleepUntil } from './clock.js';
+import { type Clock, preciseSleepUntil, spinWhileInFlight, yieldOnce } from './clock.js';
 
 /**
  * The worker's side: for each request { id, wakeNs }, block in Atomics.wait (futex, sub-ms
@@ -45,8 +45,9 @@ export function workerClock(earlyNs = 150_000n): Clock & { close(): Promise<void
   const now = () => process.hrtime.bigint();
   return {
     now,
-    async sleepUntil(targetNs) {
-      if (!online) return preciseSleepUntil(targetNs);
+    async sleepUntil(targetNs, inFlight) {
+      if (!online) return preciseSleepUntil(targetNs, now, undefined, inFlight);
+      if (inFlight) await spinWhileInFlight(targetNs, inFlight, now);
       if (targetNs - now() > earlyNs) {
         const id = next++;
         worker.ref();
@@ -55,7 +56,7 @@ export function workerClock(earlyNs = 150_000n): Clock & { close(): Promise<void
           worker.postMessage({ id, wakeNs: String(targetNs - earlyNs) });
         });
       }
-      while (now() < targetNs) await new Promise<void>((resolve) => setImmediate(resolve));
+      while (now() < targetNs) await yieldOnce();
     },
     close: () => worker.terminate().then(() => undefined),
   };
