@@ -20,7 +20,7 @@ use super::auto_date_histogram::AutoCollect;
 use super::composite::SegSources;
 use super::date_rounding::DateKeyer;
 use super::extra::SegColumns;
-use super::filters::SegFilters;
+use super::filters::{SegFilters, MASK_FILTERS};
 pub use super::fruit::{AggFruit, BucketKey, FruitBucket, MetricState};
 use super::key_hasher::{KeyMap, TupleMap};
 use super::nested::for_each_joined;
@@ -83,6 +83,9 @@ enum SegState {
         counts: Vec<u64>,
         subs: Vec<Option<Vec<SegState>>>,
     },
+    /// Filter aggregations without subs: docs counted by the set of filters they match
+    /// (`filters::MASK_FILTERS`), expanded into buckets at harvest.
+    FilterMasks(Vec<u64>),
     /// Every value of the field (or the `missing` value) for the quantile aggregations.
     Values(Vec<f64>),
     /// `composite`: buckets by the tuple of raw source values (`None`: the missing bucket).
@@ -195,6 +198,9 @@ fn column_state(plan: &Plan) -> SegState {
             bucket: SegBucket { count: 0, subs: plan.subs.iter().map(new_state).collect() },
         },
         (AggKind::Metric { .. }, _) => SegState::Metric(MetricState::default()),
+        (_, _) if plan.subs.is_empty() && plan.filters.as_ref().is_some_and(|f| f.len() <= MASK_FILTERS) => {
+            SegState::FilterMasks(vec![0; 1 << plan.filters.as_ref().map_or(0, |f| f.len())])
+        }
         (AggKind::Extra(x), _) if x.collects_values() => SegState::Values(Vec::new()),
         (_, _) if matches!(plan.columns, Some(SegColumns::Composite(_))) => {
             let dense = match &plan.columns {
@@ -337,6 +343,11 @@ impl Plan {
 fn collect_into(plan: &Plan, state: &mut SegState, doc: DocId, score: Score, keys: &mut Vec<u64>) {
     match state {
         SegState::Metric(m) => plan.metric_values(doc, m),
+        SegState::FilterMasks(counts) => {
+            if let Some(filters) = &plan.filters {
+                counts[filters.mask(doc)] += 1;
+            }
+        }
         SegState::Values(v) => plan.push_values(doc, v),
         SegState::TopHits(Some(seg)) => seg.collect(doc, score),
         SegState::TopHits(None) => {}

@@ -30,9 +30,9 @@ mod variable_width;
 use range_spec::range_kind;
 
 pub use bucket_budget::MAX_BUCKETS;
-pub use collect::{AggCollector, AggFruit};
+pub use collect::{AggCollector, AggFruit, BucketKey, FruitBucket};
 pub use extra::{split_global, ExtraKind};
-pub use filters::filter_weights;
+pub use filters::{filter_weights, lone_filter};
 pub use render::render_aggs;
 pub use terms_order::{OrderBy, OrderKey, TermsOrder};
 pub use top_hits::HitsContext;

@@ -4,6 +4,7 @@
 mod constant_top;
 pub mod contexts;
 mod deadline;
+mod filter_by_filter;
 pub mod pit;
 mod score_top;
 pub mod scroll;
@@ -22,7 +23,7 @@ use tantivy::schema::Value as _;
 use tantivy::TantivyDocument;
 
 use crate::aggs::{
-    filter_weights, parse_aggs, render_aggs, split_global, AggCollector, AggFruit, AggRequest, HitsContext,
+    filter_weights, lone_filter, parse_aggs, render_aggs, split_global, AggCollector, AggFruit, AggRequest, HitsContext,
 };
 use crate::ast::QueryAst;
 use crate::dsl::parse_query;
@@ -339,10 +340,20 @@ pub fn execute(
         let hits_collector = TopHitsCollector { specs: specs.clone(), limit, scoring, after: req.after.clone() };
         // `global` aggregations ignore the query: they get a pass of their own over all docs.
         let (global, rest) = split_global(&req.aggs)?;
+        // A top-level `filter` runs as `query AND filter` (filter_by_filter.rs).
+        let (by_filter, rest): (Vec<usize>, Vec<usize>) =
+            rest.into_iter().partition(|i| lone_filter(&req.aggs[*i]).is_some());
         let pick = |idx: &[usize]| idx.iter().map(|i| req.aggs[*i].clone()).collect::<Vec<_>>();
         let (top, main_fruits) = if rest.is_empty() {
             let (top, late) = match sort_zone::ZoneSortCollector::for_page(&hits_collector, deadline.is_some()) {
                 Some(column) => (searcher.search(query.as_ref(), &column)?, false),
+                // Only the total is wanted: counted the query's cheapest way (a range counts
+                // whole zone-map blocks) instead of visiting every match.
+                None if limit == 0 && req.after.is_none() && deadline.is_none() => {
+                    let count_by =
+                        constant_top::CountBy::for_query(&req.query, req.track_total_hits != TrackTotalHits::Off);
+                    (constant_top::first_matches(searcher, query.as_ref(), 0, count_by)?, false)
+                }
                 None => collect(searcher, query.as_ref(), &hits_collector, deadline)?,
             };
             timed_out = late;
@@ -356,6 +367,13 @@ pub fn execute(
         let mut fruits: Vec<Option<AggFruit>> = vec![None; req.aggs.len()];
         for (i, fruit) in rest.iter().zip(main_fruits) {
             fruits[*i] = Some(fruit);
+        }
+        for i in by_filter {
+            let filter = lone_filter(&req.aggs[i]).expect("partitioned by lone_filter");
+            let (fruit, late) =
+                filter_by_filter::collect_filter(handle, searcher, &req.query, filter, &req.aggs[i], deadline)?;
+            timed_out |= late;
+            fruits[i] = Some(fruit);
         }
         if !global.is_empty() {
             let all = lower_query(handle, &crate::nested::root_only_query(&handle.mapping))?;

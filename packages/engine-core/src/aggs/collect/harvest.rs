@@ -7,6 +7,7 @@ use tantivy::collector::SegmentCollector;
 
 use super::super::composite::SegSources;
 use super::super::extra::SegColumns;
+use super::super::filters::mask_keys;
 use super::super::fruit::ords_to_strings;
 use super::super::significant::SUBSET_SIZE_KEY;
 use super::{Accessor, AggFruit, AggKind, BucketKey, FruitBucket, Plan, SegState};
@@ -14,6 +15,19 @@ use super::{Accessor, AggFruit, AggKind, BucketKey, FruitBucket, Plan, SegState}
 pub(super) fn harvest_state(plan: &Plan, state: SegState) -> AggFruit {
     match state {
         SegState::Metric(m) => AggFruit::Metric(m),
+        SegState::FilterMasks(counts) => {
+            let (filters, other) = plan.filters.as_ref().map_or((0, false), |f| (f.len(), f.other));
+            let mut out: HashMap<BucketKey, FruitBucket> = HashMap::new();
+            let mut keys = Vec::new();
+            for (mask, &count) in counts.iter().enumerate().filter(|(_, n)| **n > 0) {
+                mask_keys(&plan.kind, filters, other, mask, &mut keys);
+                for key in &keys {
+                    out.entry(BucketKey::Num(*key)).or_insert(FruitBucket { count: 0, subs: Vec::new() }).count +=
+                        count;
+                }
+            }
+            AggFruit::Buckets(out)
+        }
         SegState::Values(v) => AggFruit::Values(v),
         SegState::Composite(buckets) => {
             let Some(SegColumns::Composite(sources)) = &plan.columns else { return AggFruit::Buckets(HashMap::new()) };
