@@ -104,17 +104,21 @@ impl AutoCollect {
     }
 
     pub(super) fn push_key(&self, ms: i64, keys: &mut Vec<u64>) {
+        keys.push(self.bucket(ms).0);
+    }
+
+    /// The collected key of `ms` at the current rung, and its bucket's [start, end).
+    pub(super) fn bucket(&self, ms: i64) -> (u64, i64, i64) {
         let rung = self.rung.get();
         let (start, end) = self.last.get();
-        let key = if ms >= start && ms < end {
-            start
-        } else {
-            let rounding = self.ladder.rounding(rung);
-            let start = rounding.round(ms);
-            self.last.set((start, rounding.next(start)));
-            start
-        };
-        keys.push(encode(key, rung));
+        if ms >= start && ms < end {
+            return (encode(start, rung), start, end);
+        }
+        let rounding = self.ladder.rounding(rung);
+        let start = rounding.round(ms);
+        let end = rounding.next(start);
+        self.last.set((start, end));
+        (encode(start, rung), start, end)
     }
 
     /// After a doc created bucket `raw`: when the bucket count or the span since the first

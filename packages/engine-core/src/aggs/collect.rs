@@ -291,6 +291,15 @@ impl Plan {
         self.date_keys.is_some() || self.auto.is_some()
     }
 
+    /// A date histogram's key of `ms` and its bucket's [start, end) (none past hard bounds).
+    fn date_bucket(&self, ms: i64) -> Option<(u64, i64, i64)> {
+        if let Some(dates) = &self.date_keys {
+            dates.bucket(ms)
+        } else {
+            self.auto.as_ref().map(|auto| auto.bucket(ms))
+        }
+    }
+
     fn push_date_key(&self, ms: i64, keys: &mut Vec<u64>) {
         if let Some(dates) = &self.date_keys {
             dates.push_key(ms, keys);
@@ -488,7 +497,7 @@ impl SegmentCollector for AggSegment {
                 }
             }
             if let SegState::Buckets(buckets) = &mut *state {
-                if collect_date_block(plan, buckets, docs, &mut self.values, &mut self.keys) {
+                if collect_date_block(plan, buckets, docs, &mut self.values) {
                     continue;
                 }
             }

@@ -190,17 +190,20 @@ impl DateKeyer {
     }
 
     pub(super) fn push_key(&self, ms: i64, keys: &mut Vec<u64>) {
-        let (start, end) = self.last.get();
-        let key = if ms >= start && ms < end {
-            start
-        } else {
-            let start = self.rounding.round(ms);
-            self.last.set((start, self.rounding.next(start)));
-            start
-        };
-        if self.hard.is_none_or(|b| b.contain(key)) {
-            keys.push(key as u64);
+        if let Some((key, _, _)) = self.bucket(ms) {
+            keys.push(key);
         }
+    }
+
+    /// The key of `ms` and its bucket's [start, end); `None` past `hard_bounds`.
+    pub(super) fn bucket(&self, ms: i64) -> Option<(u64, i64, i64)> {
+        let (mut start, mut end) = self.last.get();
+        if ms < start || ms >= end {
+            start = self.rounding.round(ms);
+            end = self.rounding.next(start);
+            self.last.set((start, end));
+        }
+        self.hard.is_none_or(|b| b.contain(start)).then_some((start as u64, start, end))
     }
 }
 

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use tantivy::collector::Count;
 
-use super::{agg_collector, collect, lower_query};
+use super::{agg_collector, collect_aggs, lower_query};
 use crate::aggs::{AggFruit, AggRequest, BucketKey, FruitBucket};
 use crate::ast::{BoolAst, QueryAst};
 use crate::error::Result;
@@ -31,7 +31,7 @@ pub(super) fn collect_filter(
     let both = QueryAst::Bool(BoolAst { filter: vec![main.clone(), filter.clone()], ..BoolAst::default() });
     let query = lower_query(handle, &both)?;
     let subs = agg_collector(handle, req.subs.clone())?;
-    let ((count, subs), late) = collect(searcher, query.as_ref(), &(Count, subs), deadline)?;
+    let ((count, subs), late) = collect_aggs(searcher, query.as_ref(), &(Count, subs), deadline)?;
     let mut buckets = HashMap::new();
     if count > 0 {
         buckets.insert(BucketKey::Num(0), FruitBucket { count: count as u64, subs });

@@ -5,6 +5,7 @@ mod constant_top;
 pub mod contexts;
 mod deadline;
 mod filter_by_filter;
+mod parallel;
 pub mod pit;
 mod score_top;
 pub mod scroll;
@@ -360,7 +361,7 @@ pub fn execute(
             (top, Vec::new())
         } else {
             let agg_collector = agg_collector(handle, pick(&rest))?;
-            let (fruit, late) = collect(searcher, query.as_ref(), &(hits_collector, agg_collector), deadline)?;
+            let (fruit, late) = collect_aggs(searcher, query.as_ref(), &(hits_collector, agg_collector), deadline)?;
             timed_out = late;
             fruit
         };
@@ -378,7 +379,7 @@ pub fn execute(
         if !global.is_empty() {
             let all = lower_query(handle, &crate::nested::root_only_query(&handle.mapping))?;
             let (global_fruits, late) =
-                collect(searcher, all.as_ref(), &agg_collector(handle, pick(&global))?, deadline)?;
+                collect_aggs(searcher, all.as_ref(), &agg_collector(handle, pick(&global))?, deadline)?;
             timed_out |= late;
             for (i, fruit) in global.iter().zip(global_fruits) {
                 fruits[*i] = Some(fruit);
@@ -476,6 +477,20 @@ fn collect<C: tantivy::collector::Collector>(
         Some(deadline) => search_until(searcher, query, collector, deadline),
         None => Ok((searcher.search(query, collector)?, false)),
     }
+}
+
+/// `collect` for an aggregation pass: on a large multi-segment index its segments are
+/// collected in parallel (`parallel.rs`).
+fn collect_aggs<C: tantivy::collector::Collector>(
+    searcher: &tantivy::Searcher,
+    query: &dyn tantivy::query::Query,
+    collector: &C,
+    deadline: Option<Instant>,
+) -> Result<(C::Fruit, bool)> {
+    if deadline.is_none() && parallel::worth_it(searcher) {
+        return Ok((parallel::search(searcher, query, collector)?, false));
+    }
+    collect(searcher, query, collector, deadline)
 }
 
 /// `_count`: `{"query": ...}` or an empty body.

@@ -17,7 +17,6 @@ pub(super) fn collect_date_block(
     buckets: &mut KeyMap<SegBucket>,
     docs: &[DocId],
     values: &mut Vec<Option<i64>>,
-    keys: &mut Vec<u64>,
 ) -> bool {
     let Accessor::I64(column) = &plan.accessor else { return false };
     let plain = plan.subs.is_empty() && plan.filters.is_none() && plan.sampler.is_none();
@@ -25,7 +24,7 @@ pub(super) fn collect_date_block(
         return false;
     }
     let Some(zones) = &plan.zones else {
-        count_values(plan, buckets, docs, values, keys);
+        count_values(plan, buckets, docs, values);
         return true;
     };
     // Documents of one zone-map block whose least and greatest values fall in the same bucket
@@ -35,60 +34,52 @@ pub(super) fn collect_date_block(
         let block = docs[at] / BLOCK_ROWS;
         let end = at + docs[at..].partition_point(|d| d / BLOCK_ROWS == block);
         let (min, max) = zones.bounds(block as usize);
-        match (date_key(plan, min, keys), date_key(plan, max, keys)) {
+        match (date_key(plan, min), date_key(plan, max)) {
             (Some(low), Some(high)) if low == high => {
                 add(plan, buckets, low, (end - at) as u64);
             }
-            _ => count_values(plan, buckets, &docs[at..end], values, keys),
+            _ => count_values(plan, buckets, &docs[at..end], values),
         }
         at = end;
     }
     true
 }
 
-/// Counts `docs` by reading their values in one bulk column read.
-fn count_values(
-    plan: &Plan,
-    buckets: &mut KeyMap<SegBucket>,
-    docs: &[DocId],
-    values: &mut Vec<Option<i64>>,
-    keys: &mut Vec<u64>,
-) {
+/// Counts `docs` by reading their values in one bulk column read. Consecutive values inside
+/// the current bucket's [start, end) only add to a run (two compares each), so rounding and
+/// the bucket lookup happen once per run.
+fn count_values(plan: &Plan, buckets: &mut KeyMap<SegBucket>, docs: &[DocId], values: &mut Vec<Option<i64>>) {
     let Accessor::I64(column) = &plan.accessor else { return };
     values.clear();
     values.resize(docs.len(), None);
     column.first_vals(docs, values);
-    let mut run: Option<(u64, u64)> = None;
-    for value in values.iter().flatten() {
-        let mut key = date_key(plan, *value, keys);
-        if let (Some((run_key, n)), Some(k)) = (run, key) {
-            if k == run_key {
-                run = Some((run_key, n + 1));
+    // (key, start, end, docs so far)
+    let mut run: Option<(u64, i64, i64, u64)> = None;
+    for &value in values.iter().flatten() {
+        if let Some((_, start, end, n)) = &mut run {
+            if value >= *start && value < *end {
+                *n += 1;
                 continue;
             }
         }
-        if let Some((run_key, n)) = run.take() {
-            if add(plan, buckets, run_key, n) {
-                // A new bucket may have coarsened auto_date_histogram's rounding: key again.
-                key = date_key(plan, *value, keys);
-            }
+        // Added before keying the next value: a new bucket may coarsen auto_date_histogram.
+        if let Some((key, _, _, n)) = run.take() {
+            add(plan, buckets, key, n);
         }
-        run = key.map(|k| (k, 1));
+        run = plan.date_bucket(value).map(|(key, start, end)| (key, start, end, 1));
     }
-    if let Some((run_key, n)) = run {
-        add(plan, buckets, run_key, n);
+    if let Some((key, _, _, n)) = run {
+        add(plan, buckets, key, n);
     }
 }
 
 /// The bucket key of one value (none past `hard_bounds`).
-fn date_key(plan: &Plan, ms: i64, keys: &mut Vec<u64>) -> Option<u64> {
-    keys.clear();
-    plan.push_date_key(ms, keys);
-    keys.first().copied()
+fn date_key(plan: &Plan, ms: i64) -> Option<u64> {
+    plan.date_bucket(ms).map(|(key, _, _)| key)
 }
 
-/// Adds `n` documents to the bucket; true when it was created.
-fn add(plan: &Plan, buckets: &mut KeyMap<SegBucket>, key: u64, n: u64) -> bool {
+/// Adds `n` documents to the bucket (a new one may coarsen auto_date_histogram's rung).
+fn add(plan: &Plan, buckets: &mut KeyMap<SegBucket>, key: u64, n: u64) {
     let mut created = false;
     buckets
         .entry(key)
@@ -100,5 +91,4 @@ fn add(plan: &Plan, buckets: &mut KeyMap<SegBucket>, key: u64, n: u64) -> bool {
     if let (true, Some(auto)) = (created, &plan.auto) {
         auto.bucket_created(key, buckets, |into, from| into.count += from.count);
     }
-    created
 }

@@ -1,0 +1,58 @@
+//! Aggregation passes over a large multi-segment index run their segments on a small thread
+//! pool, so one heavy request uses both cores of an otherwise idle machine instead of one.
+//! Segments are independent (each gets its own segment collector; fruits merge exactly, as
+//! they do one after the other), so the answer is the same either way.
+//!
+//! Only where it pays: a request spends ~10-30 us handing segments to the pool, which would
+//! be a loss for a term lookup, so small indexes, single segments and passes without
+//! aggregations stay on the calling thread.
+
+use std::sync::OnceLock;
+
+use tantivy::collector::Collector;
+use tantivy::query::{EnableScoring, Query};
+use tantivy::{Executor, Searcher};
+
+/// Below this many documents a pass is too short for the hand-off to pay.
+const MIN_DOCS: u64 = 100_000;
+
+/// The pool: one thread per core, at most 4 (`EVERYCELL_SEARCH_THREADS` overrides; 1 turns
+/// the pool off); none on a single core.
+fn pool() -> Option<&'static Executor> {
+    static POOL: OnceLock<Option<Executor>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        let cores = std::env::var("EVERYCELL_SEARCH_THREADS")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()).min(4));
+        if cores < 2 {
+            return None;
+        }
+        Executor::multi_thread(cores, "everycell-search-").ok()
+    })
+    .as_ref()
+}
+
+/// `MIN_DOCS`, or `EVERYCELL_PARALLEL_MIN_DOCS` (tests set 0 to run small indexes in parallel).
+fn min_docs() -> u64 {
+    static MIN: OnceLock<u64> = OnceLock::new();
+    *MIN.get_or_init(|| {
+        std::env::var("EVERYCELL_PARALLEL_MIN_DOCS").ok().and_then(|v| v.parse().ok()).unwrap_or(MIN_DOCS)
+    })
+}
+
+/// Whether a pass over `searcher` is worth splitting across the pool.
+pub(super) fn worth_it(searcher: &Searcher) -> bool {
+    searcher.segment_readers().len() >= 2 && searcher.num_docs() >= min_docs() && pool().is_some()
+}
+
+/// `searcher.search`, with the segments collected on the pool.
+pub(super) fn search<C: Collector>(searcher: &Searcher, query: &dyn Query, collector: &C) -> tantivy::Result<C::Fruit> {
+    let Some(executor) = pool() else { return searcher.search(query, collector) };
+    let scoring = if collector.requires_scoring() {
+        EnableScoring::enabled_from_searcher(searcher)
+    } else {
+        EnableScoring::disabled_from_searcher(searcher)
+    };
+    searcher.search_with_executor(query, collector, executor, scoring)
+}
