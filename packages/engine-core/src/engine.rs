@@ -388,6 +388,7 @@ fn refresh_loop(shared: &Shared) {
                 eprintln!("everycell: scheduled refresh of [{}] failed: {e}", index.name);
             }
         }
+        crate::memory_release::release_if_idle();
     }
 }
 

@@ -348,6 +348,7 @@ impl IndexHandle {
             st.translog.truncate()?;
             st.live.clear();
             st.dirty = false;
+            crate::memory_release::note_write();
         }
         st.last_refresh = Instant::now();
         Ok(())
@@ -376,6 +377,7 @@ impl IndexHandle {
         }
         self.reader.reload()?;
         st.writer.garbage_collect_files().wait()?;
+        crate::memory_release::note_write();
         Ok(())
     }
 

@@ -27,6 +27,7 @@ pub mod limits;
 pub mod lower;
 pub mod lower_multi_term;
 pub mod mapping;
+pub mod memory_release;
 pub mod msearch;
 pub mod names;
 pub mod nested;
