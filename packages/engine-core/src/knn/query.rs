@@ -10,7 +10,7 @@ use tantivy::index::SegmentId;
 use tantivy::query::{EmptyQuery, EnableScoring, Explanation, Query, Scorer, Weight};
 use tantivy::{DocId, DocSet, Score, Searcher, SegmentReader, TantivyError, TERMINATED};
 
-use super::cache::VectorCache;
+use super::cache::{SegmentVectors, VectorCache};
 use super::distance::{l2_squared_rows, neg_dot_rows, Candidate, TopK};
 use super::dsl::{KnnAst, KnnDialect};
 use super::es_query::{self, Prepared};
@@ -94,37 +94,32 @@ impl KnnQuery {
             Some(f) => Some(f.weight(EnableScoring::disabled_from_searcher(searcher))?),
             None => None,
         };
-        let mut top = TopK::new(self.k);
-        let mut buffer = vec![0f32; BLOCK_ROWS];
+        // Each segment's rows in stretches; the stretches are scanned on the search pool when
+        // there are enough rows for the hand-off to pay (`search/parallel.rs`), and their
+        // nearest merge into one list (candidates are totally ordered, so the split does not
+        // change which k win).
+        let mut stretches = Vec::new();
         for (ord, (reader, vectors)) in searcher.segment_readers().iter().zip(&segments).enumerate() {
             let allowed = match &filter {
-                Some(w) => Some(matching_docs(w.as_ref(), reader)?),
+                Some(w) => Some(Arc::new(matching_docs(w.as_ref(), reader)?)),
                 None => None,
             };
-            let alive = reader.alive_bitset();
-            let dim = self.vector.len();
-            // Distances a block at a time (one tight loop the compiler vectorises), then the
-            // liveness and filter checks and the heap, which do not vectorise.
-            for (block, docs) in vectors.docs.chunks(BLOCK_ROWS).enumerate() {
-                let start = block * BLOCK_ROWS * dim;
-                let distances = &mut buffer[..docs.len()];
-                let rows = &vectors.data[start..start + docs.len() * dim];
-                if self.space.uses_dot() {
-                    neg_dot_rows(&self.vector, rows, distances);
-                } else {
-                    l2_squared_rows(&self.vector, rows, distances);
-                }
-                for (&doc, &distance) in docs.iter().zip(distances.iter()) {
-                    if distance > top.bound()
-                        || alive.is_some_and(|a| !a.is_alive(doc))
-                        || allowed.as_ref().is_some_and(|a| !a[doc as usize])
-                    {
-                        continue;
-                    }
-                    top.push(Candidate { distance, segment: ord as u32, doc });
-                }
+            for start in (0..vectors.docs.len()).step_by(STRETCH_ROWS) {
+                let end = (start + STRETCH_ROWS).min(vectors.docs.len());
+                stretches.push(Stretch {
+                    ord: ord as u32,
+                    vectors: vectors.clone(),
+                    rows: start..end,
+                    alive: reader.alive_bitset().cloned(),
+                    allowed: allowed.clone(),
+                });
             }
         }
+        let rows = stretches.iter().map(|s| s.rows.len() as u64).sum::<u64>();
+        let parallel = rows >= crate::search::parallel::threshold(PARALLEL_ROWS);
+        let tops = crate::search::parallel::map_if(parallel, stretches, |s| Ok(self.scan(&s)))?;
+        let mut top = TopK::new(self.k);
+        tops.into_iter().flat_map(TopK::into_sorted).for_each(|c| top.push(c));
         let readers = searcher.segment_readers();
         let mut chosen = Chosen::new();
         let dim = self.vector.len();
@@ -142,6 +137,51 @@ impl KnnQuery {
         let chosen = Arc::new(chosen);
         *self.chosen.lock().unwrap_or_else(|p| p.into_inner()) = Some((generation, chosen.clone()));
         Ok(chosen)
+    }
+}
+
+/// Rows scanned per task, and the fewest rows (all segments) worth scanning on the pool: the
+/// harness's 50k x 64-dim vectors (12.8 MB) take ~0.4 ms on one core.
+const STRETCH_ROWS: usize = 16 * BLOCK_ROWS;
+const PARALLEL_ROWS: u64 = 16_384;
+
+/// Rows `rows` of one segment's vectors, with what excludes a doc (deleted, filtered out).
+struct Stretch {
+    ord: u32,
+    vectors: Arc<SegmentVectors>,
+    rows: std::ops::Range<usize>,
+    alive: Option<tantivy::fastfield::AliveBitSet>,
+    allowed: Option<Arc<Vec<bool>>>,
+}
+
+impl KnnQuery {
+    /// The k nearest allowed docs of one stretch.
+    fn scan(&self, s: &Stretch) -> TopK {
+        let mut top = TopK::new(self.k);
+        let mut buffer = vec![0f32; BLOCK_ROWS];
+        let dim = self.vector.len();
+        // Distances a block at a time (one tight loop the compiler vectorises), then the
+        // liveness and filter checks and the heap, which do not vectorise.
+        for first in s.rows.clone().step_by(BLOCK_ROWS) {
+            let docs = &s.vectors.docs[first..(first + BLOCK_ROWS).min(s.rows.end)];
+            let distances = &mut buffer[..docs.len()];
+            let rows = &s.vectors.data[first * dim..(first + docs.len()) * dim];
+            if self.space.uses_dot() {
+                neg_dot_rows(&self.vector, rows, distances);
+            } else {
+                l2_squared_rows(&self.vector, rows, distances);
+            }
+            for (&doc, &distance) in docs.iter().zip(distances.iter()) {
+                if distance > top.bound()
+                    || s.alive.as_ref().is_some_and(|a| !a.is_alive(doc))
+                    || s.allowed.as_ref().is_some_and(|a| !a[doc as usize])
+                {
+                    continue;
+                }
+                top.push(Candidate { distance, segment: s.ord, doc });
+            }
+        }
+        top
     }
 }
 

@@ -5,7 +5,7 @@ mod constant_top;
 pub mod contexts;
 mod deadline;
 mod filter_by_filter;
-mod parallel;
+pub(crate) mod parallel;
 pub mod pit;
 mod score_top;
 pub mod scroll;

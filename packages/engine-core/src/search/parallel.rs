@@ -33,17 +33,31 @@ fn pool() -> Option<&'static Executor> {
     .as_ref()
 }
 
-/// `MIN_DOCS`, or `EVERYCELL_PARALLEL_MIN_DOCS` (tests set 0 to run small indexes in parallel).
-fn min_docs() -> u64 {
-    static MIN: OnceLock<u64> = OnceLock::new();
-    *MIN.get_or_init(|| {
-        std::env::var("EVERYCELL_PARALLEL_MIN_DOCS").ok().and_then(|v| v.parse().ok()).unwrap_or(MIN_DOCS)
-    })
+/// `default`, unless `EVERYCELL_PARALLEL_MIN_DOCS` says otherwise (tests set 0 so that small
+/// indexes take the pool too).
+pub(crate) fn threshold(default: u64) -> u64 {
+    static OVERRIDE: OnceLock<Option<u64>> = OnceLock::new();
+    OVERRIDE
+        .get_or_init(|| std::env::var("EVERYCELL_PARALLEL_MIN_DOCS").ok().and_then(|v| v.parse().ok()))
+        .unwrap_or(default)
+}
+
+/// `f` over `items`, on the pool when `parallel` (and there is one), else in order here.
+/// Results keep the items' order.
+pub(crate) fn map_if<A: Send, R: Send>(
+    parallel: bool,
+    items: Vec<A>,
+    f: impl Fn(A) -> tantivy::Result<R> + Sync,
+) -> tantivy::Result<Vec<R>> {
+    match pool() {
+        Some(executor) if parallel && items.len() > 1 => executor.map(f, items.into_iter()),
+        _ => items.into_iter().map(f).collect(),
+    }
 }
 
 /// Whether a pass over `searcher` is worth splitting across the pool.
 pub(super) fn worth_it(searcher: &Searcher) -> bool {
-    searcher.segment_readers().len() >= 2 && searcher.num_docs() >= min_docs() && pool().is_some()
+    searcher.segment_readers().len() >= 2 && searcher.num_docs() >= threshold(MIN_DOCS) && pool().is_some()
 }
 
 /// `searcher.search`, with the segments collected on the pool.
