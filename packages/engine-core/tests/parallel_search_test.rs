@@ -62,6 +62,16 @@ fn parallel_and_sequential_passes_agree() {
             assert_eq!(sequential["timed_out"], json!(false));
         }
     }
+    // `_count` counts the segments on the pool too: every 17th status, bytes of the first 6k.
+    let count = |q: Value| -> Value {
+        let body = json!({"query": q}).to_string();
+        serde_json::from_str::<Value>(&e.count("p", body.as_bytes()).unwrap()).unwrap()["count"].clone()
+    };
+    assert_eq!(count(json!({"term": {"status": "s0"}})), json!(9_000 / 17 + 1));
+    assert_eq!(
+        count(json!({"range": {"bytes": {"lt": 100}}})),
+        json!((0..9_000i64).filter(|n| (n * 7_919) % 10_007 < 100).count())
+    );
     // The pool exists only once a pass has been judged worth splitting (and then used it).
     let pool_threads = std::fs::read_dir("/proc/self/task")
         .unwrap()

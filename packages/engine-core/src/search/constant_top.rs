@@ -1,6 +1,6 @@
 //! Relevance order for queries whose every match scores the same (match_all, range, terms,
 //! ids, exists, constant_score, prefix / wildcard / regexp, which ES also scores as a
-//! constant). Ties in score go to the lower document, so the top `k` are simply the first `k`
+//! constant, and fuzzy, which this engine scores as a constant: see `lower_multi_term.rs`). Ties in score go to the lower document, so the top `k` are simply the first `k`
 //! live matches in index order: no heap, and one pass over the matches that both fills the
 //! page and counts them. The general path (tantivy's top-k collector, then a separate count)
 //! walks every match twice and, for the multi-term queries, builds their doc set twice.
@@ -23,7 +23,8 @@ pub fn is_constant_score(ast: &QueryAst) -> bool {
         | QueryAst::ConstantScore { .. }
         | QueryAst::Prefix { .. }
         | QueryAst::Wildcard { .. }
-        | QueryAst::Regexp { .. } => true,
+        | QueryAst::Regexp { .. }
+        | QueryAst::Fuzzy { .. } => true,
         QueryAst::Boost { query, .. } => is_constant_score(query),
         _ => false,
     }

@@ -506,6 +506,12 @@ pub fn count(handle: &IndexHandle, body: &[u8]) -> Result<String> {
     let query = crate::nested::root_only(query, &handle.mapping);
     crate::limits::check_clause_count(&query)?;
     let lowered = lower_query(handle, &query)?;
-    let n = handle.searcher().search(lowered.as_ref(), &Count)?;
+    let searcher = handle.searcher();
+    // Segments count independently (tantivy's `Count` asks each weight for its count).
+    let n = if parallel::worth_it(&searcher) {
+        parallel::search(&searcher, lowered.as_ref(), &Count)?
+    } else {
+        searcher.search(lowered.as_ref(), &Count)?
+    };
     Ok(format!(r#"{{"count":{n},"_shards":{SHARDS}}}"#))
 }
