@@ -97,6 +97,10 @@ impl IndexSettings {
                 // OpenSearch's switch for `knn_vector` fields and its graph search width: our
                 // vector search is an exact scan, on for every index (see `knn`).
                 "knn" | "knn.algo_param.ef_search" => {}
+                // The shard request cache: this engine has none, so `false` is simply true here
+                // (the harness sets it so the baseline does not answer repeated `_count`s and
+                // size-0 searches from its cache). `true` would promise a cache, so it is refused.
+                "requests.cache.enable" if value == false || value == "false" => {}
                 other => {
                     return Err(EngineError::IllegalArgument(format!(
                         "unknown setting [index.{other}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings"
@@ -151,5 +155,8 @@ mod tests {
         assert!(IndexSettings::parse(&json!({"index": {"translog.durability": "async"}})).is_err());
         assert!(IndexSettings::parse(&json!({"index": {"codec": "best_compression"}})).is_ok());
         assert!(IndexSettings::parse(&json!({"refresh_interval": "soon"})).is_err());
+        assert!(IndexSettings::parse(&json!({"index": {"requests": {"cache": {"enable": false}}}})).is_ok());
+        assert!(IndexSettings::parse(&json!({"index.requests.cache.enable": "false"})).is_ok());
+        assert!(IndexSettings::parse(&json!({"index.requests.cache.enable": true})).is_err());
     }
 }
