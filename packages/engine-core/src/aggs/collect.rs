@@ -12,15 +12,17 @@ use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
 mod date_block;
 mod harvest;
+mod state;
 
 use date_block::collect_date_block;
 use harvest::harvest_state;
+use state::new_state;
 
 use super::auto_date_histogram::AutoCollect;
 use super::composite::SegSources;
 use super::date_rounding::DateKeyer;
 use super::extra::SegColumns;
-use super::filters::{SegFilters, MASK_FILTERS};
+use super::filters::SegFilters;
 pub use super::fruit::{AggFruit, BucketKey, FruitBucket, MetricState};
 use super::key_hasher::{KeyMap, TupleMap};
 use super::nested::for_each_joined;
@@ -177,56 +179,6 @@ fn date_keyer(kind: &AggKind) -> Option<DateKeyer> {
             Some(DateKeyer::new(opts.rounding(*interval), opts.hard_bounds))
         }
         _ => None,
-    }
-}
-
-fn new_state(plan: &Plan) -> SegState {
-    if plan.kind.is_significant() {
-        let terms = match plan.columns {
-            Some(SegColumns::Source(_)) => SegState::SourceTerms(HashMap::new()),
-            _ => column_state(plan),
-        };
-        return SegState::Significant { docs: 0, terms: Box::new(terms) };
-    }
-    column_state(plan)
-}
-
-fn column_state(plan: &Plan) -> SegState {
-    match (&plan.kind, &plan.accessor) {
-        (AggKind::Join(_), _) => SegState::Join {
-            last: None,
-            bucket: SegBucket { count: 0, subs: plan.subs.iter().map(new_state).collect() },
-        },
-        (AggKind::Metric { .. }, _) => SegState::Metric(MetricState::default()),
-        (_, _) if plan.subs.is_empty() && plan.filters.as_ref().is_some_and(|f| f.len() <= MASK_FILTERS) => {
-            SegState::FilterMasks(vec![0; 1 << plan.filters.as_ref().map_or(0, |f| f.len())])
-        }
-        (AggKind::Extra(x), _) if x.collects_values() => SegState::Values(Vec::new()),
-        (_, _) if matches!(plan.columns, Some(SegColumns::Composite(_))) => {
-            let dense = match &plan.columns {
-                Some(SegColumns::Composite(sources)) if plan.subs.is_empty() => sources.dense_slots(),
-                _ => None,
-            };
-            match dense {
-                Some(slots) => {
-                    SegState::CompositeDense { counts: vec![0; slots.iter().product::<u64>() as usize], slots }
-                }
-                None => SegState::Composite(TupleMap::default()),
-            }
-        }
-        (AggKind::Extra(_), _) if plan.top_hits.is_some() => {
-            let opened = plan.top_hits.as_ref().and_then(|(c, seg, reader)| c.for_segment(*seg, reader).ok());
-            SegState::TopHits(opened.map(Box::new))
-        }
-        (_, Accessor::Str(col))
-            if (plan.kind.is_terms_like() || plan.kind == AggKind::Cardinality)
-                && (col.num_terms() as u64) <= DENSE_TERMS_LIMIT =>
-        {
-            let n = col.num_terms();
-            let subs = if plan.subs.is_empty() { Vec::new() } else { (0..n).map(|_| None).collect() };
-            SegState::Dense { counts: vec![0; n], subs }
-        }
-        _ => SegState::Buckets(KeyMap::default()),
     }
 }
 

@@ -6,6 +6,7 @@ pub mod contexts;
 mod deadline;
 mod filter_by_filter;
 pub(crate) mod parallel;
+mod passes;
 pub mod pit;
 mod score_top;
 pub mod scroll;
@@ -15,7 +16,6 @@ mod sort_rank;
 mod sort_zone;
 
 use std::fmt::Write as _;
-use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value};
@@ -23,9 +23,7 @@ use tantivy::collector::Count;
 use tantivy::schema::Value as _;
 use tantivy::TantivyDocument;
 
-use crate::aggs::{
-    filter_weights, lone_filter, parse_aggs, render_aggs, split_global, AggCollector, AggFruit, AggRequest, HitsContext,
-};
+use crate::aggs::{lone_filter, parse_aggs, render_aggs, split_global, AggFruit, AggRequest, HitsContext};
 use crate::ast::QueryAst;
 use crate::dsl::parse_query;
 use crate::error::{json_syntax_error, EngineError, Result};
@@ -34,7 +32,8 @@ use crate::index::IndexHandle;
 use crate::lower::{lower, LowerContext, ES_SCORE_SCALE};
 mod source_filter;
 
-use deadline::{parse_timeout, search_until};
+use deadline::parse_timeout;
+use passes::{agg_collector, collect, collect_aggs};
 use search_after::{parse_search_after, AfterValue};
 use sort::{parse_sort, sort_values_json, SortSpec, SortTarget, TopHitsCollector};
 pub use source_filter::SourceFilter;
@@ -459,38 +458,6 @@ pub fn execute(
     out.push('}');
     let last_sort = top.hits.get(req.from..).and_then(|page| page.last()).map(|hit| sort_values_json(hit, &specs));
     Ok(Executed { body: out, last_sort, total })
-}
-
-fn agg_collector(handle: &IndexHandle, aggs: Vec<AggRequest>) -> Result<AggCollector> {
-    let weights = filter_weights(&aggs, &handle.mapping.schema, &mut |q| lower_query(handle, q))?;
-    Ok(AggCollector { aggs: Arc::new(aggs), filter_weights: Arc::new(weights) })
-}
-
-/// One collection pass; with a deadline, the clock-checking driver instead of tantivy's.
-fn collect<C: tantivy::collector::Collector>(
-    searcher: &tantivy::Searcher,
-    query: &dyn tantivy::query::Query,
-    collector: &C,
-    deadline: Option<Instant>,
-) -> Result<(C::Fruit, bool)> {
-    match deadline {
-        Some(deadline) => search_until(searcher, query, collector, deadline),
-        None => Ok((searcher.search(query, collector)?, false)),
-    }
-}
-
-/// `collect` for an aggregation pass: on a large multi-segment index its segments are
-/// collected in parallel (`parallel.rs`).
-fn collect_aggs<C: tantivy::collector::Collector>(
-    searcher: &tantivy::Searcher,
-    query: &dyn tantivy::query::Query,
-    collector: &C,
-    deadline: Option<Instant>,
-) -> Result<(C::Fruit, bool)> {
-    if deadline.is_none() && parallel::worth_it(searcher) {
-        return Ok((parallel::search(searcher, query, collector)?, false));
-    }
-    collect(searcher, query, collector, deadline)
 }
 
 /// `_count`: `{"query": ...}` or an empty body.
