@@ -1,29 +1,67 @@
 /**
- * Which searches leave the event loop for the thread pool: the heavy kinds must (or two of them
- * cannot use both cores), the plain ones must not (the hop costs each one ~50 us).
+ * Which searches leave the event loop for the thread pool: the heavy kinds must until they
+ * have shown they are cheap (or two of them cannot use both cores), the plain ones never do
+ * (the hop costs each one two thread wake-ups).
  */
 import { describe, expect, it } from 'vitest';
-import { searchRunsAsync } from '../ts/engine.js';
+import { SearchDispatcher, shapeOf } from '../ts/search-dispatch.js';
 
-const runsAsync = (body: unknown) => searchRunsAsync(Buffer.from(JSON.stringify(body)));
+const buf = (body: unknown) => Buffer.from(JSON.stringify(body));
+const decide = (d: SearchDispatcher, body: unknown, index = 'i') => d.decide(index, buf(body));
 
 describe('search dispatch', () => {
-  it('sends aggregations, sorts and multi-term queries to the thread pool', () => {
-    expect(runsAsync({ size: 0, aggs: { t: { terms: { field: 'model' } } } })).toBe(true);
-    expect(runsAsync({ query: { term: { model: 'x' } }, sort: [{ '@timestamp': 'desc' }] })).toBe(true);
-    expect(runsAsync({ query: { prefix: { model: 'gpt' } } })).toBe(true);
-    expect(runsAsync({ query: { bool: { must: [{ regexp: { model: 'g.*' } }] } } })).toBe(true);
-    expect(runsAsync({ query: { simple_query_string: { query: 'a -b' } } })).toBe(true);
-    expect(runsAsync({ query: { match_phrase_prefix: { message: 'time ou' } } })).toBe(true);
+  it('sends aggregations, sorts and multi-term queries to the thread pool at first', () => {
+    const d = new SearchDispatcher();
+    expect(decide(d, { size: 0, aggs: { t: { terms: { field: 'model' } } } }).async).toBe(true);
+    expect(decide(d, { query: { term: { model: 'x' } }, sort: [{ '@timestamp': 'desc' }] }).async).toBe(true);
+    expect(decide(d, { query: { prefix: { model: 'gpt' } } }).async).toBe(true);
+    expect(decide(d, { query: { bool: { must: [{ regexp: { model: 'g.*' } }] } } }).async).toBe(true);
+    expect(decide(d, { query: { simple_query_string: { query: 'a -b' } } }).async).toBe(true);
+    expect(decide(d, { query: { match_phrase_prefix: { message: 'time ou' } } }).async).toBe(true);
   });
 
   it('keeps plain term, match and bool searches inline', () => {
-    expect(runsAsync({ query: { term: { model: 'x' } }, size: 10 })).toBe(false);
-    expect(runsAsync({ query: { match: { message: 'timeout' } } })).toBe(false);
-    expect(
-      runsAsync({ query: { bool: { filter: [{ term: { tenant: 't' } }, { range: { n: { gte: 1 } } }] } } }),
-    ).toBe(false);
+    const d = new SearchDispatcher();
+    expect(decide(d, { query: { term: { model: 'x' } }, size: 10 })).toEqual({ async: false });
+    expect(decide(d, { query: { match: { message: 'timeout' } } })).toEqual({ async: false });
+    const bool = { query: { bool: { filter: [{ term: { tenant: 't' } }, { range: { n: { gte: 1 } } }] } } };
+    expect(decide(d, bool)).toEqual({ async: false });
     // A value that merely contains a marker word is not a key.
-    expect(runsAsync({ query: { term: { model: 'sort' } } })).toBe(false);
+    expect(decide(d, { query: { term: { model: 'sort' } } })).toEqual({ async: false });
+  });
+
+  it('runs a shape inline once its recent average is cheap, and moves it back when it is not', () => {
+    const d = new SearchDispatcher();
+    const sorted = (model: string) => ({ query: { term: { model } }, sort: [{ latency_ms: 'desc' }] });
+    const first = decide(d, sorted('a'));
+    expect(first.async).toBe(true);
+    d.record(first.key, 0.4);
+    // Another value, same shape: learned.
+    expect(decide(d, sorted('b')).async).toBe(false);
+    // The same shape on another index is not.
+    expect(decide(d, sorted('b'), 'other').async).toBe(true);
+    for (let i = 0; i < 10; i++) d.record(decide(d, sorted('c')).key, 6);
+    expect(decide(d, sorted('a')).async).toBe(true);
+  });
+
+  it('never learns very long bodies', () => {
+    const d = new SearchDispatcher();
+    const long = {
+      query: { terms: { id: Array.from({ length: 1000 }, (_, i) => `id-${i}`) } },
+      sort: ['_doc'],
+    };
+    const decision = decide(d, long);
+    expect(decision).toEqual({ async: true });
+  });
+
+  it('takes the keys of a body as its shape, not its values', () => {
+    expect(shapeOf(buf({ query: { term: { model: 'x:y' } } }))).toBe(
+      shapeOf(buf({ query: { term: { model: 'z' } } })),
+    );
+    expect(shapeOf(buf({ query: { term: { model: 'x' } } }))).not.toBe(
+      shapeOf(buf({ query: { term: { tenant: 'x' } } })),
+    );
+    // An escaped quote inside a key does not end it early.
+    expect(shapeOf(Buffer.from('{"a\\"b": 1, "c": "d"}'))).toBe('a\\"b\u0000c\u0000');
   });
 });

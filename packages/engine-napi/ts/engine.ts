@@ -6,6 +6,7 @@
  */
 import { NativeEngine } from '../index.js';
 import { decodeNativeError } from './errors.js';
+import { SearchDispatcher } from './search-dispatch.js';
 
 function call<T>(fn: () => T): T {
   try {
@@ -23,39 +24,6 @@ async function callAsync<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/**
- * Keys (as JSON keys: quoted, then a colon) whose work grows with the number of matching
- * documents (aggregations, sorts reading a column per match) or with the term dictionary
- * (multi-term, phrase and free-text queries).
- */
-const HEAVY_MARKERS = [
-  'aggs',
-  'aggregations',
-  'sort',
-  'prefix',
-  'wildcard',
-  'regexp',
-  'fuzzy',
-  'query_string',
-  'simple_query_string',
-  'match_phrase',
-  'match_phrase_prefix',
-  'more_like_this',
-  'function_score',
-  'knn',
-  'highlight',
-].map((key) => Buffer.from(`"${key}":`));
-
-/**
- * A search that may be heavy runs on the libuv thread pool, so two of them use both cores and
- * the event loop keeps serving HTTP meanwhile (a 5 ms sorted prefix search run inline saturated
- * the service at 183 of 200 req/s). Plain term/match/bool searches stay inline: they take a few
- * hundred microseconds, and the pool hop would add ~50 us to each.
- */
-export function searchRunsAsync(body: Buffer): boolean {
-  return HEAVY_MARKERS.some((marker) => body.includes(marker));
-}
-
 /** Decodes a native `{"status", "body"}` reply (calls whose ES status is not always 200). */
 function statusReply(json: string): { status: number; body: string } {
   const reply = JSON.parse(json) as { status: number; body: unknown };
@@ -64,6 +32,7 @@ function statusReply(json: string): { status: number; body: string } {
 
 export class Engine {
   readonly #native: NativeEngine;
+  readonly #dispatcher = new SearchDispatcher();
 
   constructor(dataDir: string) {
     this.#native = call(() => new NativeEngine(dataDir));
@@ -113,10 +82,28 @@ export class Engine {
   /** URL parameters travel as a JSON object of strings. */
   async search(index: string, body: Buffer, params: Record<string, string>): Promise<string> {
     const paramsJson = Object.keys(params).length === 0 ? '' : JSON.stringify(params);
-    if (searchRunsAsync(body)) {
-      return callAsync(() => this.#native.search(index, body, paramsJson));
+    return this.#dispatch(
+      index,
+      body,
+      () => this.#native.searchSync(index, body, paramsJson),
+      () => this.#native.search(index, body, paramsJson),
+    );
+  }
+
+  /** Runs a search inline or on the pool (see `search-dispatch.ts`) and reports its time. */
+  async #dispatch(
+    index: string,
+    body: Buffer,
+    inline: () => string,
+    pooled: () => Promise<string>,
+  ): Promise<string> {
+    const { async, key } = this.#dispatcher.decide(index, body);
+    const started = performance.now();
+    try {
+      return async ? await callAsync(pooled) : call(inline);
+    } finally {
+      this.#dispatcher.record(key, performance.now() - started);
     }
-    return call(() => this.#native.searchSync(index, body, paramsJson));
   }
 
   /** `DELETE /{index}/_doc/{id}`: 200 `deleted` or 404 `not_found`. */
@@ -146,10 +133,12 @@ export class Engine {
   /** `/_search` with a point in time in the body. */
   async searchPit(body: Buffer, params: Record<string, string>): Promise<string> {
     const paramsJson = Object.keys(params).length === 0 ? '' : JSON.stringify(params);
-    if (searchRunsAsync(body)) {
-      return callAsync(() => this.#native.searchPit(body, paramsJson));
-    }
-    return call(() => this.#native.searchPitSync(body, paramsJson));
+    return this.#dispatch(
+      '',
+      body,
+      () => this.#native.searchPitSync(body, paramsJson),
+      () => this.#native.searchPit(body, paramsJson),
+    );
   }
 
   /** Opens a point in time; `opensearch` answers in OpenSearch's shape (`pit_id`). */

@@ -1,4 +1,4 @@
 /** Library surface: the engine wrapper and the HTTP service, for embedding and tests. */
-export { Engine, searchRunsAsync } from './engine.js';
+export { Engine } from './engine.js';
 export { EngineError } from './errors.js';
 export { createService } from './http.js';
