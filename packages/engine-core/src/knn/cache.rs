@@ -9,16 +9,24 @@ use std::sync::{Arc, Mutex};
 use tantivy::index::SegmentId;
 use tantivy::{DocId, Searcher, SegmentReader, TantivyError};
 
-/// The vectors of one segment: `docs[i]` owns `data[i * dim .. (i + 1) * dim]`.
+use super::quantized::QuantizedRows;
+
+/// The vectors of one segment: `docs[i]` owns `data[i * dim .. (i + 1) * dim]`, and row i
+/// of `quantized` is its 8-bit copy (the scan's first pass).
 pub struct SegmentVectors {
     pub docs: Vec<DocId>,
     pub data: Vec<f32>,
+    pub quantized: QuantizedRows,
 }
 
 impl SegmentVectors {
     fn load(reader: &SegmentReader, field: &str, dim: usize) -> tantivy::Result<SegmentVectors> {
         let Some(column) = reader.fast_fields().bytes(field)? else {
-            return Ok(SegmentVectors { docs: Vec::new(), data: Vec::new() });
+            return Ok(SegmentVectors {
+                docs: Vec::new(),
+                data: Vec::new(),
+                quantized: QuantizedRows::build(&[], dim),
+            });
         };
         // The column is dictionary-encoded: decode each distinct vector once, in ordinal order.
         let mut by_ord = Vec::with_capacity(column.num_terms() * dim);
@@ -44,7 +52,8 @@ impl SegmentVectors {
                 data.extend_from_slice(&by_ord[start..start + dim]);
             }
         }
-        Ok(SegmentVectors { docs, data })
+        let quantized = QuantizedRows::build(&data, dim);
+        Ok(SegmentVectors { docs, data, quantized })
     }
 }
 

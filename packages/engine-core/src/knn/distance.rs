@@ -159,6 +159,11 @@ impl TopK {
         }
     }
 
+    /// The kept candidates, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = &Candidate> {
+        self.heap.iter()
+    }
+
     /// Nearest first.
     pub fn into_sorted(self) -> Vec<Candidate> {
         self.heap.into_sorted_vec()

@@ -5,7 +5,8 @@
 //! Search is an exact scan, not an approximate graph: every live vector of every segment is
 //! compared with the query vector, so recall is 1.0 by construction. Vectors are indexed as
 //! a bytes fast field (little-endian f32) and decoded once per immutable segment into one
-//! contiguous array that the distance loop walks front to back.
+//! contiguous array, plus an 8-bit copy (`quantized`) that the first pass walks front to
+//! back; its error is bounded, and only rows that bound cannot rule out are compared exactly.
 
 mod cache;
 mod dense_vector;
@@ -15,6 +16,7 @@ mod dsl;
 mod es_query;
 mod field;
 mod index_options;
+mod quantized;
 mod query;
 mod restore_dims;
 mod space;
