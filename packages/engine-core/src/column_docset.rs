@@ -17,6 +17,7 @@ use tantivy::query::Scorer;
 use tantivy::{DocId, DocSet, Score, SeekDangerResult, TERMINATED};
 use tantivy_common::TinySet;
 
+use crate::packed_values::append_column_rows_in_range;
 use crate::zone_map::{BlockMatch, ZoneMap, BLOCK_ROWS};
 
 /// Rows filtered per refill when leading: 8 zone-map blocks.
@@ -32,6 +33,8 @@ pub struct ColumnRangeDocSet {
     next_row: u32,
     /// Matching docs of the last filtered stretch, and the position in it.
     buffer: Vec<DocId>,
+    /// Reused by `filter_rows` (see `append_column_rows_in_range`).
+    scratch: Vec<DocId>,
     pos: usize,
     /// Estimated matches, for the intersection's choice of a leading clause.
     estimate: u32,
@@ -60,6 +63,7 @@ impl ColumnRangeDocSet {
             rows,
             next_row: 0,
             buffer: Vec::with_capacity(BLOCK_ROWS as usize),
+            scratch: Vec::new(),
             pos: 0,
             estimate,
             score,
@@ -78,17 +82,17 @@ impl ColumnRangeDocSet {
             let start = self.next_row;
             let end = ((start / SCAN_ROWS + 1) * SCAN_ROWS).min(self.rows);
             self.next_row = end;
-            let mut buffer = std::mem::take(&mut self.buffer);
-            self.filter_rows(start, end, &mut buffer);
-            self.buffer = buffer;
+            let (mut buffer, mut scratch) = (std::mem::take(&mut self.buffer), std::mem::take(&mut self.scratch));
+            self.filter_rows(start, end, &mut buffer, &mut scratch);
+            (self.buffer, self.scratch) = (buffer, scratch);
         }
     }
 
     /// Appends the matching rows of `[from, to)`: blocks the zone map rules out are skipped,
     /// blocks wholly inside are taken, and each run of other blocks is filtered in one call.
-    fn filter_rows(&self, from: u32, to: u32, out: &mut Vec<DocId>) {
+    fn filter_rows(&self, from: u32, to: u32, out: &mut Vec<DocId>, scratch: &mut Vec<DocId>) {
         let Some(map) = &self.map else {
-            return self.column.values.get_row_ids_for_value_range(self.range.clone(), from..to, out);
+            return append_column_rows_in_range(&self.column, &self.range, from..to, out, scratch);
         };
         let mut run_start = None;
         let mut row = from;
@@ -100,7 +104,7 @@ impl ColumnRangeDocSet {
                 }
                 other => {
                     if let Some(start) = run_start.take() {
-                        self.column.values.get_row_ids_for_value_range(self.range.clone(), start..row, out);
+                        map.append_rows_in_range(&self.column, &self.range, start..row, out, scratch);
                     }
                     if let Some(BlockMatch::All(_)) = other {
                         out.extend(row..block_end);
@@ -110,7 +114,7 @@ impl ColumnRangeDocSet {
             row = block_end;
         }
         if let Some(start) = run_start {
-            self.column.values.get_row_ids_for_value_range(self.range.clone(), start..to, out);
+            map.append_rows_in_range(&self.column, &self.range, start..to, out, scratch);
         }
     }
 
@@ -222,12 +226,12 @@ impl DocSet for ColumnRangeDocSet {
         // Filter the window and look ahead to the next scan boundary in one go: the next
         // window finds its matches in the buffer.
         let end = ((window_end.min(self.rows) / SCAN_ROWS + 1) * SCAN_ROWS).min(self.rows);
-        let mut buffer = std::mem::take(&mut self.buffer);
+        let (mut buffer, mut scratch) = (std::mem::take(&mut self.buffer), std::mem::take(&mut self.scratch));
         buffer.clear();
         if from < end {
-            self.filter_rows(from, end, &mut buffer);
+            self.filter_rows(from, end, &mut buffer, &mut scratch);
         }
-        self.buffer = buffer;
+        (self.buffer, self.scratch) = (buffer, scratch);
         self.pos = 0;
         self.valid = true;
         self.next_row = self.next_row.max(end);

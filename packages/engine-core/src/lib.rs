@@ -31,6 +31,7 @@ pub mod memory_release;
 pub mod msearch;
 pub mod names;
 pub mod nested;
+mod packed_values;
 pub mod pipeline;
 pub mod regex_cache;
 pub mod script;

@@ -18,6 +18,7 @@ use std::sync::Arc;
 use tantivy::columnar::{Column, ColumnIndex};
 use tantivy::index::SegmentId;
 
+use crate::packed_values::{append_column_rows_in_range, PackedValues};
 use crate::segment_cache::SegmentCache;
 
 /// Rows per block: small enough that a window's edges waste little, large enough that the map
@@ -35,6 +36,9 @@ pub struct ZoneMap {
     rows: u32,
     mins: Vec<i64>,
     maxs: Vec<i64>,
+    /// For a column whose blocks mostly span a wide part of its values (the map skips little):
+    /// a copy that filters fast whatever codec tantivy chose (`packed_values.rs`).
+    packed: Option<PackedValues>,
 }
 
 /// How a block relates to a range.
@@ -61,7 +65,23 @@ impl ZoneMap {
             maxs.push(block.iter().copied().max().unwrap_or(i64::MIN));
             start += len as u32;
         }
-        ZoneMap { rows, mins, maxs }
+        let packed = if spans_widely(&mins, &maxs) { PackedValues::build(column) } else { None };
+        ZoneMap { rows, mins, maxs, packed }
+    }
+
+    /// Appends the rows of `rows` whose value lies in `range` (clamped) to `out`.
+    pub fn append_rows_in_range(
+        &self,
+        column: &Column<i64>,
+        range: &RangeInclusive<i64>,
+        rows: Range<u32>,
+        out: &mut Vec<u32>,
+        scratch: &mut Vec<u32>,
+    ) {
+        match &self.packed {
+            Some(packed) => packed.append_rows_in_range(range, rows, out, scratch),
+            None => append_column_rows_in_range(column, range, rows, out, scratch),
+        }
     }
 
     /// How block `b` relates to `range`; `None` when no row can match.
@@ -82,6 +102,15 @@ impl ZoneMap {
     pub fn num_blocks(&self) -> usize {
         self.mins.len()
     }
+}
+
+/// Whether most blocks span at least a quarter of the column's values: then nearly every
+/// range straddles nearly every block.
+fn spans_widely(mins: &[i64], maxs: &[i64]) -> bool {
+    let (Some(&least), Some(&most)) = (mins.iter().min(), maxs.iter().max()) else { return false };
+    let whole = most.abs_diff(least);
+    let wide = mins.iter().zip(maxs).filter(|(lo, hi)| hi.abs_diff(**lo).saturating_mul(4) >= whole).count();
+    whole > 0 && wide * 2 > mins.len()
 }
 
 /// The zone map of a segment's column, built on first use. Only for columns holding exactly
@@ -106,7 +135,7 @@ pub fn clamp(column: &Column<i64>, range: &RangeInclusive<i64>) -> Option<RangeI
 
 /// Rows of the column in `range` (already clamped), counted through the map.
 pub fn count(map: &ZoneMap, column: &Column<i64>, range: &RangeInclusive<i64>) -> u32 {
-    let mut hits = Vec::with_capacity(BLOCK_ROWS as usize);
+    let (mut hits, mut scratch) = (Vec::with_capacity(BLOCK_ROWS as usize), Vec::with_capacity(BLOCK_ROWS as usize));
     let mut total = 0;
     for b in 0..map.num_blocks() {
         match map.classify(b, range) {
@@ -114,7 +143,7 @@ pub fn count(map: &ZoneMap, column: &Column<i64>, range: &RangeInclusive<i64>) -
             Some(BlockMatch::All(rows)) => total += rows.len() as u32,
             Some(BlockMatch::Some(rows)) => {
                 hits.clear();
-                column.values.get_row_ids_for_value_range(range.clone(), rows, &mut hits);
+                map.append_rows_in_range(column, range, rows, &mut hits, &mut scratch);
                 total += hits.len() as u32;
             }
         }
@@ -213,6 +242,15 @@ mod tests {
             );
             assert_eq!(searcher.search(&ours, &Count).unwrap(), docs(&searcher, &theirs).len());
         }
+    }
+
+    #[test]
+    fn only_a_column_in_no_document_order_gets_a_packed_copy() {
+        let (index, _, _) = index();
+        let searcher = index.reader().unwrap().searcher();
+        let fast = searcher.segment_readers()[0].fast_fields();
+        assert!(super::ZoneMap::build(&fast.i64("lat").unwrap()).packed.is_some());
+        assert!(super::ZoneMap::build(&fast.i64("ts").unwrap()).packed.is_none());
     }
 
     #[test]

@@ -58,10 +58,6 @@ impl QuantizedRows {
         QuantizedRows { dim, stride, min, step, codes, norms, max_norm }
     }
 
-    pub fn heap_bytes(&self) -> usize {
-        self.codes.len() + 4 * (self.norms.len() + self.min.len() + self.step.len())
-    }
-
     /// The query's side of the approximate keys. `uses_dot`: the key is `-q·x` (else the
     /// squared l2 distance).
     pub fn query(&self, query: &[f32], uses_dot: bool) -> QuantizedQuery {
