@@ -12,10 +12,12 @@ use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
 mod date_block;
 mod harvest;
+mod numeric_block;
 mod state;
 
 use date_block::collect_date_block;
 use harvest::harvest_state;
+use numeric_block::{collect_numeric_block, BlockValues};
 use state::new_state;
 
 use super::auto_date_histogram::AutoCollect;
@@ -120,6 +122,7 @@ pub struct AggSegment {
     keys: Vec<u64>,
     /// A block's column values (`collect_block`).
     values: Vec<Option<i64>>,
+    numeric: BlockValues,
 }
 
 fn build_plan(
@@ -409,7 +412,7 @@ impl Collector for AggCollector {
             .map(|a| build_plan(a, segment, reader, &self.filter_weights, &mut next))
             .collect::<tantivy::Result<_>>()?;
         let states = plans.iter().map(new_state).collect();
-        Ok(AggSegment { plans, states, keys: Vec::new(), values: Vec::new() })
+        Ok(AggSegment { plans, states, keys: Vec::new(), values: Vec::new(), numeric: BlockValues::default() })
     }
 
     /// Only a `top_hits` ordered by (or tracking) relevance needs scores.
@@ -437,8 +440,9 @@ impl SegmentCollector for AggSegment {
         }
     }
 
-    /// Without scores tantivy hands over blocks of documents: a dense keyword composite and a
-    /// plain date histogram count a block through bulk column reads, the rest per document.
+    /// Without scores tantivy hands over blocks of documents: a dense keyword composite, a plain
+    /// date histogram, numeric metrics and plain histogram / range buckets take a block through
+    /// bulk column reads, the rest per document.
     fn collect_block(&mut self, docs: &[DocId]) {
         for (plan, state) in self.plans.iter().zip(self.states.iter_mut()) {
             if let (SegState::CompositeDense { slots, counts }, Some(SegColumns::Composite(sources))) =
@@ -452,6 +456,9 @@ impl SegmentCollector for AggSegment {
                 if collect_date_block(plan, buckets, docs, &mut self.values) {
                     continue;
                 }
+            }
+            if collect_numeric_block(plan, state, docs, &mut self.numeric) {
+                continue;
             }
             for &doc in docs {
                 collect_into(plan, state, doc, 0.0, &mut self.keys);
