@@ -33,6 +33,7 @@ pub mod names;
 pub mod nested;
 mod packed_values;
 pub mod pipeline;
+mod query_cache;
 pub mod regex_cache;
 pub mod script;
 pub mod search;
@@ -44,3 +45,4 @@ pub mod zone_map;
 
 pub use engine::Engine;
 pub use error::{EngineError, Result};
+pub use query_cache::entries as query_cache_entries;

@@ -96,6 +96,7 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
         QueryAst::Match { field, text, operator, minimum_should_match } => {
             lower_match(field, text, *operator, *minimum_should_match, ctx)?
         }
+        QueryAst::Bool(b) if crate::query_cache::cacheable(ast) => crate::query_cache::wrap(ast, lower_bool(b, ctx)?),
         QueryAst::Bool(b) => lower_bool(b, ctx)?,
         QueryAst::MatchPhrase { field, text, slop } => lower_phrase(field, text, *slop, ctx)?,
         QueryAst::MatchPhrasePrefix { field, text, max_expansions } => {

@@ -23,6 +23,18 @@ impl<T> SegmentCache<T> {
         SegmentCache { entries: OnceLock::new(), budget, weight }
     }
 
+    /// Entries held.
+    pub fn len(&self) -> usize {
+        self.entries.get().and_then(|e| e.lock().ok().map(|g| g.0.len())).unwrap_or(0)
+    }
+
+    /// The entry for a segment's column, if there is one.
+    pub fn get(&self, segment: SegmentId, column: &str) -> Option<Arc<T>> {
+        let entries = self.entries.get_or_init(Default::default);
+        let found = entries.lock().ok()?.0.get(&(segment, column.to_string())).cloned();
+        found
+    }
+
     /// The entry for a segment's column, building it when absent. Built outside the lock: two
     /// concurrent first queries may both build it, but neither waits on the other.
     pub fn get_or_build(&self, segment: SegmentId, column: &str, build: impl FnOnce() -> T) -> Option<Arc<T>> {
