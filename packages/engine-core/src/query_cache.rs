@@ -126,7 +126,7 @@ static CACHE: SegmentCache<CachedDocs> = SegmentCache::new(BUDGET_BYTES, CachedD
 
 /// Segment entries held now (for tests and diagnostics).
 pub fn entries() -> usize {
-    CACHE.len()
+    CACHE.entries()
 }
 
 struct CachedFilterWeight {

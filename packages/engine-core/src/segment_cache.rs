@@ -24,7 +24,7 @@ impl<T> SegmentCache<T> {
     }
 
     /// Entries held.
-    pub fn len(&self) -> usize {
+    pub fn entries(&self) -> usize {
         self.entries.get().and_then(|e| e.lock().ok().map(|g| g.0.len())).unwrap_or(0)
     }
 
