@@ -22,8 +22,11 @@ fn load(e: &engine_core::Engine, from: i64, to: i64) {
     e.bulk(None, &ndjson_from("c", &docs, from as usize + 1), RefreshPolicy::Immediate).unwrap();
 }
 
+/// Which documents (by number) a query matches.
+type Matches = Box<dyn Fn(i64) -> bool>;
+
 /// Bool filters (each usable as a `_count` query) and which documents they match.
-fn filters() -> Vec<(Value, Box<dyn Fn(i64) -> bool>)> {
+fn filters() -> Vec<(Value, Matches)> {
     vec![
         (
             json!({"bool": {"filter": [{"term": {"status": "ok"}}, {"range": {"bytes": {"gte": 2_000, "lt": 7_000}}}]}}),
