@@ -6,8 +6,8 @@
 //! As in Lucene, only where scores are not needed (filter context, `_count`, aggregations,
 //! field-sorted pages), only on segments of 10,000+ documents, and only for a query seen
 //! `USES_BEFORE_CACHING` times (ES waits for 5 uses of most queries): a one-off filter is not
-//! worth the copy. Only `bool` queries over leaves whose matches depend on nothing but the
-//! segment are cached: no `now` in a date range, no scripts, no text analysis. The key is the
+//! worth the copy. Only `bool` queries of two or more clauses over leaves whose matches depend
+//! on nothing but the segment are cached: no `now` in a date range, no scripts, no text analysis. The key is the
 //! parsed query; a segment never changes once written, so an entry stays right as long as the
 //! segment lives, and deletions are applied by the collectors afterwards, as for any scorer.
 
@@ -33,9 +33,12 @@ const BUDGET_BYTES: usize = 8 << 20;
 /// Queries whose uses are counted before the counts start over.
 const MAX_COUNTED: usize = 4096;
 
-/// Whether `ast` is a `bool` whose matches depend only on the segment.
+/// Whether `ast` is a `bool` of two or more clauses whose matches depend only on the segment.
+/// A one-clause bool is its clause (Lucene rewrites it so, and does not cache a lone term):
+/// caching it would copy a posting list without saving any work.
 pub fn cacheable(ast: &QueryAst) -> bool {
-    matches!(ast, QueryAst::Bool(_)) && deterministic(ast)
+    let QueryAst::Bool(b) = ast else { return false };
+    b.must.len() + b.filter.len() + b.should.len() + b.must_not.len() >= 2 && deterministic(ast)
 }
 
 fn deterministic(ast: &QueryAst) -> bool {
@@ -297,5 +300,70 @@ impl DocSet for CachedScorer {
 impl Scorer for CachedScorer {
     fn score(&mut self) -> Score {
         self.score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use serde_json::json;
+    use tantivy::{DocSet, TERMINATED};
+    use tantivy_common::BitSet;
+
+    use super::{cacheable, CachedDocs, CachedScorer};
+    use crate::dsl::parse_query;
+
+    #[test]
+    fn cached_matches_advance_seek_and_count_like_the_list_they_hold() {
+        let docs: Vec<u32> = (0..20_000u32).filter(|d| d % 7 == 3 || (5_000..5_200).contains(d)).collect();
+        let mut bits = BitSet::with_max_value(20_000);
+        docs.iter().for_each(|d| {
+            bits.insert(*d);
+        });
+        for cached in [Arc::new(CachedDocs::Dense(bits)), Arc::new(CachedDocs::Sparse(docs.clone()))] {
+            let walk = |s: &mut CachedScorer| {
+                let mut out = vec![];
+                while s.doc() != TERMINATED {
+                    out.push(s.doc());
+                    s.advance();
+                }
+                out
+            };
+            assert_eq!(walk(&mut CachedScorer::new(cached.clone(), 1.0)), docs);
+            assert_eq!(CachedScorer::new(cached.clone(), 1.0).count_including_deleted(), docs.len() as u32);
+            let mut scorer = CachedScorer::new(cached.clone(), 1.0);
+            for target in [0u32, 4, 64, 65, 4_999, 5_000, 5_001, 5_199, 5_200, 5_201, 12_345, 19_998, 19_999] {
+                let want = docs.iter().copied().find(|d| *d >= target.max(scorer.doc())).unwrap_or(TERMINATED);
+                assert_eq!(scorer.seek(target), want, "seek {target}");
+            }
+            assert_eq!(scorer.seek(20_000), TERMINATED);
+            // After moving, a count walks what is left.
+            let mut scorer = CachedScorer::new(cached.clone(), 1.0);
+            scorer.seek(5_100);
+            let left = docs.iter().filter(|d| **d >= 5_100).count() as u32;
+            assert_eq!(scorer.count_including_deleted(), left);
+        }
+    }
+
+    fn is_cacheable(query: serde_json::Value) -> bool {
+        cacheable(&parse_query(&query).unwrap())
+    }
+
+    #[test]
+    fn caches_bools_of_two_or_more_segment_only_clauses() {
+        let term = |v: &str| json!({"term": {"status": v}});
+        assert!(is_cacheable(json!({"bool": {"filter": [term("a"), term("b")]}})));
+        assert!(is_cacheable(json!({"bool": {"filter": [term("a")], "must_not": [{"exists": {"field": "x"}}]}})));
+        assert!(is_cacheable(
+            json!({"bool": {"filter": [term("a"), {"range": {"ts": {"gte": "2024-01-01||+1d", "lt": "2024-02-01"}}}]}})
+        ));
+        // One clause: the clause itself. A date relative to now means something else later.
+        assert!(!is_cacheable(json!({"bool": {"filter": [term("a")]}})));
+        assert!(!is_cacheable(json!({"bool": {"filter": [term("a"), {"range": {"ts": {"gte": "now-1h"}}}]}})));
+        // Analysed text and leaves that are not plain sets of documents.
+        assert!(!is_cacheable(json!({"bool": {"must": [{"match": {"m": "x"}}], "filter": [term("a")]}})));
+        assert!(!is_cacheable(json!({"bool": {"filter": [term("a"), {"fuzzy": {"status": "b"}}]}})));
+        assert!(!is_cacheable(term("a")));
     }
 }

@@ -48,12 +48,12 @@ fn filters() -> Vec<(Value, Matches)> {
         // Not cacheable itself (fuzzy), but its filter is: the cached matches are sought into.
         (
             json!({"bool": {"must": [{"fuzzy": {"status": "tmeout"}}],
-                "filter": [{"bool": {"filter": [{"range": {"bytes": {"gte": 1_000, "lt": 8_000}}}]}}]}}),
+                "filter": [{"bool": {"filter": [{"range": {"bytes": {"gte": 1_000}}}, {"range": {"bytes": {"lt": 8_000}}}]}}]}}),
             Box::new(|n| status(n) == "timeout" && (1_000..8_000).contains(&bytes(n))),
         ),
         (
             json!({"bool": {"must": [{"fuzzy": {"status": "tmeout"}}],
-                "filter": [{"bool": {"filter": [{"range": {"bytes": {"gte": 3_000, "lt": 3_040}}}]}}]}}),
+                "filter": [{"bool": {"filter": [{"range": {"bytes": {"gte": 3_000}}}, {"range": {"bytes": {"lt": 3_040}}}]}}]}}),
             Box::new(|n| status(n) == "timeout" && (3_000..3_040).contains(&bytes(n))),
         ),
     ]
