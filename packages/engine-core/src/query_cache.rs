@@ -7,9 +7,10 @@
 //! field-sorted pages), only on segments of 10,000+ documents, and only for a query seen
 //! `USES_BEFORE_CACHING` times (ES waits for 5 uses of most queries): a one-off filter is not
 //! worth the copy. Only `bool` queries of two or more clauses over leaves whose matches depend
-//! on nothing but the segment are cached: no `now` in a date range, no scripts, no text analysis. The key is the
-//! parsed query; a segment never changes once written, so an entry stays right as long as the
-//! segment lives, and deletions are applied by the collectors afterwards, as for any scorer.
+//! on nothing but the segment are cached: no `now` in a date range, no scripts, no text
+//! analysis. The key is the parsed query; a segment never changes once written, so an entry
+//! stays right as long as the segment lives, and deletions are applied by the collectors
+//! afterwards, as for any scorer.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
