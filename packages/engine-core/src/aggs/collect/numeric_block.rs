@@ -33,35 +33,25 @@ pub(super) fn collect_numeric_block(
     match state {
         SegState::Metric(metric) => for_each_value(&plan.accessor, docs, values, |v| metric.add(v)),
         SegState::Buckets(buckets) if matches!(plan.kind, AggKind::Histogram { .. } | AggKind::Range { .. }) => {
-            let (mut run_keys, mut run_docs) = (Vec::new(), 0u64);
+            // The current run's buckets and the next value's, keyed by the per-document rule.
+            let (mut run_keys, mut keys, mut run_docs) = (Vec::new(), Vec::new(), 0u64);
             let counted = for_each_value(&plan.accessor, docs, values, |v| {
-                if run_docs > 0 && same_keys(plan, v, &run_keys) {
+                keys.clear();
+                plan.numeric_keys(v, &mut keys);
+                if run_docs > 0 && keys == run_keys {
                     run_docs += 1;
                     return;
                 }
                 if run_docs > 0 {
                     add(buckets, &run_keys, run_docs);
                 }
-                run_keys.clear();
-                plan.numeric_keys(v, &mut run_keys);
+                std::mem::swap(&mut run_keys, &mut keys);
                 run_docs = 1;
             });
             if run_docs > 0 {
                 add(buckets, &run_keys, run_docs);
             }
             counted
-        }
-        _ => false,
-    }
-}
-
-/// Whether `v` falls in exactly the buckets of `keys` (the current run's).
-fn same_keys(plan: &Plan, v: f64, keys: &[u64]) -> bool {
-    match &plan.kind {
-        AggKind::Histogram { interval, .. } => keys == [((v / interval).floor() * interval).to_bits()],
-        AggKind::Range { ranges, .. } => {
-            let mut held = ranges.iter().enumerate().filter(|(_, r)| r.contains(v)).map(|(i, _)| i as u64);
-            keys.iter().all(|&k| held.next() == Some(k)) && held.next().is_none()
         }
         _ => false,
     }
