@@ -176,6 +176,17 @@ fn build_plan(
     })
 }
 
+/// The bucket keys (range indexes) of a `numeric_word` bit set, ascending.
+fn mask_keys(mut mask: u64) -> impl Iterator<Item = u64> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros();
+            mask &= mask - 1;
+            u64::from(i)
+        })
+    })
+}
+
 fn date_keyer(kind: &AggKind) -> Option<DateKeyer> {
     match kind {
         AggKind::DateHistogram { interval, opts, .. } => {
@@ -275,12 +286,26 @@ impl Plan {
 
     /// Histogram: the bucket start's f64 bits. Range: the index of every range holding `v`.
     fn numeric_keys(&self, v: f64, keys: &mut Vec<u64>) {
-        match &self.kind {
-            AggKind::Histogram { interval, .. } => keys.push(((v / interval).floor() * interval).to_bits()),
-            AggKind::Range { ranges, .. } => {
+        match (&self.kind, self.numeric_word(v)) {
+            (AggKind::Histogram { .. }, Some(key)) => keys.push(key),
+            (AggKind::Range { .. }, Some(mask)) => keys.extend(mask_keys(mask)),
+            (AggKind::Range { ranges, .. }, None) => {
                 keys.extend(ranges.iter().enumerate().filter(|(_, r)| r.contains(v)).map(|(i, _)| i as u64))
             }
             _ => {}
+        }
+    }
+
+    /// The buckets `v` falls in as one word, so a run of values in the same buckets is found by
+    /// comparing integers (the block path's hot loop): a histogram's key, or the bit set of the
+    /// ranges that hold `v`. None for other kinds and for more than 64 ranges.
+    fn numeric_word(&self, v: f64) -> Option<u64> {
+        match &self.kind {
+            AggKind::Histogram { interval, .. } => Some(((v / interval).floor() * interval).to_bits()),
+            AggKind::Range { ranges, .. } if ranges.len() <= 64 => {
+                Some(ranges.iter().enumerate().fold(0, |m, (i, r)| if r.contains(v) { m | 1 << i } else { m }))
+            }
+            _ => None,
         }
     }
 

@@ -10,7 +10,7 @@ use tantivy::DocId;
 
 use super::super::key_hasher::KeyMap;
 use super::super::AggKind;
-use super::{Accessor, Plan, SegBucket, SegState};
+use super::{mask_keys, Accessor, Plan, SegBucket, SegState};
 
 /// Column values of one block, reused across blocks.
 #[derive(Default)]
@@ -33,23 +33,27 @@ pub(super) fn collect_numeric_block(
     match state {
         SegState::Metric(metric) => for_each_value(&plan.accessor, docs, values, |v| metric.add(v)),
         SegState::Buckets(buckets) if matches!(plan.kind, AggKind::Histogram { .. } | AggKind::Range { .. }) => {
-            // The current run's buckets and the next value's, keyed by the per-document rule.
-            let (mut run_keys, mut keys, mut run_docs) = (Vec::new(), Vec::new(), 0u64);
+            // Runs of values in the same buckets add once. The run test compares one word per
+            // value (`Plan::numeric_word`): building and comparing key vectors here cost ~65 ns
+            // a value and made date_range 8x slower (block_aggs_bench).
+            if plan.numeric_word(0.0).is_none() {
+                return false;
+            }
+            let histogram = matches!(plan.kind, AggKind::Histogram { .. });
+            let (mut run, mut run_docs) = (0u64, 0u64);
             let counted = for_each_value(&plan.accessor, docs, values, |v| {
-                keys.clear();
-                plan.numeric_keys(v, &mut keys);
-                if run_docs > 0 && keys == run_keys {
+                let word = plan.numeric_word(v).unwrap_or_default();
+                if run_docs > 0 && word == run {
                     run_docs += 1;
                     return;
                 }
                 if run_docs > 0 {
-                    add(buckets, &run_keys, run_docs);
+                    add(buckets, histogram, run, run_docs);
                 }
-                std::mem::swap(&mut run_keys, &mut keys);
-                run_docs = 1;
+                (run, run_docs) = (word, 1);
             });
             if run_docs > 0 {
-                add(buckets, &run_keys, run_docs);
+                add(buckets, histogram, run, run_docs);
             }
             counted
         }
@@ -57,9 +61,14 @@ pub(super) fn collect_numeric_block(
     }
 }
 
-fn add(buckets: &mut KeyMap<SegBucket>, keys: &[u64], n: u64) {
-    for &key in keys {
-        buckets.entry(key).or_insert_with(|| SegBucket { count: 0, subs: Vec::new() }).count += n;
+/// Adds a run of `n` values to its buckets: a histogram's word is its key; a range's, the bit
+/// set of the ranges holding it.
+fn add(buckets: &mut KeyMap<SegBucket>, histogram: bool, word: u64, n: u64) {
+    let mut bump = |key| buckets.entry(key).or_insert_with(|| SegBucket { count: 0, subs: Vec::new() }).count += n;
+    if histogram {
+        bump(word);
+    } else {
+        mask_keys(word).for_each(bump);
     }
 }
 
