@@ -52,7 +52,7 @@ export interface BenchOptions {
 export interface BenchOutcome {
   card?: Scorecard;
   dir?: string;
-  exitCode: 0 | 1 | 2 | 3;
+  exitCode: Scorecard['exitCode'];
   /** Set when the run failed before anything could be written. */
   error?: string;
 }

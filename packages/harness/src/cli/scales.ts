@@ -1,9 +1,9 @@
 import type { RunSettings } from '../runner/settings.js';
 
-export type ExitCode = 0 | 1 | 2 | 3;
+export type ExitCode = 0 | 1 | 2 | 3 | 4;
 
 /** The gate's order: a failed run (2) outranks a LOSE (1), which outranks fallen coverage (3), then 0. */
-const RANK: Record<ExitCode, number> = { 2: 3, 1: 2, 3: 1, 0: 0 };
+const RANK: Record<ExitCode, number> = { 2: 4, 1: 3, 4: 2, 3: 1, 0: 0 };
 
 export function worstExit(codes: readonly ExitCode[]): ExitCode {
   return codes.reduce<ExitCode>((worst, c) => (RANK[c] > RANK[worst] ? c : worst), 0);

@@ -24,12 +24,17 @@ export function parseScorecard(file: string, text: string): Scorecard {
     new ScorecardInputError(`${file}: ${field} must be ${want}, got ${JSON.stringify(got) ?? 'nothing'}`);
   if (raw === null || typeof raw !== 'object') throw bad('the file', 'a scorecard object', raw);
   const c = raw as Record<string, unknown>;
-  if (c.schemaVersion !== SCORECARD_SCHEMA_VERSION)
-    throw bad('schemaVersion', `${SCORECARD_SCHEMA_VERSION} (the version this gate reads)`, c.schemaVersion);
+  // Version 2 only added optional fields and exit status 4: version 1 files read as they are.
+  if (c.schemaVersion !== SCORECARD_SCHEMA_VERSION && c.schemaVersion !== 1)
+    throw bad(
+      'schemaVersion',
+      `1 or ${SCORECARD_SCHEMA_VERSION} (the versions this gate reads)`,
+      c.schemaVersion,
+    );
   if (typeof c.runId !== 'string') throw bad('runId', 'a string', c.runId);
   if (typeof c.createdAt !== 'string') throw bad('createdAt', 'an ISO date string', c.createdAt);
   if (!STATUSES.includes(c.status as string)) throw bad('status', STATUSES.join(' | '), c.status);
-  if (![0, 1, 2].includes(c.exitCode as number)) throw bad('exitCode', '0, 1 or 2', c.exitCode);
+  if (![0, 1, 2, 3, 4].includes(c.exitCode as number)) throw bad('exitCode', '0 to 4', c.exitCode);
   const corpus = (c.manifest as { corpus?: Record<string, unknown> } | undefined)?.corpus;
   if (typeof corpus?.name !== 'string' || typeof corpus.docs !== 'number')
     throw bad('manifest.corpus', 'an object with name and docs', corpus);

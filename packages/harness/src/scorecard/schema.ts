@@ -3,7 +3,7 @@
  * (SCORECARD.md, the DuckDB history, the site, the gate) reads only this shape.
  * Bump SCORECARD_SCHEMA_VERSION on any incompatible change.
  */
-export const SCORECARD_SCHEMA_VERSION = 1;
+export const SCORECARD_SCHEMA_VERSION = 2;
 
 export type Verdict = 'WIN' | 'LOSE' | 'TIE' | 'N/A';
 export const VERDICTS: readonly Verdict[] = ['WIN', 'LOSE', 'TIE', 'N/A'];
@@ -30,6 +30,43 @@ export interface EngineInfo {
   url: string;
   /** true when the harness started the process; false for --candidate-url / --baseline-url. */
   startedByHarness: boolean;
+  /** Nodes of the engine's cluster (1 for a single node); with the index's shards and replicas. */
+  topology?: { nodes: number; shards: number; replicas: number };
+}
+
+/**
+ * How the timed requests of a read row are laid out (Kalibera & Jones's levels): each engine runs
+ * in `forks` process executions per run, each fork measures `roundsPerFork` paired rounds, each
+ * round `requestsPerRound` timed requests. `basis` says where the counts came from.
+ */
+export interface MeasurementDesign {
+  forks: number;
+  roundsPerFork: number;
+  requestsPerRound: number;
+  basis: string;
+}
+
+/** Where the harness and the engines ran: CPU sets (as taskset lists), or why they were not pinned. */
+export interface Placement {
+  harnessCpus?: string;
+  engineCpus?: string;
+  note: string;
+}
+
+/** The engine's differential conformance suite against the real baseline, as committed at this revision. */
+export interface ConformanceSummary {
+  /** ISO date the suite was last run against the baseline. */
+  measuredAt: string;
+  /** e.g. "OpenSearch 2.19.1". */
+  baseline: string;
+  cases: number;
+  /** Cases whose pinned expectations hold on the baseline. */
+  baselinePass: number;
+  /** Cases where the candidate answers as the baseline does. */
+  candidatePass: number;
+  areas: { area: string; cases: number; baselinePass: number; candidatePass: number }[];
+  /** Known, reasoned differences (counted in cases but not in candidatePass). */
+  differences: { area: string; name: string; reason: string }[];
 }
 
 export interface Manifest {
@@ -41,6 +78,8 @@ export interface Manifest {
   corpus: { name: string; seed: number; docs: number; contentHash: string };
   /** Every harness setting that shaped the run (rate, iterations, warmups, rounds, timeouts, ...). */
   settings: Record<string, string | number | boolean | string[]>;
+  design?: MeasurementDesign;
+  placement?: Placement;
 }
 
 /** One engine's measurement of one row. */
@@ -90,6 +129,16 @@ export interface SideMeasurement {
   };
   /** Memory row: what /proc said about the engine's process tree (value = rssBytes). */
   memory?: MemoryDetail;
+  /**
+   * Engine CPU per timed request, ms: on-CPU time of the engine's process tree during the timed
+   * phases (every thread's schedstat, or the node stats API's process CPU for an engine given by
+   * URL) divided by the timed requests.
+   */
+  cpuMsPerRequest?: number;
+  /** Where cpuMsPerRequest came from. */
+  cpuSource?: 'proc-schedstat' | 'nodes-stats';
+  /** CPU ms per second this engine used while the other one was timed: shows it stayed idle. */
+  idleCpuMsPerSecond?: number;
 }
 
 /** Resident memory of an engine's process and its descendants, from /proc/<pid>/status. */
@@ -155,6 +204,29 @@ export interface RowResult {
   flaky?: { flips: number; runs: number };
   /** Path (relative to the run folder) of the full diff of the two mismatching responses. */
   diffPath?: string;
+  /** Engine CPU per request, baseline / candidate (> 1: the candidate uses less), with its 95% interval. */
+  cpuRatio?: number;
+  cpuCi?: [number, number];
+  /** Process executions per engine the row was measured in. */
+  forks?: number;
+  /** A p99-scored row whose p99s are both within 2x of the harness floor's p99: the tail is the harness's. */
+  belowFloorP99?: boolean;
+  /**
+   * The pull-request gate's second comparison: this build's candidate against the candidate built
+   * at the merge base, measured in the same run. ratio > 1: this build is faster.
+   */
+  versusBase?: BaseComparison;
+}
+
+/** One row of the candidate-vs-base-candidate comparison (regressions against main). */
+export interface BaseComparison {
+  baseRevision: string;
+  ratio?: number;
+  ci?: [number, number];
+  cpuRatio?: number;
+  cpuCi?: [number, number];
+  verdict: 'REGRESSED' | 'IMPROVED' | 'SAME' | 'N/A';
+  reason: string;
 }
 
 /** The harness against a null HTTP server on the same machine: the floor under every latency row. */
@@ -216,8 +288,9 @@ export interface Scorecard {
   floor?: Floor;
   coverage?: Coverage;
   sweeps?: Sweep[];
-  /** 0 no LOSE, 1 any LOSE, 2 the run failed, 3 coverage fell. */
-  exitCode: 0 | 1 | 2 | 3;
+  conformance?: ConformanceSummary;
+  /** 0 no LOSE, 1 any LOSE, 2 the run failed, 3 coverage fell, 4 a row regressed against the base build. */
+  exitCode: 0 | 1 | 2 | 3 | 4;
 }
 
 /**

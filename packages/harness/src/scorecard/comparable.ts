@@ -1,0 +1,39 @@
+import type { Scorecard } from './schema.js';
+
+/**
+ * What two runs must share before any of their numbers are compared (coverage, flaky counts,
+ * changed rows, "previous run", the site's trends): the corpus and its size, the row selection,
+ * the baseline (product, version and cluster shape) and the machine class. A 100k run and a 1M
+ * run of the same commit are two different measurements, not a trend.
+ */
+export interface ComparableSet {
+  corpus: string;
+  docs: number;
+  families: string;
+  /** e.g. "OpenSearch 2.19.1" or "OpenSearch 2.19.1, 3 nodes". */
+  baseline: string;
+  /** e.g. "2 cores, Intel Xeon ...". */
+  machine: string;
+}
+
+export function comparableSet(card: Scorecard): ComparableSet {
+  const m = card.manifest;
+  const nodes = m.baseline.topology?.nodes ?? 1;
+  return {
+    corpus: m.corpus.name,
+    docs: m.corpus.docs,
+    families: String(m.settings?.families ?? '*'),
+    baseline: `${m.baseline.product} ${m.baseline.version}${nodes > 1 ? `, ${nodes} nodes` : ''}`,
+    machine: `${m.machine.cores} cores, ${m.machine.cpuModel}`,
+  };
+}
+
+/** One string per comparable set: equal keys, comparable runs. */
+export function comparableKey(card: Scorecard): string {
+  const s = comparableSet(card);
+  return [s.corpus, s.docs, s.families, s.baseline, s.machine].join(' | ');
+}
+
+export function comparable(a: Scorecard, b: Scorecard): boolean {
+  return comparableKey(a) === comparableKey(b);
+}
