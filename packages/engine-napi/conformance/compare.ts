@@ -44,6 +44,35 @@ function projectDoc(doc: Record<string, Json>): Record<string, Json> {
   };
 }
 
+/** A `_bulk` item: its action, status, result, id and error type. */
+function projectItem(item: Json): Json {
+  const [action, reply] = Object.entries(asRecord(item) ?? {})[0] ?? [];
+  const r = asRecord(reply) ?? {};
+  return {
+    action,
+    status: r.status,
+    _index: r._index,
+    _id: r._id,
+    _version: r._version,
+    result: r.result,
+    error_type: asRecord(r.error)?.type,
+  };
+}
+
+/** Counters of the by-query, scroll-clear and index-management replies, when present. */
+const SCALARS = [
+  'acknowledged',
+  'total',
+  'deleted',
+  'updated',
+  'noops',
+  'version_conflicts',
+  'succeeded',
+  'num_freed',
+  'errors',
+  'found',
+];
+
 export function project(reply: Reply): Record<string, Json> {
   const body = asRecord(reply.body);
   if (!body) return { status: reply.status, body: reply.body };
@@ -57,6 +86,11 @@ export function project(reply: Reply): Record<string, Json> {
   if (Array.isArray(body.docs)) out.docs = body.docs.map((d) => projectDoc(asRecord(d) ?? {}));
   if (typeof body.count === 'number') out.count = body.count;
   if (!hits && '_id' in body) out.doc = projectDoc(body);
+  if (Array.isArray(body.items)) out.items = body.items.map(projectItem);
+  for (const key of SCALARS) {
+    if (!hits && !('_id' in body) && (typeof body[key] === 'boolean' || typeof body[key] === 'number'))
+      out[key] = body[key];
+  }
   return out;
 }
 
@@ -109,20 +143,56 @@ export function firstDifference(a: Json, b: Json, tolerance: number, path = '$')
   return a === b ? undefined : `${path}: ${short(a)} != ${short(b)}`;
 }
 
-/** Value at a dotted path (`hits.hits.0._id`, `buckets.length`); `status` is the HTTP status. */
+/**
+ * Value at a dotted path (`hits.hits.0._id`, `buckets.length`, `hits.hits.*._score`); `status`
+ * is the HTTP status. A `*` maps the rest of the path over an array's items.
+ */
 export function valueAt(reply: Reply, path: string): Json {
   if (path === 'status') return reply.status;
-  let current: Json = reply.body;
-  for (const part of path.split('.')) {
-    if (Array.isArray(current)) current = part === 'length' ? current.length : current[Number(part)];
-    else current = asRecord(current)?.[part];
+  return walk(reply.body, path.split('.'));
+}
+
+function walk(value: Json, parts: string[]): Json {
+  let current = value;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] as string;
+    if (Array.isArray(current)) {
+      if (part === '*') return current.map((item) => walk(item, parts.slice(i + 1)));
+      current = part === 'length' ? current.length : current[Number(part)];
+    } else current = asRecord(current)?.[part];
     if (current === undefined) return undefined;
   }
   return current;
 }
 
+/** Removes an `ignore` path (`$.doc._id`, `$.items[*]._id`) from a projection, in place. */
+export function dropPath(value: Json, path: string): void {
+  const parts = path
+    .replace(/^\$\.?/, '')
+    .replace(/\[([^\]]*)\]/g, '.$1')
+    .split('.')
+    .filter((p) => p.length > 0);
+  const go = (node: Json, rest: string[]): void => {
+    const [head, ...tail] = rest;
+    if (head === undefined) return;
+    if (Array.isArray(node)) {
+      const items = head === '*' ? node : [node[Number(head)]];
+      for (const item of items) {
+        if (tail.length > 0) go(item, tail);
+      }
+      return;
+    }
+    const record = asRecord(node);
+    if (!record) return;
+    if (tail.length === 0) delete record[head];
+    else go(record[head], tail);
+  };
+  go(value, parts);
+}
+
 /**
- * A case's pinned expectations: `{path: value}` pairs, plus `$ids` for the ordered hit ids.
+ * A case's pinned expectations: `{path: value}` pairs, plus `$ids` / `$scores` for the ordered
+ * hit ids / scores and `$keys` for the body's sorted top-level keys.
  * Returns the first unmet one.
  */
 export function unmetExpectation(
@@ -133,8 +203,12 @@ export function unmetExpectation(
   for (const [path, wanted] of Object.entries(expect)) {
     const actual =
       path === '$ids'
-        ? (valueAt(reply, 'hits.hits') as Json[] | undefined)?.map((h) => asRecord(h)?._id)
-        : valueAt(reply, path);
+        ? valueAt(reply, 'hits.hits.*._id')
+        : path === '$scores'
+          ? valueAt(reply, 'hits.hits.*._score')
+          : path === '$keys'
+            ? Object.keys(asRecord(reply.body) ?? {}).sort()
+            : valueAt(reply, path);
     const diff = firstDifference(actual, wanted, tolerance, path);
     if (diff) return diff;
   }
