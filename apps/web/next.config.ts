@@ -16,8 +16,8 @@ const config: NextConfig = {
   images: { unoptimized: true },
   poweredByHeader: false,
   reactStrictMode: true,
-  // Native DuckDB bindings and vega's CommonJS/ESM mix load from node_modules at build time.
-  serverExternalPackages: ['@duckdb/node-api', '@duckdb/node-bindings', 'vega', 'vega-lite'],
+  // vega's CommonJS/ESM mix loads from node_modules at build time.
+  serverExternalPackages: ['vega', 'vega-lite'],
   turbopack: { root: resolve(process.cwd(), '../..') },
 };
 

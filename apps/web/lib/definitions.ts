@@ -2,7 +2,11 @@
  * Every type the site uses. The scorecard shape is the harness's contract, re-exported so
  * the rest of the site imports types from one place; the site's own shapes are derived here.
  */
-import type { RowGroup, RowResult, Scorecard, Verdict } from '@everycell/harness/schema';
+import type { RowGroup, RowResult, Verdict } from '@everycell/harness/schema';
+import type { StoredScorecard } from '@everycell/harness/validate';
+
+/** A scorecard as committed: schema 1 or 2 (2 only adds optional fields). */
+export type Scorecard = StoredScorecard;
 
 export type {
   Coverage,
@@ -12,12 +16,12 @@ export type {
   Mismatch,
   RowGroup,
   RowResult,
-  Scorecard,
   SideMeasurement,
   Sweep,
   SweepSide,
   Verdict,
 } from '@everycell/harness/schema';
+export type { Waiver } from '@everycell/harness/waivers';
 
 /** One point of a row's trend: the row's result in one run, as stored in the history. */
 export interface TrendPoint {
@@ -33,13 +37,9 @@ export interface TrendPoint {
   reason: string;
 }
 
-/** Where the trend was read from: the product requirement is the DuckDB history. */
-export type HistorySource = 'duckdb' | 'scorecard-json';
-
 export interface RowTrend {
   rowId: string;
   title: string;
-  source: HistorySource;
   points: TrendPoint[];
 }
 
@@ -54,13 +54,4 @@ export interface RowGroupSection {
 export interface LatestRun {
   scorecard: Scorecard;
   sections: RowGroupSection[];
-}
-
-/** A gate waiver from scorecards/waivers.json (the harness's packages/harness/src/gate/waivers.ts). */
-export interface Waiver {
-  row: string;
-  reason: string;
-  who: string;
-  /** Last day (UTC) the waiver holds, YYYY-MM-DD. */
-  expires: string;
 }

@@ -3,6 +3,7 @@
  * (collapse, saturation, a suspected cache, the resolution floor, re-measuring, flakiness) and
  * whether a gate waiver covers it. Pure; the row page lists them all, the run table the short ones.
  */
+import { isExpired } from '@everycell/harness/waivers';
 import type { RowResult, SideMeasurement, Waiver } from './definitions';
 
 export type MarkerKind =
@@ -99,4 +100,18 @@ export function rowMarkers(row: RowResult, waiver?: { waiver: Waiver; active: bo
     );
   }
   return markers;
+}
+
+/**
+ * The waiver that covers a row, judged on the day the run was made (the gate's own rule: a waiver
+ * holds through its `expires` day, UTC).
+ */
+export function waiverFor(
+  waivers: readonly Waiver[],
+  rowId: string,
+  runCreatedAt: string,
+): { waiver: Waiver; active: boolean } | undefined {
+  const waiver = waivers.find((entry) => entry.row === rowId);
+  if (!waiver) return undefined;
+  return { waiver, active: !isExpired(waiver, runCreatedAt.slice(0, 10)) };
 }

@@ -99,7 +99,7 @@ export function trendFromScorecards(scorecards: readonly Scorecard[], rowId: str
     });
   }
   if (title === undefined) return undefined;
-  return { rowId, title, source: 'scorecard-json', points };
+  return { rowId, title, points };
 }
 
 /** Every row id seen in any run, latest run's order first, then ids only older runs have. */

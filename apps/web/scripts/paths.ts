@@ -1,10 +1,9 @@
 /** Folders the site's scripts share, resolved from this file so any working directory works. */
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const repoDir = resolve(webDir, '../..');
-export const harnessHistoryCli = join(repoDir, 'packages/harness/src/history/cli.ts');
 
 /** Same rule as lib/data.ts: EVERYCELL_SCORECARDS (relative to apps/web) or the repository's folder. */
 export function scorecardsDirFromEnv(): string {

@@ -1,7 +1,6 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   getComparePairs,
@@ -11,20 +10,18 @@ import {
   getRowTrend,
   getRun,
   getRunSummaries,
-  historyPath,
+  loadAll,
   readScorecards,
 } from '../lib/data';
 import { trendFromScorecards } from '../lib/prepare';
 import { fixturesDir, loadFixtures } from './load-fixtures';
-import { writeHistory } from './write-history';
 
 let dir: string;
 
-beforeAll(async () => {
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'everycell-web-'));
   cpSync(fixturesDir, dir, { recursive: true, filter: (src) => !src.endsWith('.ts') });
   process.env.EVERYCELL_SCORECARDS = dir;
-  await writeHistory(historyPath(), loadFixtures());
 });
 
 afterAll(() => {
@@ -58,39 +55,31 @@ describe('data layer over the fixture scorecards', () => {
     expect(getComparison(last.before, 'no-such-run')).toBeUndefined();
   });
 
-  it('reads the trend from DuckDB, matching what the files say', async () => {
-    const trend = await getRowTrend('query.term');
-    expect(trend?.source).toBe('duckdb');
-    const fromFiles = trendFromScorecards(loadFixtures(), 'query.term');
-    expect(trend?.points).toEqual(fromFiles?.points);
-  });
-
-  it('shows what the database holds, not what the files hold', async () => {
-    const instance = await DuckDBInstance.create(historyPath());
-    const connection = await instance.connect();
-    await connection.run(`UPDATE rows SET ratio = 9.5 WHERE row_id = 'query.bool'`);
-    connection.closeSync();
-    instance.closeSync();
-    const trend = await getRowTrend('query.bool');
-    expect(trend?.points.map((p) => p.ratio)).toEqual([9.5, 9.5, 9.5]);
-  });
-
-  it('falls back to the scorecard files when history.duckdb is absent', async () => {
-    rmSync(historyPath());
-    const trend = await getRowTrend('query.term');
-    expect(trend?.source).toBe('scorecard-json');
+  it('builds a trend from the files', () => {
+    const trend = getRowTrend('query.term');
+    expect(trend?.points).toEqual(trendFromScorecards(loadFixtures(), 'query.term')?.points);
     expect(trend?.points).toHaveLength(3);
   });
 });
 
 describe('bad scorecard files', () => {
-  it('names the file and the fix for an unknown schema version', () => {
+  it('lists every problem of every file before anything is built', () => {
     const bad = mkdtempSync(join(tmpdir(), 'everycell-web-bad-'));
     cpSync(join(fixturesDir, '2026-11-18T02-10-04Z-3f9c2ab'), join(bad, 'run-x'), { recursive: true });
+    cpSync(join(fixturesDir, '2026-11-20T02-12-41Z-8d01e77'), join(bad, 'run-y'), { recursive: true });
     writeFileSync(join(bad, 'run-x', 'scorecard.json'), JSON.stringify({ schemaVersion: 99 }));
-    process.env.EVERYCELL_SCORECARDS = bad;
+    writeFileSync(join(bad, 'waivers.json'), '{"waivers": [{"row": ""}]}');
     try {
-      expect(() => readScorecards()).toThrow(/run-x\/scorecard\.json has schemaVersion 99.*update apps\/web/);
+      const { problems, scorecards } = loadAll(bad);
+      expect(scorecards).toHaveLength(0);
+      const name = bad.split('/').at(-1);
+      expect(problems).toEqual([
+        `${name}/run-x/scorecard.json: schemaVersion: version 99 is not one this reader knows (1 or 2): update @everycell/harness/validate`,
+        `${name}/run-y/scorecard.json: runId: "2026-11-20T02-12-41Z-8d01e77" is not the name of its folder "run-y"`,
+        `${name}/waivers.json: waivers[0].row must be a non-empty string, got ""`,
+      ]);
+      process.env.EVERYCELL_SCORECARDS = bad;
+      expect(() => readScorecards()).toThrow(problems.join('\n'));
     } finally {
       process.env.EVERYCELL_SCORECARDS = dir;
       rmSync(bad, { recursive: true, force: true });

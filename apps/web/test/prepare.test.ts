@@ -64,7 +64,6 @@ describe('countVerdicts', () => {
 describe('trendFromScorecards', () => {
   it('lists a row oldest run first and skips runs that lack it', () => {
     const trend = trendFromScorecards(cards, 'metric.avg');
-    expect(trend?.source).toBe('scorecard-json');
     expect(trend?.points.map((p) => p.runId)).toEqual([
       '2026-11-20T02-12-41Z-8d01e77',
       '2026-11-21T02-09-58Z-c4a7b19',

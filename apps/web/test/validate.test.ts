@@ -1,11 +1,11 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { parseScorecard, ScorecardFileError } from '@everycell/harness/validate';
+import { parseWaivers } from '@everycell/harness/waivers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readScorecards } from '../lib/data';
 import type { Scorecard } from '../lib/definitions';
-import { ScorecardFileError, validateScorecard } from '../lib/validate-scorecard';
-import { parseWaivers } from '../lib/waivers';
 import { fixturesDir, loadFixtures } from './load-fixtures';
 
 const FILE = 'scorecards/run-x/scorecard.json';
@@ -20,7 +20,7 @@ function card(): Scorecard {
 
 function messageOf(input: unknown, folder?: string): string {
   try {
-    validateScorecard(FILE, input, folder);
+    parseScorecard(FILE, input, folder);
   } catch (error) {
     expect(error).toBeInstanceOf(ScorecardFileError);
     return (error as Error).message;
@@ -30,7 +30,7 @@ function messageOf(input: unknown, folder?: string): string {
 
 describe('validateScorecard: the shape', () => {
   it('accepts every fixture and every committed real scorecard (older ones lack the newer fields)', () => {
-    for (const fixture of loadFixtures()) expect(validateScorecard(FILE, fixture)).toBe(fixture);
+    for (const fixture of loadFixtures()) expect(parseScorecard(FILE, fixture)).toBe(fixture);
     const real = resolve(fixturesDir, '../../../../scorecards');
     // Run folders, as the site reads them (scorecards/ci and scorecards/wordnet hold their own runs).
     const runs = readdirSync(real, { withFileTypes: true }).filter(
@@ -39,7 +39,7 @@ describe('validateScorecard: the shape', () => {
     expect(runs.length).toBeGreaterThan(0);
     for (const run of runs) {
       const parsed = JSON.parse(readFileSync(join(real, run.name, 'scorecard.json'), 'utf8'));
-      expect(validateScorecard(FILE, parsed, run.name).runId).toBe(run.name);
+      expect(parseScorecard(FILE, parsed, run.name).runId).toBe(run.name);
     }
   });
 
@@ -82,8 +82,12 @@ describe('validateScorecard: the shape', () => {
     const twice = card() as unknown as Record<string, unknown>;
     twice.durationMs = 'long';
     twice.status = 'done';
+    // Every problem, one line each, not only the first.
     expect(messageOf(twice)).toBe(
-      `${FILE}: status: expected "complete", "partial" or "failed", got "done" (and 1 more problem)`,
+      [
+        `${FILE}: status: expected "complete", "partial" or "failed", got "done"`,
+        `${FILE}: durationMs: expected a number, got "long"`,
+      ].join('\n'),
     );
   });
 
@@ -97,9 +101,11 @@ describe('validateScorecard: the shape', () => {
     );
   });
 
-  it('says which side to update for another schema version', () => {
-    expect(messageOf({ ...card(), schemaVersion: 2 })).toBe(
-      `${FILE} has schemaVersion 2, the site reads 1: update apps/web`,
+  it('reads schema 1 and 2, and says which side to update for another version', () => {
+    const v2 = { ...card(), schemaVersion: 2 };
+    expect(parseScorecard(FILE, v2)).toBe(v2);
+    expect(messageOf({ ...card(), schemaVersion: 3 })).toBe(
+      `${FILE}: schemaVersion: version 3 is not one this reader knows (1 or 2): update @everycell/harness/validate`,
     );
     expect(messageOf([])).toBe(`${FILE}: (top level): expected an object, got a list of 0`);
   });
@@ -173,6 +179,6 @@ describe('parseWaivers', () => {
       parseWaivers('waivers.json', {
         waivers: [{ row: 'query.term', reason: 'x', who: 'y', expires: '2026-02-30' }],
       }),
-    ).toThrow('waivers.json: waivers[0].expires: expected a date YYYY-MM-DD');
+    ).toThrow('waivers.json: waivers[0].expires must be a date YYYY-MM-DD, got "2026-02-30"');
   });
 });

@@ -18,10 +18,9 @@ import {
   runFileExists,
 } from '@/lib/data';
 import { formatCi, formatDate, formatRatio, formatSide } from '@/lib/format';
-import { rowMarkers } from '@/lib/markers';
+import { rowMarkers, waiverFor } from '@/lib/markers';
 import { runFileHref, runHref } from '@/lib/routes';
 import { chartData, renderTrendSvg } from '@/lib/trend-chart';
-import { waiverFor } from '@/lib/waivers';
 
 type Params = { id: string };
 
@@ -40,7 +39,7 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 export default async function RowTrendPage({ params }: { params: Promise<Params> }) {
   const id = decodeURIComponent((await params).id);
   const latest = getLatestRowWithRun(id);
-  const trend = await getRowTrend(id);
+  const trend = getRowTrend(id);
   if (!latest || !trend) notFound();
   const { row, scorecard } = latest;
   const markers = rowMarkers(row, waiverFor(getWaivers(), row.id, scorecard.createdAt));
@@ -113,7 +112,7 @@ export default async function RowTrendPage({ params }: { params: Promise<Params>
           </details>
         ) : null}
         <h2 className="section-title">History</h2>
-        <figure className="trend" data-source={trend.source}>
+        <figure className="trend">
           {svg ? (
             <TrendSvg svg={svg} label={description} />
           ) : (
@@ -123,9 +122,7 @@ export default async function RowTrendPage({ params }: { params: Promise<Params>
             {svg
               ? 'Ratio per run (log scale; > 1 = candidate better), shaded band = 95% CI, dashed line = parity. '
               : ''}
-            {trend.source === 'duckdb'
-              ? `Read from the DuckDB history (${trend.points.length} runs).`
-              : `Read from the scorecard files: history.duckdb was not built (${trend.points.length} runs).`}
+            {`${trend.points.length} runs.`}
           </figcaption>
         </figure>
         <h2 className="section-title">Runs</h2>
