@@ -1,9 +1,9 @@
 import pc from 'picocolors';
 import { HELP, parseBenchArgs, UsageError } from './cli/args.js';
-import { runBench } from './cli/bench.js';
 import { createProgress } from './cli/progress.js';
-import { runScales } from './cli/scales.js';
 import { renderSummary } from './cli/summary.js';
+import { runBench } from './run/bench.js';
+import { runScales } from './run/scales.js';
 
 async function main(argv: string[]): Promise<number> {
   let args: ReturnType<typeof parseBenchArgs>;

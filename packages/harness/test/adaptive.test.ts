@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningEngine } from '../src/engines/types.js';
 import { ALL_FAMILIES } from '../src/families/index.js';
 import type { Family } from '../src/families/types.js';
-import { measureReadRowAdaptive } from '../src/runner/adaptiveReadRow.js';
-import { realClock } from '../src/runner/clock.js';
-import { DEFAULT_SETTINGS, type RunSettings } from '../src/runner/settings.js';
-import { Side } from '../src/runner/side.js';
+import { realClock } from '../src/load/clock.js';
+import { Side } from '../src/load/side.js';
+import { DEFAULT_SETTINGS, type RunSettings } from '../src/model/settings.js';
+import { measureReadRowAdaptive } from '../src/run/adaptiveReadRow.js';
 import { type FakeEs, startFakeEs } from './helpers/fakeEs.js';
 
 const fakes: FakeEs[] = [];

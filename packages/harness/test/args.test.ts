@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseBenchArgs, UsageError } from '../src/cli/args.js';
-import { DEFAULT_SETTINGS } from '../src/runner/settings.js';
+import { DEFAULT_SETTINGS } from '../src/model/settings.js';
 
 describe('bench flags', () => {
   it('defaults and suffixes', () => {

@@ -11,9 +11,9 @@ import {
   topHitsIdsOf,
 } from '../src/families/signalAggs.js';
 import type { Family } from '../src/families/types.js';
+import { rowSettings, wireRequest } from '../src/measure/readRow.js';
+import { DEFAULT_SETTINGS } from '../src/model/settings.js';
 import { Rng } from '../src/rng.js';
-import { rowSettings, wireRequest } from '../src/runner/readRow.js';
-import { DEFAULT_SETTINGS } from '../src/runner/settings.js';
 
 const family = (id: string) => {
   const f = ALL_FAMILIES.find((x) => x.id === id);

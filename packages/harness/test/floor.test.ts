@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { floorOf, measureFloor, NULL_SERVER } from '../src/floor/measureFloor.js';
 import { spawnServer } from '../src/floor/spawnServer.js';
-import type { Sample } from '../src/runner/samples.js';
+import type { Sample } from '../src/model/samples.js';
 
 const alive = (pid: number) => {
   try {

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { prepareBulk } from '../src/corpus/bulk.js';
 import { generateCorpus } from '../src/corpus/generate.js';
 import type { RunningEngine } from '../src/engines/types.js';
-import { ingestBoth, WARMUP_INDEX } from '../src/runner/ingest.js';
-import { DEFAULT_SETTINGS } from '../src/runner/settings.js';
-import { Side } from '../src/runner/side.js';
+import { Side } from '../src/load/side.js';
+import { ingestBoth, WARMUP_INDEX } from '../src/measure/ingest.js';
+import { DEFAULT_SETTINGS } from '../src/model/settings.js';
 import { ingestRowResult } from '../src/verdict/ingestRowResult.js';
 import { type FakeEs, startFakeEs } from './helpers/fakeEs.js';
 

@@ -10,10 +10,11 @@ import {
   vectorAt,
   vectorBulkBodies,
 } from '../src/corpus/vectors.js';
-import { knnFamily } from '../src/runner/knn.js';
-import { bodiesFor, wireRequest } from '../src/runner/readPhase.js';
-import { DEFAULT_SETTINGS } from '../src/runner/settings.js';
-import { knnRecallRow, pairedRecallBootstrap, type RecallSideRaw } from '../src/verdict/knnRowResults.js';
+import { bodiesFor, wireRequest } from '../src/load/readPhase.js';
+import { knnFamily } from '../src/measure/knn.js';
+import type { RecallSideRaw } from '../src/model/raw.js';
+import { DEFAULT_SETTINGS } from '../src/model/settings.js';
+import { knnRecallRow, pairedRecallBootstrap } from '../src/verdict/knnRowResults.js';
 
 const small = (seed = 7, docs = 3000): VectorCorpus =>
   generateVectorCorpus({ docs, dims: 16, clusters: 20, queries: 40, seed });

@@ -6,7 +6,7 @@ import {
   parseStatPpid,
   parseStatus,
   processTreeMemory,
-} from '../src/runner/memory.js';
+} from '../src/measure/memory.js';
 import { buildScorecard } from '../src/scorecard/build.js';
 import { renderMarkdown } from '../src/scorecard/markdown.js';
 import type { RowResult } from '../src/scorecard/schema.js';

@@ -4,11 +4,12 @@ import { generateCorpus } from '../src/corpus/generate.js';
 import type { RunningEngine } from '../src/engines/types.js';
 import { ALL_FAMILIES } from '../src/families/index.js';
 import type { Family } from '../src/families/types.js';
-import { realClock } from '../src/runner/clock.js';
-import { type MixedRowRaw, measureMixedRow, rewriteBodies, selectMixed } from '../src/runner/mixed.js';
-import type { Sample } from '../src/runner/samples.js';
-import { DEFAULT_SETTINGS, type RunSettings } from '../src/runner/settings.js';
-import { Side } from '../src/runner/side.js';
+import { realClock } from '../src/load/clock.js';
+import { Side } from '../src/load/side.js';
+import { measureMixedRow, rewriteBodies, selectMixed } from '../src/measure/mixed.js';
+import type { MixedRowRaw } from '../src/model/raw.js';
+import type { Sample } from '../src/model/samples.js';
+import { DEFAULT_SETTINGS, type RunSettings } from '../src/model/settings.js';
 import { mixedRowResult } from '../src/verdict/mixedRowResult.js';
 import { type FakeEs, startFakeEs } from './helpers/fakeEs.js';
 

@@ -2,11 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningEngine } from '../src/engines/types.js';
-import { EngineFailure } from '../src/runner/errors.js';
-import { RowGuard } from '../src/runner/recover.js';
-import { Side } from '../src/runner/side.js';
+import { EngineFailure } from '../src/load/errors.js';
+import { Side } from '../src/load/side.js';
+import type { RowMeta } from '../src/model/rowMeta.js';
+import { RowGuard } from '../src/run/guard.js';
 import type { RowResult } from '../src/scorecard/schema.js';
-import type { RowMeta } from '../src/verdict/crashedRowResult.js';
 import { type FakeEs, startFakeEs } from './helpers/fakeEs.js';
 
 const fakes: FakeEs[] = [];

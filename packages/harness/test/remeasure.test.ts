@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_FAMILIES } from '../src/families/index.js';
+import type { ReadRowRaw } from '../src/model/raw.js';
+import type { Sample } from '../src/model/samples.js';
+import { DEFAULT_SETTINGS } from '../src/model/settings.js';
 import { Rng } from '../src/rng.js';
-import type { ReadRowRaw } from '../src/runner/readRow.js';
-import type { Sample } from '../src/runner/samples.js';
-import { DEFAULT_SETTINGS } from '../src/runner/settings.js';
 import { readRowResult } from '../src/verdict/readRowResult.js';
 import { wantsMoreRounds } from '../src/verdict/remeasure.js';
 

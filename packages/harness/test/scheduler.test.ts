@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type Clock, spinWhileInFlight } from '../src/runner/clock.js';
-import { runOpenLoop } from '../src/runner/openLoop.js';
-import type { SendResult } from '../src/runner/samples.js';
-import { constantRate } from '../src/runner/scheduler.js';
+import { type Clock, spinWhileInFlight } from '../src/load/clock.js';
+import { runOpenLoop } from '../src/load/openLoop.js';
+import { constantRate } from '../src/load/scheduler.js';
+import type { SendResult } from '../src/model/samples.js';
 
 /** A clock that jumps to each requested instant, optionally arriving late by `lateNs`. */
 function fakeClock(lateNs = 0n) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DiskSideRaw } from '../src/runner/disk.js';
+import type { DiskSideRaw } from '../src/model/raw.js';
 import { diskRowResult } from '../src/verdict/diskRowResult.js';
 import { ingestCellRowResult } from '../src/verdict/ingestCellRowResult.js';
 import { decideSingleMeasurement } from '../src/verdict/singleMeasurement.js';

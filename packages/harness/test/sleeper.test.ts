@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { preciseSleepUntil } from '../src/runner/clock.js';
+import { preciseSleepUntil } from '../src/load/clock.js';
 
 describe('preciseSleepUntil', () => {
   it('never wakes early and is late by a bounded amount', async () => {
@@ -24,7 +24,7 @@ describe('preciseSleepUntil', () => {
 
 describe('workerClock', () => {
   it('never wakes early, is late by a bounded amount, and closes', async () => {
-    const { workerClock } = await import('../src/runner/timerWorker.js');
+    const { workerClock } = await import('../src/load/timerWorker.js');
     const clock = workerClock();
     try {
       const lateness: number[] = [];

@@ -17,14 +17,14 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pc from 'picocolors';
 import { HELP as BENCH_HELP, parseBenchArgs, UsageError } from '../cli/args.js';
-import { runBench } from '../cli/bench.js';
 import { createProgress } from '../cli/progress.js';
 import { ensureBaselineBuilt, startOpenSearch } from '../engines/opensearch.js';
 import { freePort } from '../engines/ports.js';
 import type { RunningEngine } from '../engines/types.js';
 import { type ChildServer, spawnServer } from '../floor/spawnServer.js';
-import type { RunSettings } from '../runner/settings.js';
-import { REPO_ROOT } from '../scorecard/manifest.js';
+import type { RunSettings } from '../model/settings.js';
+import { REPO_ROOT } from '../repo.js';
+import { runBench } from '../run/bench.js';
 import { type AaTally, aaTally, type PowerTally, powerTally } from './tally.js';
 
 const PROXY = fileURLToPath(new URL('./delayProxy.ts', import.meta.url));

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
-import { preciseSleepUntil } from '../runner/clock.js';
+import { preciseSleepUntil } from '../load/clock.js';
 
 /**
  * A' for calibration: a reverse proxy in its own process that forwards every request to the

@@ -1,5 +1,8 @@
 import pc from 'picocolors';
+import { aaLine } from '../scorecard/aa.js';
 import type { RowResult, Scorecard, Verdict } from '../scorecard/schema.js';
+
+export { aaLine };
 
 const paint: Record<Verdict, (s: string) => string> = {
   WIN: pc.green,
@@ -74,18 +77,4 @@ export function renderSummary(card: Scorecard): string {
 /** The harness's own latency against a null server: every read row's p50 includes this much. */
 export function floorLine(floor: NonNullable<Scorecard['floor']>): string {
   return `floor (harness vs a null server at ${floor.rate} req/s): p50 ${floor.p50.toFixed(3)} ms, p99 ${floor.p99.toFixed(3)} ms, send lag p50 ${floor.sendLagP50.toFixed(3)} / p99 ${floor.sendLagP99.toFixed(3)} ms; rows with both p50 under ${(2 * floor.p50).toFixed(3)} ms are below resolution`;
-}
-
-/**
- * A/A: both sides are the same engine, so WIN and LOSE are false positives of the verdict rule
- * on this machine; the share of comparable rows they make up is the rule's false-verdict rate.
- */
-export function aaLine(card: Scorecard): string {
-  const { WIN, LOSE, TIE } = card.counts;
-  const comparable = WIN + LOSE + TIE;
-  const rate = comparable > 0 ? `${(((WIN + LOSE) / comparable) * 100).toFixed(1)}%` : 'n/a';
-  const rows = card.rows
-    .filter((r) => r.verdict === 'WIN' || r.verdict === 'LOSE')
-    .map((r) => `${r.id} ${r.verdict}`);
-  return `A/A (OpenSearch vs OpenSearch): ${WIN} false WIN, ${LOSE} false LOSE of ${comparable} comparable rows (${rate})${rows.length > 0 ? `: ${rows.join(', ')}` : ''}`;
 }

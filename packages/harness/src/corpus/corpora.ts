@@ -1,11 +1,8 @@
-import { ALL_FAMILIES } from '../families/index.js';
-import type { Family } from '../families/types.js';
-import { WORDNET_FAMILIES } from '../families/wordnet.js';
 import { CORPUS_NAME, generateCorpus } from './generate.js';
 import { INDEX_BODY, INDEX_NAME } from './mapping.js';
 import { WORDNET_CORPUS_NAME, WORDNET_INDEX, WORDNET_INDEX_BODY, wordnetCorpus } from './wordnet.js';
 
-/** A corpus the bench can run on (`--corpus <id>`): its documents, its index and its read rows. */
+/** A corpus the bench can run on (`--corpus <id>`): its documents and its index (its rows: families/workloads.ts). */
 export interface CorpusSpec {
   /** What --corpus takes. */
   id: string;
@@ -15,7 +12,6 @@ export interface CorpusSpec {
   indexBody: object;
   /** Deterministic in (seed, docs): the content hash in the manifest proves both engines got the same. */
   documents(seed: number, docs: number): Iterable<{ id: string; source: object }>;
-  families: readonly Family[];
   /** A real corpus has as many documents as it has; a generated one has no limit. */
   maxDocs?: number;
 }
@@ -27,7 +23,6 @@ export const CORPORA: readonly CorpusSpec[] = [
     index: INDEX_NAME,
     indexBody: INDEX_BODY,
     documents: generateCorpus,
-    families: ALL_FAMILIES,
   },
   {
     id: 'wordnet',
@@ -35,7 +30,6 @@ export const CORPORA: readonly CorpusSpec[] = [
     index: WORDNET_INDEX,
     indexBody: WORDNET_INDEX_BODY,
     documents: (_seed, docs) => wordnetCorpus(docs),
-    families: WORDNET_FAMILIES,
     maxDocs: 117_791,
   },
 ];

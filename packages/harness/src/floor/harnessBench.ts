@@ -1,5 +1,5 @@
-import { EngineClient } from '../runner/http.js';
-import { workerClock } from '../runner/timerWorker.js';
+import { EngineClient } from '../load/http.js';
+import { workerClock } from '../load/timerWorker.js';
 import { percentileSorted, sortedCopy } from '../stats/percentile.js';
 import { FLOOR_BODY, FLOOR_PATH, floorOf, floorPhase, NULL_SERVER } from './measureFloor.js';
 import { spawnServer } from './spawnServer.js';

@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
-import { type Clock, realClock } from '../runner/clock.js';
-import { EngineClient, outcomeOf, TransportError } from '../runner/http.js';
-import { runOpenLoop } from '../runner/openLoop.js';
-import type { Sample, SendResult } from '../runner/samples.js';
-import { constantRate } from '../runner/scheduler.js';
-import type { RunSettings } from '../runner/settings.js';
+import { type Clock, realClock } from '../load/clock.js';
+import { EngineClient, outcomeOf, TransportError } from '../load/http.js';
+import { runOpenLoop } from '../load/openLoop.js';
+import { constantRate } from '../load/scheduler.js';
+import type { Sample, SendResult } from '../model/samples.js';
+import type { RunSettings } from '../model/settings.js';
 import type { Floor } from '../scorecard/schema.js';
 import { percentileSorted, sortedCopy } from '../stats/percentile.js';
 import { type ChildServer, spawnServer } from './spawnServer.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT } from '../scorecard/manifest.js';
+import { REPO_ROOT } from '../repo.js';
 
 /** A bad flag: printed as one line naming the fix, exit 2. */
 export class GateUsageError extends Error {}

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { REPO_ROOT } from '../scorecard/manifest.js';
+import { REPO_ROOT } from '../repo.js';
 import { DEFAULT_WAIVERS, fromCaller } from './args.js';
 import { judge, reportNoScorecard } from './judge.js';
 import { ScorecardInputError } from './scorecards.js';

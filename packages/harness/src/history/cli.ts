@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT } from '../scorecard/manifest.js';
+import { REPO_ROOT } from '../repo.js';
 import { historyPath, listRuns, rebuildHistory, withHistory } from './db.js';
 
 const USAGE = `usage: npm run history -w packages/harness -- [list|rebuild] [--out DIR]

@@ -1,7 +1,5 @@
+import type { RowMeta } from '../model/rowMeta.js';
 import type { Role, RowResult, SideMeasurement } from '../scorecard/schema.js';
-
-/** What a row is, without any measurement: enough to record it when an engine died during it. */
-export type RowMeta = Pick<RowResult, 'id' | 'group' | 'family' | 'title' | 'unit' | 'betterIs'>;
 
 const ROLES: readonly Role[] = ['candidate', 'baseline'];
 

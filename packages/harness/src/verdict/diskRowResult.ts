@@ -1,4 +1,4 @@
-import type { DiskSideRaw } from '../runner/disk.js';
+import type { DiskSideRaw } from '../model/raw.js';
 import type { RowResult, SideMeasurement } from '../scorecard/schema.js';
 import { countMismatch } from './countMismatch.js';
 import { settleSingleMeasurement } from './singleMeasurement.js';

@@ -1,4 +1,4 @@
-import type { IngestCellRaw } from '../runner/ingestClients.js';
+import type { IngestCellRaw } from '../model/raw.js';
 import type { RowResult, SideMeasurement } from '../scorecard/schema.js';
 import { countMismatch } from './countMismatch.js';
 import { settleSingleMeasurement } from './singleMeasurement.js';

@@ -1,6 +1,6 @@
+import type { IngestSideRaw } from '../model/raw.js';
+import type { RunSettings } from '../model/settings.js';
 import { Rng } from '../rng.js';
-import type { IngestSideRaw } from '../runner/ingest.js';
-import type { RunSettings } from '../runner/settings.js';
 import type { RowResult, SideMeasurement } from '../scorecard/schema.js';
 import { bootstrapRatio, throughputStatistic } from '../stats/bootstrap.js';
 import { percentile } from '../stats/percentile.js';

@@ -1,10 +1,12 @@
+import { KNN_LATENCY_ROW_ID, type RecallSideRaw } from '../model/raw.js';
+import type { RunSettings } from '../model/settings.js';
 import { Rng } from '../rng.js';
-import type { RunSettings } from '../runner/settings.js';
 import type { RowResult, SideMeasurement } from '../scorecard/schema.js';
 import { percentileSorted } from '../stats/percentile.js';
 import { settleRow } from './decide.js';
 
-export const KNN_LATENCY_ROW_ID = 'knn.latency';
+export { KNN_LATENCY_ROW_ID };
+
 export const KNN_RECALL_ROW_ID = 'knn.recall';
 
 /**
@@ -12,14 +14,6 @@ export const KNN_RECALL_ROW_ID = 'knn.recall';
  * rows' 5% margin would be coarse (0.95 vs 1.0 is a real gap): one point of recall decides.
  */
 export const RECALL_TIE_MARGIN = 0.01;
-
-/** One engine's answers to the recall queries. */
-export interface RecallSideRaw {
-  supported: boolean;
-  error?: string;
-  /** recall@k per query, NaN where the request failed. */
-  perQuery: number[];
-}
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 

@@ -1,4 +1,4 @@
-import type { MemorySideRaw } from '../runner/memory.js';
+import type { MemorySideRaw } from '../model/raw.js';
 import type { Role, RowResult, SideMeasurement } from '../scorecard/schema.js';
 import { settleSingleMeasurement } from './singleMeasurement.js';
 

@@ -1,6 +1,6 @@
+import type { MixedRowRaw, MixedSideRaw } from '../model/raw.js';
+import type { RunSettings } from '../model/settings.js';
 import { Rng } from '../rng.js';
-import type { MixedRowRaw, MixedSideRaw } from '../runner/mixed.js';
-import type { RunSettings } from '../runner/settings.js';
 import type { Floor, RowResult, SideMeasurement } from '../scorecard/schema.js';
 import { minSamplesFor, percentileSorted } from '../stats/percentile.js';
 import { pairRounds, roundBootstrapRatio } from '../stats/roundBootstrap.js';

@@ -1,7 +1,7 @@
+import type { ReadRowRaw, SideRowRaw } from '../model/raw.js';
+import type { Sample } from '../model/samples.js';
+import type { RunSettings } from '../model/settings.js';
 import { Rng } from '../rng.js';
-import type { ReadRowRaw, SideRowRaw } from '../runner/readRow.js';
-import type { Sample } from '../runner/samples.js';
-import type { RunSettings } from '../runner/settings.js';
 import type { Floor, RowResult, SideMeasurement } from '../scorecard/schema.js';
 import { ecdf, timeline } from '../stats/distribution.js';
 import { hdrPercentile } from '../stats/hdr.js';

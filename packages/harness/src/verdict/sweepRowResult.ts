@@ -1,4 +1,4 @@
-import type { SweepRaw } from '../runner/sweep.js';
+import type { SweepRaw } from '../model/raw.js';
 import type { RowResult, SideMeasurement, Sweep, SweepSide } from '../scorecard/schema.js';
 import { ACHIEVED_SHARE } from '../stats/saturation.js';
 import { decideSingleMeasurement } from './singleMeasurement.js';

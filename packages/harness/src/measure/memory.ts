@@ -1,7 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import type { RunningEngine } from '../engines/types.js';
+import type { Side } from '../load/side.js';
+import type { MemorySideRaw } from '../model/raw.js';
 import type { MemoryDetail } from '../scorecard/schema.js';
-import type { Side } from './side.js';
 
 /** The two /proc reads the memory row needs; tests pass a fake tree instead of the real one. */
 export interface ProcReader {
@@ -158,14 +159,6 @@ export async function processTreeMemory(
       })),
     },
   };
-}
-
-export interface MemorySideRaw {
-  supported: boolean;
-  error?: string;
-  detail?: MemoryDetail;
-  /** Restarts of this engine during the run: a restarted process did not serve the whole run. */
-  restarts: number;
 }
 
 /**

@@ -1,12 +1,13 @@
 import type { Family } from '../families/types.js';
+import type { Clock } from '../load/clock.js';
+import type { Side } from '../load/side.js';
+import { probeCache } from '../measure/cacheProbe.js';
+import { measureReadRow, measureRounds } from '../measure/readRow.js';
+import type { ReadRowRaw } from '../model/raw.js';
+import type { RunSettings } from '../model/settings.js';
 import type { Floor, RowResult } from '../scorecard/schema.js';
 import { readRowResult } from '../verdict/readRowResult.js';
 import { wantsMoreRounds } from '../verdict/remeasure.js';
-import { probeCache } from './cacheProbe.js';
-import type { Clock } from './clock.js';
-import { measureReadRow, measureRounds, type ReadRowRaw } from './readRow.js';
-import type { RunSettings } from './settings.js';
-import type { Side } from './side.js';
 
 export interface AdaptiveOptions {
   /** The run's floor: rows within 2x of it on both sides are below resolution. */

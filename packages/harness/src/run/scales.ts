@@ -1,4 +1,4 @@
-import type { RunSettings } from '../runner/settings.js';
+import type { RunSettings } from '../model/settings.js';
 
 export type ExitCode = 0 | 1 | 2 | 3 | 4;
 

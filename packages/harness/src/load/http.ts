@@ -1,5 +1,5 @@
 import { type Dispatcher, Pool, errors as undiciErrors } from 'undici';
-import type { SendResult } from './samples.js';
+import type { SendResult } from '../model/samples.js';
 
 export interface HttpResponse {
   status: number;

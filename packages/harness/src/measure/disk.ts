@@ -1,17 +1,6 @@
-import { esErrorSummary, TransportError } from './http.js';
-import type { Side } from './side.js';
-
-export interface DiskSideRaw {
-  supported: boolean;
-  error?: string;
-  /** Primary store size after refresh (and force-merge when the engine accepts it), bytes. */
-  bytes?: number;
-  count?: number;
-  /** false when the engine refused `_forcemerge`: its size is measured after refresh only. */
-  forceMerged: boolean;
-  /** Why force-merge was not applied, for the reason line. */
-  forceMergeNote?: string;
-}
+import { esErrorSummary, TransportError } from '../load/http.js';
+import type { Side } from '../load/side.js';
+import type { DiskSideRaw } from '../model/raw.js';
 
 /** Store size from an `_stats` response: the index's primaries, else `_all`'s (single index either way). */
 function storeBytes(body: unknown, index: string): number | undefined {

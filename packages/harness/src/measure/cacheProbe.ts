@@ -1,8 +1,8 @@
-import type { Clock } from './clock.js';
-import { phase } from './readPhase.js';
-import type { ReadRowRaw } from './readRow.js';
-import type { RunSettings } from './settings.js';
-import type { Side } from './side.js';
+import type { Clock } from '../load/clock.js';
+import { phase } from '../load/readPhase.js';
+import type { Side } from '../load/side.js';
+import type { ReadRowRaw } from '../model/raw.js';
+import type { RunSettings } from '../model/settings.js';
 
 /**
  * Cache probe, beside the varied-parameter rounds: the row's probe request repeated

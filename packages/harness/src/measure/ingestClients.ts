@@ -1,17 +1,8 @@
 import type { PreparedCorpus } from '../corpus/bulk.js';
-import { esErrorSummary, TransportError } from './http.js';
-import type { RunSettings } from './settings.js';
-import type { Side } from './side.js';
-
-export interface IngestCellRaw {
-  supported: boolean;
-  error?: string;
-  /** First bulk sent -> refresh returned, ms. */
-  elapsedMs?: number;
-  docsPerSec?: number;
-  count?: number;
-  failedBulks: number;
-}
+import { esErrorSummary, TransportError } from '../load/http.js';
+import type { Side } from '../load/side.js';
+import type { IngestCellRaw } from '../model/raw.js';
+import type { RunSettings } from '../model/settings.js';
 
 /** The fresh index one ingest cell writes to (deleted afterwards, so cells never share state). */
 export const cellIndex = (clients: number) => `everycell-ingest-${clients}-clients`;

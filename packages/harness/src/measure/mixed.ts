@@ -1,14 +1,14 @@
 import type { PreparedCorpus } from '../corpus/bulk.js';
 import { ALL_FAMILIES, globToRegExp } from '../families/index.js';
 import type { Family } from '../families/types.js';
-import type { Clock } from './clock.js';
-import { esErrorSummary, TransportError } from './http.js';
-import { runOpenLoop } from './openLoop.js';
-import { bodiesFor, phase, wireRequest } from './readPhase.js';
-import type { SideRowRaw } from './readRow.js';
-import { constantRate } from './scheduler.js';
-import { perRound, type RunSettings } from './settings.js';
-import type { Side } from './side.js';
+import type { Clock } from '../load/clock.js';
+import { esErrorSummary, TransportError } from '../load/http.js';
+import { runOpenLoop } from '../load/openLoop.js';
+import { bodiesFor, phase, wireRequest } from '../load/readPhase.js';
+import { constantRate } from '../load/scheduler.js';
+import type { Side } from '../load/side.js';
+import type { MixedRowRaw, MixedSideRaw, WriteLoad } from '../model/raw.js';
+import { perRound, type RunSettings } from '../model/settings.js';
 
 /** The read families measured under a write load: a filter, a scored text query, an aggregation. */
 export const MIXED_SOURCE_FAMILIES: readonly string[] = ['query.term', 'query.match', 'bucket.terms'];
@@ -31,28 +31,6 @@ export interface MixedOptions {
   /** Offered write rate, docs/s (open loop, in bulks of MIXED_BULK_DOCS). */
   writeRate: number;
   bulkDocs?: number;
-}
-
-/** What one engine's writer did during one round of reads. */
-export interface WriteLoad {
-  offeredDocs: number;
-  ackedDocs: number;
-  failedBulks: number;
-  droppedBulks: number;
-  /** The scheduled span: bulks scheduled / bulk rate, ms. */
-  elapsedMs: number;
-}
-
-export interface MixedSideRaw extends SideRowRaw {
-  writes: WriteLoad[];
-}
-
-export interface MixedRowRaw {
-  family: Family;
-  probeBody: Record<string, unknown>;
-  writeRate: number;
-  candidate: MixedSideRaw;
-  baseline: MixedSideRaw;
 }
 
 /**

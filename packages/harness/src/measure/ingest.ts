@@ -1,23 +1,10 @@
 import type { PreparedCorpus } from '../corpus/bulk.js';
-import { esErrorSummary, TransportError } from './http.js';
-import type { RunSettings } from './settings.js';
-import type { Side } from './side.js';
+import { esErrorSummary, TransportError } from '../load/http.js';
+import type { Side } from '../load/side.js';
+import type { IngestSideRaw } from '../model/raw.js';
+import type { RunSettings } from '../model/settings.js';
 
 export const WARMUP_INDEX = 'everycell-warmup';
-
-export interface IngestSideRaw {
-  supported: boolean;
-  error?: string;
-  /** Per-bulk latency, ms, in send order. */
-  bulkMs: number[];
-  /** Sum over this engine's chunks of first bulk sent -> last bulk (or the final refresh) returned, ms. */
-  elapsedMs: number;
-  docsPerSec?: number;
-  /** `_count` after the refresh. */
-  count?: number;
-  failedBulks: number;
-  failedItems: number;
-}
 
 function parse(text: string): unknown {
   try {

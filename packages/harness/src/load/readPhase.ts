@@ -1,11 +1,11 @@
 import type { Family } from '../families/types.js';
+import type { Sample, SendResult } from '../model/samples.js';
+import type { RunSettings } from '../model/settings.js';
 import { Rng } from '../rng.js';
 import type { Clock } from './clock.js';
 import { outcomeOf, TransportError } from './http.js';
 import { runOpenLoop } from './openLoop.js';
-import type { Sample, SendResult } from './samples.js';
 import { constantRate } from './scheduler.js';
-import type { RunSettings } from './settings.js';
 import type { Side } from './side.js';
 
 /**

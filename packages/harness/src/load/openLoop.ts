@@ -1,5 +1,5 @@
+import type { Sample, SendResult } from '../model/samples.js';
 import type { Clock } from './clock.js';
-import type { Sample, SendResult } from './samples.js';
 import type { Schedule } from './scheduler.js';
 
 export interface OpenLoopOptions {

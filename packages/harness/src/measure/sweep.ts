@@ -1,17 +1,18 @@
 import { ALL_FAMILIES, globToRegExp } from '../families/index.js';
 import type { Family } from '../families/types.js';
+import type { Clock } from '../load/clock.js';
+import { esErrorSummary, outcomeOf, TransportError } from '../load/http.js';
+import { runOpenLoop } from '../load/openLoop.js';
+import { bodiesFor, wireRequest } from '../load/readPhase.js';
+import { constantRate } from '../load/scheduler.js';
+import type { Side } from '../load/side.js';
+import type { SweepPointRaw, SweepRaw } from '../model/raw.js';
+import type { Sample } from '../model/samples.js';
+import type { RunSettings } from '../model/settings.js';
 import type { Role, SweepSide } from '../scorecard/schema.js';
 import { hdrPercentile } from '../stats/hdr.js';
 import { percentile } from '../stats/percentile.js';
 import { achievedRate } from '../stats/saturation.js';
-import type { Clock } from './clock.js';
-import { esErrorSummary, outcomeOf, TransportError } from './http.js';
-import { runOpenLoop } from './openLoop.js';
-import { bodiesFor, wireRequest } from './readPhase.js';
-import type { Sample } from './samples.js';
-import { constantRate } from './scheduler.js';
-import type { RunSettings } from './settings.js';
-import type { Side } from './side.js';
 
 /** Representative families for the sweep: a cheap filter and an aggregation. */
 export const SWEEP_SOURCE_FAMILIES: readonly string[] = ['query.term', 'bucket.terms'];
@@ -50,23 +51,6 @@ export const DEFAULT_SWEEP: SweepOptions = {
   pointMs: 2000,
   maxPointMs: 6000,
 };
-
-export interface SweepPointRaw {
-  offeredRate: number;
-  /** Requests scheduled per engine at this rate. */
-  requests: number;
-  candidate: SweepSide;
-  baseline: SweepSide;
-}
-
-export interface SweepRaw {
-  family: Family;
-  supported: Record<Role, { ok: boolean; error?: string }>;
-  capacity: Record<Role, number>;
-  points: SweepPointRaw[];
-  /** Rates below the slowest point's time bound, left out and why. */
-  skipped: string[];
-}
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round3 = (x: number) => Math.round(x * 1000) / 1000;

@@ -1,36 +1,13 @@
 import { compareSignals } from '../families/compare.js';
 import type { Family, Signal } from '../families/types.js';
-import type { Mismatch } from '../scorecard/schema.js';
-import type { Clock } from './clock.js';
-import { esErrorSummary, TransportError } from './http.js';
-import { bodiesFor, type Captured, phase, rowSettings, wireRequest } from './readPhase.js';
-import type { Sample } from './samples.js';
-import { perRound, type RunSettings } from './settings.js';
-import type { Side } from './side.js';
+import type { Clock } from '../load/clock.js';
+import { esErrorSummary, TransportError } from '../load/http.js';
+import { bodiesFor, type Captured, phase, rowSettings, wireRequest } from '../load/readPhase.js';
+import type { Side } from '../load/side.js';
+import type { ReadRowRaw } from '../model/raw.js';
+import { perRound, type RunSettings } from '../model/settings.js';
 
-export { rowSettings, wireRequest } from './readPhase.js';
-
-export interface SideRowRaw {
-  supported: boolean;
-  error?: string;
-  timed: Sample[];
-  warmup: Sample[];
-  /** Cache probe: the probe request repeated (see cacheProbe.ts); absent when not probed. */
-  repeated?: Sample[];
-}
-
-export interface ReadRowRaw {
-  family: Family;
-  probeBody: Record<string, unknown>;
-  candidate: SideRowRaw;
-  baseline: SideRowRaw;
-  /** Rounds measured per engine so far (more than the setting once re-measured). */
-  rounds: number;
-  /** Pairs of responses whose signals were compared (probe included). */
-  signalChecks: number;
-  signalMismatches: number;
-  mismatch?: Mismatch;
-}
+export { rowSettings, wireRequest } from '../load/readPhase.js';
 
 type ProbeResult = { ok: true; signal: Signal } | { ok: false; error: string };
 

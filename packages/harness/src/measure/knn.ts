@@ -1,41 +1,21 @@
 import {
-  DEFAULT_VECTOR_OPTIONS,
-  generateVectorCorpus,
-  groundTruth,
   KNN_K,
   knnRequest,
   type Neighbours,
   recallOf,
   VECTOR_INDEX,
   type VectorCorpus,
-  type VectorCorpusOptions,
   vectorAt,
   vectorBulkBodies,
   vectorIndexBody,
 } from '../corpus/vectors.js';
 import { idsOf, totalOf } from '../families/signal.js';
 import type { Family } from '../families/types.js';
-import type { Floor, Role, RowResult } from '../scorecard/schema.js';
-import {
-  asKnnLatencyRow,
-  KNN_LATENCY_ROW_ID,
-  knnRecallRow,
-  type RecallSideRaw,
-} from '../verdict/knnRowResults.js';
-import { readRowResult } from '../verdict/readRowResult.js';
-import { measureReadRowAdaptive } from './adaptiveReadRow.js';
-import type { Clock } from './clock.js';
-import { esErrorSummary, TransportError } from './http.js';
-import { prewarm, wireRequest } from './readRow.js';
-import type { RunSettings } from './settings.js';
-import type { Side } from './side.js';
-
-type Sides = Record<Role, Side>;
-
-export interface KnnOptions extends Partial<Omit<VectorCorpusOptions, 'seed'>> {
-  /** The run's floor, for the latency row's below-resolution check. */
-  floor?: Pick<Floor, 'p50'>;
-}
+import { esErrorSummary, TransportError } from '../load/http.js';
+import { wireRequest } from '../load/readPhase.js';
+import type { Side } from '../load/side.js';
+import { KNN_LATENCY_ROW_ID, type RecallSideRaw } from '../model/raw.js';
+import type { LoadSettings } from '../model/settings.js';
 
 /**
  * The kNN latency row as a read family: each request a query vector drawn from the query set.
@@ -67,10 +47,10 @@ const parse = (text: string): unknown => {
  * A fresh `vectors` index with the whole corpus, refreshed; returns an error when the engine
  * refused any of it or `_count` is not the corpus size (the rows are then N/A on that side).
  */
-async function loadVectors(
+export async function loadVectors(
   side: Side,
   corpus: VectorCorpus,
-  settings: RunSettings,
+  settings: LoadSettings,
 ): Promise<string | undefined> {
   const timeout = settings.bulkTimeoutMs;
   await side.send('DELETE', `/${VECTOR_INDEX}`, undefined, timeout);
@@ -126,7 +106,7 @@ async function recallOfQuery(
 }
 
 /** recall@k of every query on one engine, sent one at a time (untimed: this row measures answers). */
-async function measureRecall(
+export async function measureRecall(
   side: Side,
   family: Family,
   corpus: VectorCorpus,
@@ -144,88 +124,4 @@ async function measureRecall(
   return firstError
     ? { supported: true, error: `some queries failed, first: ${firstError}`, perQuery }
     : { supported: true, perQuery };
-}
-
-/**
- * The kNN rows: build the vector corpus and its exact neighbours, load it into a `vectors` index
- * on both engines, then `knn.recall` (every query once per engine against the truth) and
- * `knn.latency` (open-loop timed requests with the read rows' rounds, re-measurement and
- * verdict). The recall pass runs first and doubles as a warm-up; the index is dropped at the end.
- * Engine death and Ctrl-C propagate as EngineFailure / Interrupted, as for every other row.
- */
-export async function measureKnn(
-  sides: Sides,
-  settings: RunSettings,
-  clock: Clock,
-  onProgress: (what: string) => void = () => {},
-  options: KnnOptions = {},
-): Promise<RowResult[]> {
-  const { floor, ...shape } = options;
-  const corpusOptions: VectorCorpusOptions = { ...DEFAULT_VECTOR_OPTIONS, ...shape, seed: settings.seed };
-  onProgress(
-    `corpus: ${corpusOptions.docs} vectors x ${corpusOptions.dims} dims, ${corpusOptions.clusters} clusters`,
-  );
-  const corpus = generateVectorCorpus(corpusOptions);
-  onProgress(`exact neighbours of ${corpusOptions.queries} queries`);
-  const truth = groundTruth(corpus);
-  const family = knnFamily(corpus);
-  const probeBody = knnRequest(corpus, 0);
-
-  const loadError: Record<Role, string | undefined> = { candidate: undefined, baseline: undefined };
-  for (const role of ['candidate', 'baseline'] as const) {
-    onProgress(`load ${role}`);
-    try {
-      loadError[role] = await loadVectors(sides[role], corpus, settings);
-    } catch (error) {
-      if (!(error instanceof TransportError)) throw error;
-      loadError[role] = `load: ${error.message}`;
-    }
-  }
-
-  const recall: Record<Role, RecallSideRaw> = {
-    candidate: { supported: false, perQuery: [] },
-    baseline: { supported: false, perQuery: [] },
-  };
-  for (const role of ['candidate', 'baseline'] as const) {
-    const error = loadError[role];
-    if (error) {
-      recall[role] = { supported: false, error, perQuery: [] };
-      continue;
-    }
-    onProgress(`recall ${role}`);
-    recall[role] = await measureRecall(sides[role], family, corpus, truth);
-  }
-  const recallRow = knnRecallRow(recall, KNN_K, probeBody, settings);
-
-  let latencyRow: RowResult;
-  if (loadError.candidate || loadError.baseline) {
-    const unsupported = (role: Role) => {
-      const error = loadError[role];
-      return { supported: error === undefined, ...(error ? { error } : {}), timed: [], warmup: [] };
-    };
-    const raw = {
-      family,
-      probeBody,
-      candidate: unsupported('candidate'),
-      baseline: unsupported('baseline'),
-      rounds: 0,
-      signalChecks: 0,
-      signalMismatches: 0,
-    };
-    latencyRow = asKnnLatencyRow(readRowResult(raw, settings, floor));
-  } else {
-    await prewarm([family], sides, VECTOR_INDEX, settings, clock, (role) => onProgress(`prewarm ${role}`));
-    const { row } = await measureReadRowAdaptive(family, sides, VECTOR_INDEX, settings, clock, {
-      ...(floor ? { floor } : {}),
-      onProgress: (what) => onProgress(`latency ${what}`),
-    });
-    latencyRow = asKnnLatencyRow(row);
-  }
-
-  for (const role of ['candidate', 'baseline'] as const) {
-    await sides[role].send('DELETE', `/${VECTOR_INDEX}`, undefined, settings.bulkTimeoutMs).catch((error) => {
-      if (!(error instanceof TransportError)) throw error;
-    });
-  }
-  return [latencyRow, recallRow];
 }

@@ -1,7 +1,8 @@
+import { EngineFailure } from '../load/errors.js';
+import type { Side } from '../load/side.js';
+import type { RowMeta } from '../model/rowMeta.js';
 import type { Role, RowResult } from '../scorecard/schema.js';
-import { collapseSides, crashedRowResult, type RowMeta } from '../verdict/crashedRowResult.js';
-import { EngineFailure } from './errors.js';
-import type { Side } from './side.js';
+import { collapseSides, crashedRowResult } from '../verdict/crashedRowResult.js';
 
 /** An engine that died or hung during the run, and what the harness did about it. */
 export interface Crash {

@@ -1,5 +1,5 @@
-/** Every knob that shapes a run; all of it is written to the manifest. */
-export interface RunSettings {
+/** How the load is generated: what is sent, when, how often, to which rows. */
+export interface LoadSettings {
   docs: number;
   seed: number;
   /** Open-loop arrival rate per engine, requests/s. */
@@ -21,21 +21,6 @@ export interface RunSettings {
   bulkTimeoutMs: number;
   /** Bulk batches sent to a throwaway index first (JIT/JVM warmup). */
   ingestWarmupBatches: number;
-  /** Compare result signals on every Nth timed response (plus the probe). */
-  signalEvery: number;
-  /** A ratio must clear 1 +/- this margin (as well as its interval) to be a WIN or LOSE. */
-  tieMargin: number;
-  /** Error (incl. dropped) share above which a side has collapsed and loses the row. */
-  collapseErrorRate: number;
-  bootstrapResamples: number;
-  /**
-   * If the harness's own send lag p99 exceeds this on either side, the machine could not keep
-   * the schedule (latency is measured from the intended send, so the lag would be charged to
-   * the engine): the row is N/A rather than a verdict on noise.
-   */
-  maxSendLagP99Ms: number;
-  /** Consecutive timed requests resampled together in the latency bootstrap (bursty noise). */
-  bootstrapBlock: number;
   /**
    * Untimed requests per engine per read row, all sent before any row is timed: a JVM needs far
    * more than the per-round warmup to compile its hot paths, and the harness warms up too.
@@ -48,8 +33,6 @@ export interface RunSettings {
    * itself); every other count is an `ingest.<n>-clients` row on a fresh index after the reads.
    */
   clients: string;
-  /** Margin for rows measured once per engine (disk, multi-client ingest): WIN/LOSE only beyond it. */
-  singleMeasurementMargin: number;
   forceMergeTimeoutMs: number;
   /** A/A mode: a second OpenSearch stands in for the candidate; verdicts count false WIN/LOSE. */
   aa: boolean;
@@ -65,7 +48,31 @@ export interface RunSettings {
   /** Add the kNN rows (knn.latency, knn.recall) on a separate vector index of knnDocs vectors. */
   knn: boolean;
   knnDocs: number;
+  /** Compare result signals on every Nth timed response (plus the probe). */
+  signalEvery: number;
 }
+
+/** How measurements are judged: thresholds and the statistics' own knobs. */
+export interface JudgeSettings {
+  /** A ratio must clear 1 +/- this margin (as well as its interval) to be a WIN or LOSE. */
+  tieMargin: number;
+  /** Error (incl. dropped) share above which a side has collapsed and loses the row. */
+  collapseErrorRate: number;
+  bootstrapResamples: number;
+  /**
+   * If the harness's own send lag p99 exceeds this on either side, the machine could not keep
+   * the schedule (latency is measured from the intended send, so the lag would be charged to
+   * the engine): the row is N/A rather than a verdict on noise.
+   */
+  maxSendLagP99Ms: number;
+  /** Consecutive timed requests resampled together in the latency bootstrap (bursty noise). */
+  bootstrapBlock: number;
+  /** Margin for rows measured once per engine (disk, multi-client ingest): WIN/LOSE only beyond it. */
+  singleMeasurementMargin: number;
+}
+
+/** Every knob that shapes a run; all of it is written to the manifest (flat, as the flags are). */
+export type RunSettings = LoadSettings & JudgeSettings;
 
 export const DEFAULT_SETTINGS: RunSettings = {
   docs: 100_000,

@@ -1,37 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { RunningEngine } from '../engines/types.js';
-import type { RunSettings } from '../runner/settings.js';
-import type { EngineInfo, Manifest } from './schema.js';
-
-export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-
-function git(args: string[]): string | undefined {
-  try {
-    return execFileSync('git', args, {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
-  } catch {
-    return undefined;
-  }
-}
-
-/** Full commit sha, or "none" before the first commit. */
-export function gitRevision(): string {
-  return git(['rev-parse', 'HEAD']) ?? 'none';
-}
-
-/** Uncommitted changes make a run irreproducible from its revision alone: record that. */
-export function gitDirty(): boolean {
-  const status = git(['status', '--porcelain', '--untracked-files=no']);
-  return status === undefined || status.length > 0;
-}
+import type { RunSettings } from '../model/settings.js';
+import { gitDirty, gitRevision } from '../repo.js';
+import type { EngineInfo, Manifest } from '../scorecard/schema.js';
 
 export function undiciVersion(): string {
   const entry = createRequire(import.meta.url).resolve('undici');

@@ -1,0 +1,203 @@
+import { WORKLOADS } from '../families/workloads.js';
+import { DEFAULT_SETTINGS, type RunSettings } from '../model/settings.js';
+import { type Flag, flagsForSettings, renderFlagHelp, shellWord } from './flags.js';
+
+export const DEFAULT_MIXED_WRITE_RATE = 2000;
+export const DEFAULT_SWEEP_P99_MS = 50;
+
+const d = DEFAULT_SETTINGS;
+
+/**
+ * A flag that sets one RunSettings field. A reproduce command passes every recorded value, default
+ * or not: a default may have changed since the run, and the command must mean that run.
+ */
+function setting(name: string, key: keyof RunSettings, value: string, help: string): Flag {
+  return { name, value, help, setting: key };
+}
+
+/**
+ * Every flag of `npm run bench`, in --help order. parseBenchArgs (args.ts) reads them, --help
+ * prints them, and the site rebuilds a published run's command from its recorded settings with
+ * the same table (reproduceCommand), so the three cannot drift apart.
+ */
+export const BENCH_FLAGS: readonly Flag[] = [
+  {
+    name: 'docs',
+    value: 'N[,N...]',
+    setting: 'docs',
+    help: `corpus size; accepts 20000, 100k, 1m (default ${d.docs}). A list (--docs 100k,1m)
+runs one complete pass per size, in order, each with its own scorecard; the exit
+status is the worst of the passes (2, then 1, then 4, then 3, then 0)`,
+  },
+  setting(
+    'corpus',
+    'corpus',
+    'ID',
+    `${WORKLOADS.map((w) => w.corpus.id).join(' | ')} (default ${d.corpus}): the seeded LLM-telemetry corpus,
+or WordNet 3.1's 117,791 real synsets with full-text rows (text.*); each has its own rows`,
+  ),
+  {
+    name: 'knn',
+    setting: 'knn',
+    help: 'add the kNN rows (knn.latency, knn.recall@10) on a separate clustered-vector index',
+  },
+  setting('knn-docs', 'knnDocs', 'N', `vectors in that index (default ${d.knnDocs})`),
+  setting('rate', 'rate', 'R', `open-loop arrival rate per engine, requests/s (default ${d.rate})`),
+  setting(
+    'iterations',
+    'iterations',
+    'N',
+    `timed requests per engine per read row, split over the rounds (default ${d.iterations});
+breadth rows (feature coverage) run a third of it and half of --prewarm`,
+  ),
+  setting('warmup', 'warmup', 'N', `untimed warmup requests per engine per round (default ${d.warmup})`),
+  setting(
+    'prewarm',
+    'prewarm',
+    'N',
+    `untimed requests per engine per read row before any timing, so a JIT/JVM engine
+is measured warm (default ${d.prewarm})`,
+  ),
+  setting(
+    'rounds',
+    'rounds',
+    'N',
+    `rounds per row; engine order alternates each round (default ${d.rounds})`,
+  ),
+  {
+    name: 'max-rounds',
+    value: 'N',
+    setting: 'maxRounds',
+    help: `budget for re-measuring a read row whose 95% interval straddles a verdict threshold:
+two more rounds at a time, in either direction, up to N (default 3x --rounds)`,
+  },
+  setting(
+    'families',
+    'families',
+    'GLOBS',
+    `comma-separated globs over read-row ids, e.g. 'query.*,bucket.terms' (default '*');
+ingest always runs because it loads the data; the same globs select the mixed
+(mixed.*) and throughput (throughput.*) rows`,
+  ),
+  {
+    name: 'mixed-write-rate',
+    value: 'N',
+    setting: 'mixedWriteRate',
+    toArgs: (v) => (v === 0 ? ['--no-mixed'] : ['--mixed-write-rate', String(v)]),
+    help: `docs/s re-indexed open loop (bulks of 100) while the mixed.* rows read
+(default ${DEFAULT_MIXED_WRITE_RATE}; 0 leaves the mixed rows out)`,
+  },
+  { name: 'no-mixed', help: 'skip the read-under-write rows (mixed.*, about 30 s each)' },
+  { name: 'mixed', help: 'run them (the default) even when --families names no mixed.* row' },
+  {
+    name: 'no-sweep',
+    setting: 'sweep',
+    toArgs: (v) => (v === false ? ['--no-sweep'] : undefined),
+    help: 'skip the latency-at-throughput sweeps (throughput.* rows, about 40 s per family)',
+  },
+  { name: 'sweep', help: 'run them even when --families names no throughput.* row' },
+  {
+    name: 'sweep-p99-ms',
+    value: 'N',
+    setting: 'sweepP99Ms',
+
+    help: `p99 bound of a sustained sweep rate, ms (default ${DEFAULT_SWEEP_P99_MS})`,
+  },
+  setting(
+    'clients',
+    'clients',
+    'LIST',
+    `bulk client counts for ingest rows, e.g. 1,8 (default ${d.clients}); 1 is ingest.1-client
+(the load itself), each other n is ingest.<n>-clients on a fresh index after the reads`,
+  ),
+  setting('seed', 'seed', 'N', `corpus and request seed (default ${d.seed})`),
+  setting(
+    'connections',
+    'connections',
+    'N',
+    `in-flight cap per engine; requests beyond it are dropped (default ${d.connections})`,
+  ),
+  setting('timeout-ms', 'timeoutMs', 'N', `per-request bound in ms (default ${d.timeoutMs})`),
+  setting('bulk-size', 'bulkSize', 'N', `documents per bulk request (default ${d.bulkSize})`),
+  setting(
+    'margin',
+    'tieMargin',
+    'X',
+    `tie margin as a fraction: WIN/LOSE need the ratio beyond 1 +/- X (default ${d.tieMargin})`,
+  ),
+  setting(
+    'max-send-lag-ms',
+    'maxSendLagP99Ms',
+    'N',
+    `read rows where the harness's own send lag p99 exceeds N ms on both engines are N/A
+(default ${d.maxSendLagP99Ms})`,
+  ),
+  {
+    name: 'aa',
+    setting: 'aa',
+    help: `A/A calibration: a second OpenSearch process (~1.2 GB) stands in for the candidate,
+so every WIN or LOSE is false; the summary counts them. Writes to <repo>/.runs/aa
+unless --out is given, so A/A cards never reach the gate or the site`,
+  },
+  { name: 'candidate-url', value: 'U', help: 'use a running candidate at U instead of starting one' },
+  { name: 'baseline-url', value: 'U', help: 'use a running baseline at U instead of starting OpenSearch' },
+  { name: 'out', value: 'DIR', help: 'where run folders and history.duckdb go (default <repo>/scorecards)' },
+  { name: 'help', short: 'h', help: 'this text' },
+];
+
+export const HELP = `usage: npm run bench -- [flags]
+
+Loads the same seeded corpus into the candidate (everycell) and the baseline (OpenSearch),
+measures every row on both, and writes <out>/<run-id>/scorecard.json, SCORECARD.md and the
+history database. Exit status: 0 no LOSE, 1 any LOSE, 2 the run failed, was interrupted or an
+engine crashed (the run goes on after a crash, restarting the engine where it can), 3 coverage fell
+against the previous complete run on the same corpus, size and --families.
+
+${renderFlagHelp(BENCH_FLAGS)}
+
+Rows measured once per engine (memory.rss, disk.store, ingest.<n>-clients) have no interval: WIN/LOSE
+only beyond a ${d.singleMeasurementMargin * 100}% margin. memory.rss (VmRSS of each engine's process tree, from /proc;
+N/A for a --*-url engine) and disk.store always run, after the reads.
+
+${WORKLOADS.map((w) => `Read row ids (--corpus ${w.corpus.id}): ${w.families.map((f) => f.id).join(', ')}`).join('\n\n')}`;
+
+/** Settings the manifest records that no flag sets: fixed by the code at the run's revision. */
+const FIXED_BY_CODE = new Set(
+  Object.keys(DEFAULT_SETTINGS).filter((k) => !BENCH_FLAGS.some((f) => f.setting === k)),
+);
+
+export interface Reproduction {
+  /** Shell lines, in order: check out the revision, install, run with the recorded flags. */
+  lines: string[];
+  /** What the command cannot bring back exactly (engines given by URL, a dirty tree, ...). */
+  caveats: string[];
+  /** Recorded settings without a flag (fixed by the code at that revision). */
+  fixedSettings: string[];
+}
+
+/** The command that recreates a published run from its manifest (revision and recorded settings). */
+export function reproduceCommand(manifest: {
+  gitRevision: string;
+  settings: Record<string, unknown>;
+  candidate?: { startedByHarness?: boolean };
+  baseline?: { startedByHarness?: boolean };
+}): Reproduction {
+  const { settings } = manifest;
+  const flags = flagsForSettings(BENCH_FLAGS, settings);
+  const caveats: string[] = [];
+  if (settings.gitDirty === true)
+    caveats.push(
+      'the run was made from a working tree with uncommitted changes: its revision alone does not reproduce it',
+    );
+  for (const role of ['candidate', 'baseline'] as const)
+    if (manifest[role]?.startedByHarness === false)
+      caveats.push(`the ${role} was given by URL (--${role}-url): point the command at the same engine`);
+  return {
+    lines: [
+      `git checkout ${manifest.gitRevision}`,
+      `npm install && npm run bench${flags.length > 0 ? ` -- ${flags.map(shellWord).join(' ')}` : ''}`,
+    ],
+    caveats,
+    fixedSettings: [...FIXED_BY_CODE].filter((k) => k in settings),
+  };
+}

@@ -1,0 +1,25 @@
+import { CORPORA, type CorpusSpec, corpusById } from '../corpus/corpora.js';
+import { ALL_FAMILIES } from './index.js';
+import type { Family } from './types.js';
+import { WORDNET_FAMILIES } from './wordnet.js';
+
+/** A corpus and the read rows drawn from its values: what `--corpus <id>` runs. */
+export interface Workload {
+  corpus: CorpusSpec;
+  families: readonly Family[];
+}
+
+const FAMILIES_OF: Record<string, readonly Family[]> = {
+  'llm-telemetry': ALL_FAMILIES,
+  wordnet: WORDNET_FAMILIES,
+};
+
+export const WORKLOADS: readonly Workload[] = CORPORA.map((corpus) => ({
+  corpus,
+  families: FAMILIES_OF[corpus.id] ?? [],
+}));
+
+/** The workload for --corpus, or an error that lists the choices. */
+export function workloadById(id: string): Workload {
+  return { corpus: corpusById(id), families: FAMILIES_OF[id] ?? [] };
+}

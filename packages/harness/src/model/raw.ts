@@ -1,0 +1,119 @@
+import type { Family } from '../families/types.js';
+import type { MemoryDetail, Mismatch, Role, SweepSide } from '../scorecard/schema.js';
+import type { Sample } from './samples.js';
+
+export interface SideRowRaw {
+  supported: boolean;
+  error?: string;
+  timed: Sample[];
+  warmup: Sample[];
+  /** Cache probe: the probe request repeated (see cacheProbe.ts); absent when not probed. */
+  repeated?: Sample[];
+}
+
+export interface ReadRowRaw {
+  family: Family;
+  probeBody: Record<string, unknown>;
+  candidate: SideRowRaw;
+  baseline: SideRowRaw;
+  /** Rounds measured per engine so far (more than the setting once re-measured). */
+  rounds: number;
+  /** Pairs of responses whose signals were compared (probe included). */
+  signalChecks: number;
+  signalMismatches: number;
+  mismatch?: Mismatch;
+}
+
+export interface IngestSideRaw {
+  supported: boolean;
+  error?: string;
+  /** Per-bulk latency, ms, in send order. */
+  bulkMs: number[];
+  /** Sum over this engine's chunks of first bulk sent -> last bulk (or the final refresh) returned, ms. */
+  elapsedMs: number;
+  docsPerSec?: number;
+  /** `_count` after the refresh. */
+  count?: number;
+  failedBulks: number;
+  failedItems: number;
+}
+
+export interface IngestCellRaw {
+  supported: boolean;
+  error?: string;
+  /** First bulk sent -> refresh returned, ms. */
+  elapsedMs?: number;
+  docsPerSec?: number;
+  count?: number;
+  failedBulks: number;
+}
+
+export interface DiskSideRaw {
+  supported: boolean;
+  error?: string;
+  /** Primary store size after refresh (and force-merge when the engine accepts it), bytes. */
+  bytes?: number;
+  count?: number;
+  /** false when the engine refused `_forcemerge`: its size is measured after refresh only. */
+  forceMerged: boolean;
+  /** Why force-merge was not applied, for the reason line. */
+  forceMergeNote?: string;
+}
+
+export interface MemorySideRaw {
+  supported: boolean;
+  error?: string;
+  detail?: MemoryDetail;
+  /** Restarts of this engine during the run: a restarted process did not serve the whole run. */
+  restarts: number;
+}
+
+/** What one engine's writer did during one round of reads. */
+export interface WriteLoad {
+  offeredDocs: number;
+  ackedDocs: number;
+  failedBulks: number;
+  droppedBulks: number;
+  /** The scheduled span: bulks scheduled / bulk rate, ms. */
+  elapsedMs: number;
+}
+
+export interface MixedSideRaw extends SideRowRaw {
+  writes: WriteLoad[];
+}
+
+export interface MixedRowRaw {
+  family: Family;
+  probeBody: Record<string, unknown>;
+  writeRate: number;
+  candidate: MixedSideRaw;
+  baseline: MixedSideRaw;
+}
+
+export interface SweepPointRaw {
+  offeredRate: number;
+  /** Requests scheduled per engine at this rate. */
+  requests: number;
+  candidate: SweepSide;
+  baseline: SweepSide;
+}
+
+export interface SweepRaw {
+  family: Family;
+  supported: Record<Role, { ok: boolean; error?: string }>;
+  capacity: Record<Role, number>;
+  points: SweepPointRaw[];
+  /** Rates below the slowest point's time bound, left out and why. */
+  skipped: string[];
+}
+
+/** One engine's answers to the recall queries. */
+export interface RecallSideRaw {
+  supported: boolean;
+  error?: string;
+  /** recall@k per query, NaN where the request failed. */
+  perQuery: number[];
+}
+
+/** The kNN latency row's id (its family's id too). */
+export const KNN_LATENCY_ROW_ID = 'knn.latency';

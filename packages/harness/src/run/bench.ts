@@ -1,0 +1,135 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { prepareBulk } from '../corpus/bulk.js';
+import { selectFamilies } from '../families/index.js';
+import { workloadById } from '../families/workloads.js';
+import { realClock } from '../load/clock.js';
+import { EngineFailure, Interrupted } from '../load/errors.js';
+import { Side } from '../load/side.js';
+import { selectMixed } from '../measure/mixed.js';
+import { selectSweeps } from '../measure/sweep.js';
+import type { RunSettings } from '../model/settings.js';
+import { gitRevision, REPO_ROOT } from '../repo.js';
+import { makeRunId } from '../scorecard/runId.js';
+import type { Scorecard } from '../scorecard/schema.js';
+import type { RunContext, RunProgress } from './context.js';
+import { startEngines } from './engines.js';
+import { finishRun } from './finish.js';
+import { RowGuard } from './guard.js';
+import { STAGES } from './stages.js';
+
+export interface BenchOptions {
+  settings: RunSettings;
+  out: string;
+  candidateUrl?: string;
+  baselineUrl?: string;
+  progress: RunProgress;
+  abort: AbortSignal;
+  /** Docs/s re-indexed during the mixed rows; 0 or absent leaves them out. */
+  mixedWriteRate?: number;
+  /** Run the latency-at-throughput sweeps of the selected throughput.* rows. */
+  sweep?: boolean;
+  sweepP99Ms?: number;
+}
+
+export interface BenchOutcome {
+  card?: Scorecard;
+  dir?: string;
+  exitCode: Scorecard['exitCode'];
+  /** Set when the run failed before anything could be written. */
+  error?: string;
+}
+
+/**
+ * One whole run: corpus -> engines -> the stages in order (stages.ts) -> scorecard + history.
+ * Whatever happens after the engines are up, they are stopped and what was measured is written.
+ */
+export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
+  const { settings, progress, abort } = opts;
+  const started = new Date();
+  const t0 = performance.now();
+  const runId = makeRunId(started, gitRevision());
+  const runDir = join(REPO_ROOT, '.runs', runId);
+  const workload = workloadById(settings.corpus);
+  const { corpus: spec } = workload;
+  // The mixed and throughput rows are built on the telemetry corpus's fields.
+  const telemetry = spec.id === 'llm-telemetry';
+  const mixedWriteRate = telemetry ? (opts.mixedWriteRate ?? 0) : 0;
+
+  progress.log(`run ${runId}: building a ${settings.docs}-doc ${spec.id} corpus (seed ${settings.seed})`);
+  const corpus = prepareBulk(spec.documents(settings.seed, settings.docs), settings.bulkSize, spec.indexBody);
+
+  let engines: Awaited<ReturnType<typeof startEngines>>;
+  try {
+    engines = await startEngines({ ...opts, aa: settings.aa, runDir, log: progress.log });
+  } catch (error) {
+    return { exitCode: 2, error: `could not start or reach the engines: ${(error as Error).message}` };
+  }
+  for (const e of [engines.candidate, engines.baseline])
+    progress.log(
+      `${`${e.role}:`.padEnd(10)} ${e.product} at ${e.url}${e.pid === undefined ? '' : ` (pid ${e.pid})`}`,
+    );
+
+  const sides = {
+    candidate: new Side(engines.candidate, settings.connections, settings.timeoutMs, abort),
+    baseline: new Side(engines.baseline, settings.connections, settings.timeoutMs, abort),
+  };
+  const ctx: RunContext = {
+    settings,
+    runId,
+    out: opts.out,
+    corpus,
+    spec,
+    index: spec.index,
+    sides,
+    // An engine that dies or hangs after the load costs the row it was on, not the run.
+    guard: new RowGuard(sides, spec.index, corpus.docs, progress.log),
+    clock: realClock,
+    progress,
+    families: selectFamilies(settings.families, workload.families),
+    mixedWriteRate,
+    mixedFamilies: mixedWriteRate > 0 ? selectMixed(settings.families) : [],
+    sweepFamilies: opts.sweep && telemetry ? selectSweeps(settings.families) : [],
+    sweepP99Ms: opts.sweepP99Ms ?? 50,
+    rows: [],
+    sweeps: [],
+  };
+  let status: Scorecard['status'] = 'complete';
+  let failure: string | undefined;
+  try {
+    progress.start(STAGES.reduce((n, stage) => n + stage.steps(ctx), 0));
+    for (const stage of STAGES) await stage.run(ctx);
+  } catch (error) {
+    if (error instanceof Interrupted) {
+      status = 'partial';
+      failure = 'interrupted (Ctrl-C)';
+    } else {
+      status = 'failed';
+      failure =
+        error instanceof EngineFailure ? error.message : `harness error: ${(error as Error).stack ?? error}`;
+    }
+  } finally {
+    // A crash the run survived still fails it: its rows are not a clean comparison.
+    const crashed = ctx.guard.summary();
+    if (crashed !== undefined && status === 'complete') {
+      status = 'failed';
+      const lost = ctx.rows.filter((r) => r.candidate.collapsed || r.baseline.collapsed).length;
+      failure = `${crashed}; ${lost} row${lost === 1 ? '' : 's'} recorded collapsed, the others measured`;
+    }
+    progress.stop();
+    await Promise.all([sides.candidate.client.close(), sides.baseline.client.close()]);
+    // The sides hold the current processes: a restarted engine is not the one first started.
+    await Promise.all([sides.candidate.engine.stop(), sides.baseline.engine.stop()]);
+    // Engine data is bulky and rebuilt every run; the logs stay for post-mortems.
+    for (const dir of ['candidate/data', 'baseline/home/data', 'candidate-aa/home/data'])
+      await rm(join(runDir, dir), { recursive: true, force: true });
+  }
+  return finishRun(ctx, {
+    started,
+    durationMs: performance.now() - t0,
+    status,
+    failure,
+    engines,
+    log: progress.log,
+  });
+}

@@ -1,0 +1,57 @@
+import type { PreparedCorpus } from '../corpus/bulk.js';
+import type { CorpusSpec } from '../corpus/corpora.js';
+import type { Family } from '../families/types.js';
+import type { Clock } from '../load/clock.js';
+import type { Side } from '../load/side.js';
+import type { RunSettings } from '../model/settings.js';
+import type { Floor, Role, RowResult, Sweep } from '../scorecard/schema.js';
+import type { RowGuard } from './guard.js';
+
+/** What the run reports while it runs (the CLI draws it; tests and calibrate pass quiet ones). */
+export interface RunProgress {
+  start(totalSteps: number): void;
+  step(phase: string, row: string): void;
+  advance(): void;
+  log(line: string): void;
+  stop(): void;
+}
+
+/**
+ * Everything one run's stages share: the settings, the loaded corpus, both engines' sides, the
+ * guard that survives engine crashes, and what the stages produced so far. Stages append rows
+ * (and the floor and sweeps) here; nothing else is passed between them.
+ */
+export interface RunContext {
+  readonly settings: RunSettings;
+  readonly runId: string;
+  /** Where run folders go (scorecards/ or a calibration/test folder). */
+  readonly out: string;
+  readonly corpus: PreparedCorpus;
+  readonly spec: CorpusSpec;
+  readonly index: string;
+  readonly sides: Record<Role, Side>;
+  readonly guard: RowGuard;
+  readonly clock: Clock;
+  readonly progress: RunProgress;
+  /** The read rows selected for this corpus. */
+  readonly families: readonly Family[];
+  /** Docs/s re-indexed during the mixed rows (0: no mixed rows). */
+  readonly mixedWriteRate: number;
+  readonly mixedFamilies: readonly Family[];
+  readonly sweepFamilies: readonly Family[];
+  readonly sweepP99Ms: number;
+  rows: RowResult[];
+  floor?: Floor;
+  sweeps: Sweep[];
+}
+
+/**
+ * One named step of a run. Most stages measure one kind of row and judge it (kinds/); a stage
+ * may also only prepare (the load, the prewarm). The run is the list of stages in order.
+ */
+export interface Stage {
+  readonly name: string;
+  /** Progress units this stage will advance (for the bar's total). */
+  steps(ctx: RunContext): number;
+  run(ctx: RunContext): Promise<void>;
+}

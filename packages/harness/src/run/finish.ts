@@ -1,0 +1,74 @@
+import type { RunningEngine } from '../engines/types.js';
+import { annotateFromHistory } from '../history/annotate.js';
+import { appendRun, historyPath, withHistory } from '../history/db.js';
+import { aaLine } from '../scorecard/aa.js';
+import { buildScorecard } from '../scorecard/build.js';
+import type { Scorecard } from '../scorecard/schema.js';
+import { writeScorecard } from '../scorecard/write.js';
+import type { BenchOutcome } from './bench.js';
+import type { RunContext } from './context.js';
+import { buildManifest, engineInfo } from './manifest.js';
+
+/**
+ * The end of a run: the scorecard from what the stages measured, checked against the history
+ * (flaky rows, coverage), written beside its SCORECARD.md, and appended to the history.
+ */
+export async function finishRun(
+  ctx: RunContext,
+  done: {
+    started: Date;
+    durationMs: number;
+    status: Scorecard['status'];
+    failure?: string;
+    engines: { candidate: RunningEngine; baseline: RunningEngine };
+    log: (line: string) => void;
+  },
+): Promise<BenchOutcome> {
+  const { settings } = ctx;
+  const card = buildScorecard({
+    runId: ctx.runId,
+    createdAt: done.started,
+    durationMs: done.durationMs,
+    status: done.status,
+    failure: done.failure,
+    manifest: buildManifest({
+      candidate: engineInfo(done.engines.candidate),
+      baseline: engineInfo(done.engines.baseline),
+      corpus: {
+        name: ctx.spec.name,
+        seed: settings.seed,
+        docs: ctx.corpus.docs,
+        contentHash: ctx.corpus.contentHash,
+      },
+      settings,
+      extra: {
+        index: ctx.index,
+        schedule: `open loop, constant rate`,
+        // Relative to the repository: no path of the machine that ran it is published.
+        engineLogs: `.runs/${ctx.runId}`,
+        mixedWriteRate: ctx.mixedWriteRate,
+        sweep: ctx.sweepFamilies.length > 0,
+        sweepP99Ms: ctx.sweepP99Ms,
+      },
+    }),
+    rows: ctx.rows,
+  });
+  if (ctx.floor) card.floor = ctx.floor;
+  if (ctx.sweeps.length > 0) card.sweeps = ctx.sweeps;
+  if (settings.aa) {
+    // Both sides are OpenSearch: say so on every verdict and record the false-verdict tally.
+    for (const row of card.rows)
+      if (row.verdict === 'WIN' || row.verdict === 'LOSE')
+        row.reason = `A/A (same engine both sides), so this ${row.verdict} is false: ${row.reason}`;
+    card.manifest.settings.aaResult = aaLine(card);
+  }
+  const unread = await annotateFromHistory(ctx.out, card);
+  if (unread) done.log(unread);
+  if (card.coverage?.fell)
+    done.log(
+      `coverage fell against ${card.coverage.previousRunId}: N/A ${card.coverage.previousNA} -> ${card.coverage.na}${card.coverage.missingRows.length > 0 ? `, missing ${card.coverage.missingRows.join(', ')}` : ''}`,
+    );
+  const dir = await writeScorecard(ctx.out, card);
+  await withHistory(historyPath(ctx.out), (conn) => appendRun(conn, card));
+  return { card, dir, exitCode: card.exitCode };
+}

@@ -1,0 +1,43 @@
+import type { RowMeta } from '../model/rowMeta.js';
+import type { RowResult } from '../scorecard/schema.js';
+import { writeSamples } from '../scorecard/write.js';
+import type { RunContext, Stage } from './context.js';
+
+/**
+ * A kind of row measured one row at a time: which rows the run has, what each is, how it is
+ * measured (against the engines) and how it is judged (a pure function of what was measured).
+ * kindStage turns it into a stage: each row is measured under the run's guard, its raw samples
+ * written beside the scorecard, then judged.
+ */
+export interface RowKind<Plan, Raw> {
+  readonly name: string;
+  select(ctx: RunContext): readonly Plan[];
+  meta(plan: Plan, ctx: RunContext): RowMeta;
+  measure(plan: Plan, ctx: RunContext, step: (what: string) => void): Promise<Raw>;
+  judge(raw: Raw, ctx: RunContext): RowResult;
+  /** The raw samples kept for the row (samples/<row>.json); absent: nothing to keep. */
+  samples?(raw: Raw): unknown;
+}
+
+export function kindStage<Plan, Raw>(kind: RowKind<Plan, Raw>): Stage {
+  return {
+    name: kind.name,
+    steps: (ctx) => kind.select(ctx).length,
+    async run(ctx) {
+      for (const plan of kind.select(ctx)) {
+        const meta = kind.meta(plan, ctx);
+        ctx.progress.step(kind.name, meta.id);
+        const row = await ctx.guard.row(meta, async () => {
+          const raw = await kind.measure(plan, ctx, (what) =>
+            ctx.progress.step(kind.name, `${meta.id} ${what}`),
+          );
+          const samples = kind.samples?.(raw);
+          if (samples !== undefined) await writeSamples(ctx.out, ctx.runId, meta.id, samples);
+          return kind.judge(raw, ctx);
+        });
+        ctx.rows.push(row);
+        ctx.progress.advance();
+      }
+    },
+  };
+}

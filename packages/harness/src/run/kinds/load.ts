@@ -1,0 +1,31 @@
+import { ingestBoth } from '../../measure/ingest.js';
+import { clientCounts } from '../../model/settings.js';
+import { writeSamples } from '../../scorecard/write.js';
+import { INGEST_ROW_ID, ingestRowResult } from '../../verdict/ingestRowResult.js';
+import type { Stage } from '../context.js';
+
+/**
+ * The load: the corpus into both engines through one bulk client each. It always runs (every
+ * later row reads this index) and is also the `ingest.1-client` row when --clients includes 1.
+ * An engine that dies while loading fails the run: there is nothing left to measure.
+ */
+export const loadStage: Stage = {
+  name: 'ingest',
+  steps: () => 2,
+  async run(ctx) {
+    const { sides, settings } = ctx;
+    const raw = await ingestBoth(sides, ctx.corpus, ctx.index, settings, (what) =>
+      ctx.progress.step('ingest', what),
+    );
+    sides.candidate.check();
+    sides.baseline.check();
+    ctx.progress.advance();
+    ctx.progress.advance();
+    const row = ingestRowResult(raw, ctx.corpus.docs, settings);
+    if (clientCounts(settings).includes(1)) ctx.rows.push(row);
+    await writeSamples(ctx.out, ctx.runId, INGEST_ROW_ID, {
+      candidate: raw.candidate.bulkMs,
+      baseline: raw.baseline.bulkMs,
+    });
+  },
+};
