@@ -1,6 +1,4 @@
-import { FilterableScoreTable } from '@/components/filterable-score-table';
-import { RunFacts } from '@/components/run-facts';
-import { RunHeadline } from '@/components/run-headline';
+import { RunOverview } from '@/components/run-overview';
 import { getLatestRun, scorecardsDir } from '@/lib/data';
 
 export default function LatestRunPage() {
@@ -16,13 +14,5 @@ export default function LatestRunPage() {
       </section>
     );
   }
-  const { scorecard, sections } = latest;
-  return (
-    <>
-      <RunHeadline scorecard={scorecard} label="Latest run" />
-      <RunFacts scorecard={scorecard} />
-      <h2 className="section-title">Rows</h2>
-      <FilterableScoreTable sections={sections} caption="Every row of the latest run." />
-    </>
-  );
+  return <RunOverview view={latest} label="Latest run" caption="Every row of the latest run." />;
 }

@@ -1,8 +1,9 @@
 'use client';
 
 import { useEffect, useId, useState } from 'react';
-import type { RowGroup, RowGroupSection, Verdict } from '@/lib/definitions';
+import type { RowGroup, Verdict } from '@/lib/definitions';
 import { VERDICT_ORDER } from '@/lib/prepare';
+import type { TableSection } from '@/lib/table-rows';
 import {
   applyView,
   DEFAULT_VIEW,
@@ -24,9 +25,12 @@ import { ScoreTable } from './score-table';
 export function FilterableScoreTable({
   sections,
   caption,
+  set,
 }: {
-  sections: RowGroupSection[];
+  /** Only what the table shows (lib/table-rows.ts): these props are serialised into the page. */
+  sections: TableSection[];
   caption: string;
+  set: string;
 }) {
   const [view, setView] = useState<TableView>(DEFAULT_VIEW);
   // Controls appear only once they can work: without JavaScript they would do nothing.
@@ -131,7 +135,12 @@ export function FilterableScoreTable({
           </output>
         </form>
       ) : null}
-      <ScoreTable bodies={bodies} caption={caption} />
+      <ScoreTable
+        bodies={bodies}
+        caption={caption}
+        set={set}
+        showCpu={sections.some((section) => section.rows.some((row) => row.cpu !== undefined))}
+      />
     </>
   );
 }

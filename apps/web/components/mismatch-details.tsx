@@ -1,7 +1,9 @@
-import type { Mismatch } from '@/lib/definitions';
-
 /** The two result signals that disagreed, behind a <details> so it opens without JavaScript. */
-export function MismatchDetails({ mismatch }: { mismatch: Mismatch }) {
+export function MismatchDetails({
+  mismatch,
+}: {
+  mismatch: { summary: string; candidate: string; baseline: string };
+}) {
   return (
     <details className="mismatch">
       <summary>Compare results</summary>
@@ -9,11 +11,11 @@ export function MismatchDetails({ mismatch }: { mismatch: Mismatch }) {
       <div className="mismatch-sides">
         <div>
           <p className="mismatch-label">Candidate</p>
-          <pre>{JSON.stringify(mismatch.candidate, null, 2)}</pre>
+          <pre>{mismatch.candidate}</pre>
         </div>
         <div>
           <p className="mismatch-label">Baseline</p>
-          <pre>{JSON.stringify(mismatch.baseline, null, 2)}</pre>
+          <pre>{mismatch.baseline}</pre>
         </div>
       </div>
     </details>

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
+import type { ChangeKind, CompareRun, RowChange, RunComparison } from '@/lib/compare-data';
 import { formatDate, formatRatio } from '@/lib/format';
+import { RATIO_RULE } from '@/lib/headline';
 import { rowHref, runHref } from '@/lib/routes';
-import type { ChangeKind, RowChange, RunComparison } from '@/lib/runs';
 import { TableScroll } from './table-scroll';
 import { VerdictBadge } from './verdict-badge';
 
@@ -12,21 +13,39 @@ const KIND_HEADING: Record<ChangeKind, string> = {
   same: 'Same verdict',
 };
 const KINDS: readonly ChangeKind[] = ['flipped', 'added', 'removed', 'same'];
+const integer = new Intl.NumberFormat('en-US');
 
-/** Two runs side by side, row by row; flipped verdicts first (comparison order from lib/runs.ts). */
+function RunLine({ run, which }: { run: CompareRun; which: string }) {
+  return (
+    <li data-compare-run={run.runId}>
+      <span className="muted">{which}</span>{' '}
+      <a href={runHref(run.runId)}>
+        <time dateTime={run.createdAt}>{formatDate(run.createdAt)}</time>
+      </a>
+      , commit <code>{run.gitRevision.slice(0, 7)}</code>, {run.corpus}, {integer.format(run.docs)} docs, vs{' '}
+      {run.baseline}
+    </li>
+  );
+}
+
+/**
+ * Two comparable runs side by side, row by row; flipped verdicts first (order from
+ * lib/compare-data.ts). Rendered on the server for pre-rendered pairs and in the browser for any
+ * other pair, from the same data.
+ */
 export function RunComparisonView({ comparison, picker }: { comparison: RunComparison; picker?: ReactNode }) {
   const { before, after, changes, counts } = comparison;
   return (
     <>
       <p className="eyebrow">Compare</p>
       <h1>
-        <time dateTime={after.createdAt}>{formatDate(after.createdAt)}</time> <span className="vs">vs</span>{' '}
-        <time dateTime={before.createdAt}>{formatDate(before.createdAt)}</time>
+        <code>{after.gitRevision.slice(0, 7)}</code> <span className="vs">vs</span>{' '}
+        <code>{before.gitRevision.slice(0, 7)}</code>
       </h1>
-      <p className="compare-runs">
-        Run <a href={runHref(after.runId)}>{after.runId}</a> against the run before it,{' '}
-        <a href={runHref(before.runId)}>{before.runId}</a>
-      </p>
+      <ul className="compare-runs">
+        <RunLine run={after} which="Later:" />
+        <RunLine run={before} which="Earlier:" />
+      </ul>
       {picker}
       <ul className="change-counts" aria-label="What changed">
         {KINDS.map((kind) => (
@@ -36,10 +55,10 @@ export function RunComparisonView({ comparison, picker }: { comparison: RunCompa
         ))}
       </ul>
       <TableScroll label="Row by row">
-        <table className="score-table compare-table">
+        <table className="score-table compare-table cards">
           <caption>
-            Every row of either run: verdict and ratio before and after. Ratio change &gt; 1 means the
-            candidate improved relative to the baseline.
+            Every row of either run: verdict and ratio before and after. {RATIO_RULE} A change above 1 means
+            the candidate improved against the baseline.
           </caption>
           <thead>
             <tr>
@@ -69,7 +88,7 @@ export function RunComparisonView({ comparison, picker }: { comparison: RunCompa
               {changes
                 .filter((change) => change.kind === kind)
                 .map((change) => (
-                  <ChangeRow key={change.rowId} change={change} />
+                  <ChangeRow key={change.rowId} change={change} set={after.set} />
                 ))}
             </tbody>
           ))}
@@ -79,7 +98,7 @@ export function RunComparisonView({ comparison, picker }: { comparison: RunCompa
   );
 }
 
-function ChangeRow({ change }: { change: RowChange }) {
+function ChangeRow({ change, set }: { change: RowChange; set: string }) {
   const { before, after } = change;
   return (
     <tr
@@ -88,27 +107,35 @@ function ChangeRow({ change }: { change: RowChange }) {
       className={change.kind === 'flipped' ? 'flipped' : undefined}
     >
       <th scope="row" className="row-name">
-        <a href={rowHref(change.rowId)}>{change.title}</a>
+        <a href={rowHref(set, change.rowId)}>{change.title}</a>
         <code className="row-id">{change.rowId}</code>
       </th>
-      <td>
+      <td data-label="Before">
         {before ? (
           <VerdictBadge verdict={before.verdict} reason={before.reason} />
         ) : (
           <span className="muted">not measured</span>
         )}
       </td>
-      <td>
+      <td data-label="After">
         {after ? (
           <VerdictBadge verdict={after.verdict} reason={after.reason} />
         ) : (
           <span className="muted">not measured</span>
         )}
       </td>
-      <td className="num">{formatRatio(before?.ratio)}</td>
-      <td className="num ratio">{formatRatio(after?.ratio)}</td>
-      <td className="num">{change.ratioChange === undefined ? '—' : formatRatio(change.ratioChange)}</td>
-      <td className="reason">{after?.reason ?? before?.reason}</td>
+      <td className="num" data-label="Ratio before">
+        {formatRatio(before?.ratio)}
+      </td>
+      <td className="num ratio" data-label="Ratio after">
+        {formatRatio(after?.ratio)}
+      </td>
+      <td className="num" data-label="Change">
+        {change.ratioChange === undefined ? '—' : formatRatio(change.ratioChange)}
+      </td>
+      <td className="reason" data-label="Why (after)">
+        {after?.reason ?? before?.reason}
+      </td>
     </tr>
   );
 }

@@ -1,40 +1,37 @@
 import { compareHref, rowHref, runHref } from '@/lib/routes';
 import type { Heatmap } from '@/lib/runs';
 import { TableScroll } from './table-scroll';
-import { VERDICT_GLYPH, verdictClass } from './verdict-badge';
+import { verdictClass } from './verdict-badge';
 
 const shortDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-const shortTime = new Intl.DateTimeFormat('en-GB', {
-  hour: '2-digit',
-  minute: '2-digit',
-  hour12: false,
-  timeZone: 'UTC',
-});
+const SHORT: Record<string, string> = { WIN: 'W', LOSE: 'L', TIE: 'T', 'N/A': 'NA' };
 
 /**
- * Rows × runs, each cell the row's verdict in that run as colour, glyph and word; a cell whose
- * verdict changed from the row's previous one is outlined and says so in words, and links to the
- * comparison of that run with its predecessor.
+ * Rows x runs of one comparable set, each cell the row's verdict in that run as colour and a
+ * letter (W, L, T, NA, spelled out in the caption); a cell whose verdict changed from the row's
+ * previous one is outlined, says so in words for screen readers, and links to the comparison of
+ * that run with its predecessor. Cells are kept small: the page holds rows x runs of them.
  */
-export function VerdictHeatmap({ heatmap }: { heatmap: Heatmap }) {
+export function VerdictHeatmap({ heatmap, set }: { heatmap: Heatmap; set: string }) {
   const { runs } = heatmap;
   const previousOf = new Map(runs.map((run, index) => [run.runId, runs[index - 1]?.runId]));
   return (
     <TableScroll label="Verdicts over time">
       <table className="heatmap">
         <caption>
-          Verdict of every row in each run, oldest run on the left. Outlined cells changed verdict since the
-          row&apos;s previous run.
-          {heatmap.omitted > 0 ? ` The ${heatmap.omitted} oldest runs are not shown.` : ''}
+          Verdict of every row in each run, oldest run on the left: W win, L lose, T tie, NA not comparable, ·
+          not measured. Outlined cells changed verdict since the row&apos;s previous run and link to that
+          comparison.
+          {heatmap.omitted > 0 ? ` The ${heatmap.omitted} oldest runs of the set are not shown.` : ''}
         </caption>
         <thead>
           <tr>
             <th scope="col">Row</th>
             {runs.map((run) => (
               <th scope="col" key={run.runId} className="heat-run">
-                <a href={runHref(run.runId)} title={run.runId}>
+                <a href={runHref(run.runId)}>
                   {shortDate.format(new Date(run.createdAt))}
-                  <span className="heat-time">{shortTime.format(new Date(run.createdAt))}</span>
+                  <span className="heat-time">{run.gitRevision.slice(0, 7)}</span>
                 </a>
               </th>
             ))}
@@ -53,42 +50,34 @@ export function VerdictHeatmap({ heatmap }: { heatmap: Heatmap }) {
             {section.rows.map((row) => (
               <tr key={row.rowId} data-row-id={row.rowId}>
                 <th scope="row" className="row-name">
-                  <a href={rowHref(row.rowId)}>{row.title}</a>
+                  <a href={rowHref(set, row.rowId)}>{row.rowId}</a>
                 </th>
                 {row.cells.map((cell) => {
-                  if (!cell.verdict) {
+                  if (!cell.verdict) return <td key={cell.runId}>·</td>;
+                  const before = previousOf.get(cell.runId);
+                  const letter = SHORT[cell.verdict];
+                  const className = `h h-${verdictClass(cell.verdict)}${cell.changedFrom ? ' hc' : ''}`;
+                  if (cell.changedFrom && before) {
                     return (
-                      <td key={cell.runId} className="heat-cell heat-absent">
-                        <span aria-hidden="true">·</span>
-                        <span className="visually-hidden">not measured</span>
+                      <td
+                        key={cell.runId}
+                        className={className}
+                        data-verdict={cell.verdict}
+                        data-changed="true"
+                      >
+                        <a href={compareHref(before, cell.runId)}>
+                          {letter}
+                          <span className="visually-hidden">
+                            {' '}
+                            {cell.verdict} (was {cell.changedFrom})
+                          </span>
+                        </a>
                       </td>
                     );
                   }
-                  const before = previousOf.get(cell.runId);
-                  const content = (
-                    <>
-                      <span aria-hidden="true" className="badge-glyph">
-                        {VERDICT_GLYPH[cell.verdict]}
-                      </span>{' '}
-                      {cell.verdict}
-                      {cell.changedFrom ? (
-                        <span className="visually-hidden"> (was {cell.changedFrom})</span>
-                      ) : null}
-                    </>
-                  );
                   return (
-                    <td
-                      key={cell.runId}
-                      className={`heat-cell heat-${verdictClass(cell.verdict)}${cell.changedFrom ? ' heat-changed' : ''}`}
-                      title={cell.changedFrom ? `was ${cell.changedFrom}: ${cell.reason ?? ''}` : cell.reason}
-                      data-verdict={cell.verdict}
-                      data-changed={cell.changedFrom ? 'true' : undefined}
-                    >
-                      {cell.changedFrom && before ? (
-                        <a href={compareHref(before, cell.runId)}>{content}</a>
-                      ) : (
-                        content
-                      )}
+                    <td key={cell.runId} className={className} data-verdict={cell.verdict}>
+                      {letter}
                     </td>
                   );
                 })}

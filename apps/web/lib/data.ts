@@ -6,26 +6,21 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { readScorecardFile, ScorecardFileError } from '@everycell/harness/validate';
+import type { ConformanceSummary } from '@everycell/harness/schema';
+import { conformanceSchema, readScorecardFile, ScorecardFileError } from '@everycell/harness/validate';
 import { parseWaivers } from '@everycell/harness/waivers';
+import { compareRows, diffRuns, type RunComparison } from './compare-data';
 import type { LatestRun, RowResult, RowTrend, Scorecard, Waiver } from './definitions';
 import {
   allRowIds,
+  compareRuns,
   groupRows,
   latestRowResult,
   latestRowWithRun,
-  latestScorecard,
   trendFromScorecards,
 } from './prepare';
-import {
-  compareScorecards,
-  consecutivePairs,
-  type Heatmap,
-  type RunComparison,
-  type RunSummary,
-  summarizeRuns,
-  verdictHeatmap,
-} from './runs';
+import { consecutivePairs, type Heatmap, type RunSummary, summarizeRuns, verdictHeatmap } from './runs';
+import { comparable, nextInSet, previousInSet, type RunSet, runSets, setOfRun } from './sets';
 
 export function scorecardsDir(): string {
   return resolve(process.cwd(), process.env.EVERYCELL_SCORECARDS ?? '../../scorecards');
@@ -106,17 +101,47 @@ export function getWaivers(): Waiver[] {
   return loaded().waivers;
 }
 
-export function getLatestRun(): LatestRun | undefined {
-  const scorecard = latestScorecard(readScorecards());
-  if (!scorecard) return undefined;
-  return { scorecard, sections: groupRows(scorecard.rows) };
+export function getSets(): RunSet[] {
+  return runSets(readScorecards());
+}
+
+export function getSet(slug: string): RunSet | undefined {
+  return getSets().find((set) => set.slug === slug);
+}
+
+/** The set of the newest run: what the home page shows. */
+export function getNewestSet(): RunSet | undefined {
+  return getSets()[0];
+}
+
+export interface RunView extends LatestRun {
+  set: RunSet;
+  previous?: Scorecard;
+  next?: Scorecard;
+}
+
+function runView(scorecard: Scorecard, sets: RunSet[]): RunView {
+  const set = setOfRun(sets, scorecard.runId) as RunSet;
+  const view: RunView = { scorecard, sections: groupRows(scorecard.rows), set };
+  const previous = previousInSet(sets, scorecard.runId);
+  const next = nextInSet(sets, scorecard.runId);
+  if (previous) view.previous = previous;
+  if (next) view.next = next;
+  return view;
+}
+
+/** The newest run of a set (the newest set when no slug is given). */
+export function getLatestRun(slug?: string): RunView | undefined {
+  const sets = getSets();
+  const set = slug === undefined ? sets[0] : sets.find((candidate) => candidate.slug === slug);
+  const scorecard = set?.runs.at(-1);
+  return scorecard ? runView(scorecard, sets) : undefined;
 }
 
 /** One run's scorecard by id, for its own page. */
-export function getRun(runId: string): LatestRun | undefined {
+export function getRun(runId: string): RunView | undefined {
   const scorecard = readScorecards().find((card) => card.runId === runId);
-  if (!scorecard) return undefined;
-  return { scorecard, sections: groupRows(scorecard.rows) };
+  return scorecard ? runView(scorecard, getSets()) : undefined;
 }
 
 /** Every run, newest first. */
@@ -124,41 +149,102 @@ export function getRunSummaries(): RunSummary[] {
   return summarizeRuns(readScorecards());
 }
 
-export function getHeatmap(): Heatmap {
-  return verdictHeatmap(readScorecards());
+/** The verdict heatmap of one set's newest runs. */
+export function getHeatmap(slug: string): Heatmap | undefined {
+  const set = getSet(slug);
+  return set ? verdictHeatmap(set.runs) : undefined;
 }
 
-/** The comparisons the site pre-renders: each run against its predecessor, as run-id pairs. */
+/** The comparisons the site pre-renders: each run against the previous run of its own set. */
 export function getComparePairs(): { before: string; after: string }[] {
-  return consecutivePairs(readScorecards()).map(({ before, after }) => ({
-    before: before.runId,
-    after: after.runId,
-  }));
+  return getSets().flatMap((set) =>
+    consecutivePairs(set.runs).map(({ before, after }) => ({ before: before.runId, after: after.runId })),
+  );
 }
 
+/** Two runs side by side, only when they are comparable (same set). */
 export function getComparison(before: string, after: string): RunComparison | undefined {
   const cards = readScorecards();
   const was = cards.find((card) => card.runId === before);
   const now = cards.find((card) => card.runId === after);
-  return was && now ? compareScorecards(was, now) : undefined;
+  if (!was || !now || !comparable(was, now)) return undefined;
+  const set = setOfRun(getSets(), was.runId)?.slug ?? '';
+  return diffRuns(compareRows(was, set), compareRows(now, set));
 }
 
-/** Row ids for the static row pages: every row any run measured. */
-export function getRowIds(): string[] {
-  return allRowIds(readScorecards());
+/** Every (set, row) pair that has a row page: every row any run of the set measured. */
+export function getRowParams(): { set: string; id: string }[] {
+  return getSets().flatMap((set) => allRowIds(set.runs).map((id) => ({ set: set.slug, id })));
 }
 
-export function getLatestRowResult(rowId: string): RowResult | undefined {
-  return latestRowResult(readScorecards(), rowId);
+export interface RowView {
+  set: RunSet;
+  row: RowResult;
+  /** The newest run of the set that measured the row. */
+  scorecard: Scorecard;
+  trend: RowTrend;
+  /** The newest run's other rows, for the selector. */
+  siblings: RowResult[];
 }
 
-export function getLatestRowWithRun(rowId: string): { row: RowResult; scorecard: Scorecard } | undefined {
-  return latestRowWithRun(readScorecards(), rowId);
+export function getRowView(slug: string, rowId: string): RowView | undefined {
+  const set = getSet(slug);
+  if (!set) return undefined;
+  const latest = latestRowWithRun(set.runs, rowId);
+  const trend = trendFromScorecards(set.runs, rowId);
+  if (!latest || !trend) return undefined;
+  const siblings = allRowIds(set.runs).flatMap((id) => latestRowResult(set.runs, id) ?? []);
+  return { set, row: latest.row, scorecard: latest.scorecard, trend, siblings };
 }
 
-/** The row's ratio per run, oldest first, from the scorecard files. */
-export function getRowTrend(rowId: string): RowTrend | undefined {
-  return trendFromScorecards(readScorecards(), rowId);
+/**
+ * The engine's differential conformance count: from the newest scorecard that carries one, else
+ * from the suite's own results file (packages/engine-napi/conformance/results.json, or
+ * EVERYCELL_CONFORMANCE) once it exists. Undefined when neither does.
+ */
+export function getConformance(): { summary: ConformanceSummary; source: string } | undefined {
+  const withSummary = [...readScorecards()]
+    .sort(compareRuns)
+    .reverse()
+    .find((card) => card.conformance !== undefined);
+  if (withSummary?.conformance) {
+    return { summary: withSummary.conformance, source: `run ${withSummary.runId}` };
+  }
+  const file = resolve(
+    process.cwd(),
+    process.env.EVERYCELL_CONFORMANCE ?? '../../packages/engine-napi/conformance/results.json',
+  );
+  if (!existsSync(file)) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = conformanceSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(`${file}: not a conformance summary (${parsed.error.issues[0]?.message ?? 'unknown'})`);
+  }
+  return { summary: raw as ConformanceSummary, source: 'the conformance suite' };
+}
+
+/**
+ * The files a run offers for download: the scorecard and a CSV of its rows (exported by the site,
+ * app/runs/[id]/[file]/route.ts), the harness's SCORECARD.md when the run folder has one, and the
+ * harness's Parquet file once it writes one.
+ */
+export function runDownloads(runId: string): string[] {
+  return [
+    'scorecard.json',
+    ...(runFileExists(runId, 'SCORECARD.md') ? ['SCORECARD.md'] : []),
+    'rows.csv',
+    ...(runFileExists(runId, 'rows.parquet') ? ['rows.parquet'] : []),
+  ];
+}
+
+/** The text of a file in a run folder (callers pass fixed names). */
+export function readRunFile(runId: string, name: string): Buffer {
+  return readFileSync(join(scorecardsDir(), runId, name));
 }
 
 /** True when a run folder holds the file a row points at (diffPath is validated to stay inside it). */

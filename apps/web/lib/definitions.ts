@@ -28,6 +28,10 @@ export interface TrendPoint {
   runId: string;
   /** ISO 8601 UTC of the run. */
   createdAt: string;
+  gitRevision: string;
+  /** Each engine's scored number in that run (p50 or p99 ms, docs/s, bytes, recall, req/s). */
+  candidate?: number;
+  baseline?: number;
   verdict: Verdict;
   /** Absent when the verdict is N/A (no ratio was computed). */
   ratio?: number;

@@ -1,37 +1,33 @@
 /**
- * The row page's drill-down charts, as Vega-Lite specs built from a row's sides (pure), rendered
- * to SVG at build time by renderSpecSvg (lib/trend-chart.ts):
+ * The drill-down charts of a row and of the throughput page, as Vega-Lite specs built from a row's
+ * sides (pure), rendered to SVG files by renderSpecSvg (lib/charts.ts):
  * - the latency distribution of both engines (the ECDF the harness stores, log-scale latency);
- * - latency over the timed phase (p50 and p99 per time bin), where merge and flush stalls show.
- * Only numbers and the fixed words "Candidate"/"Baseline"/"p50"/"p99" reach the charts.
+ * - latency over the timed phase (p50 and p99 per time bin), where merge and flush stalls show;
+ * - latency against offered rate (the rate sweep), each point marked sustained or disqualified;
+ * - ingest throughput against client count.
+ * Only numbers and fixed words ("Candidate", "p99", "sustained", ...) reach the charts.
  */
 import type { TopLevelSpec } from 'vega-lite';
+import { base, type ChartSize, ENGINES, type Engine, engineColour, type Variant } from './charts';
 import type { RowResult, Sweep } from './definitions';
 
-/** Okabe–Ito blue and vermillion-free purple: distinct from the verdict colours and colour-blind safe. */
-export const ENGINE_COLOUR = { Candidate: '#0072B2', Baseline: '#CC79A7' } as const;
-type Engine = keyof typeof ENGINE_COLOUR;
-const ENGINES: readonly Engine[] = ['Candidate', 'Baseline'];
+export function drillSize(variant: Variant): ChartSize {
+  return variant === 'wide' ? { width: 640, height: 280 } : { width: 350, height: 260 };
+}
 
-const BASE = {
-  $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-  width: 640,
-  height: 240,
-  background: '#ffffff',
-  padding: 8,
-  config: {
-    font: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
-    axis: { labelColor: '#374151', titleColor: '#374151', titleFontWeight: 600, domainColor: '#9CA3AF' },
-    legend: { labelColor: '#374151', titleColor: '#374151', orient: 'bottom' as const },
-    view: { stroke: null },
-  },
-} as const;
-
-const engineColour = {
-  field: 'engine',
+const percentileDash = {
+  field: 'stat',
   type: 'nominal' as const,
-  title: 'Engine',
-  scale: { domain: [...ENGINES], range: ENGINES.map((e) => ENGINE_COLOUR[e]) },
+  title: 'Percentile',
+  // Swatches drawn as lines in the legend, so solid and dashed read as p50 and p99.
+  legend: { symbolType: 'stroke', symbolStrokeWidth: 2, symbolStrokeColor: '#374151', symbolSize: 260 },
+  scale: {
+    domain: ['p50', 'p99'],
+    range: [
+      [1, 0],
+      [6, 4],
+    ],
+  },
 };
 
 export interface EcdfDatum {
@@ -53,10 +49,9 @@ export function ecdfData(row: Pick<RowResult, 'candidate' | 'baseline'>): EcdfDa
   });
 }
 
-export function ecdfSpec(data: readonly EcdfDatum[], description: string): TopLevelSpec {
+export function ecdfSpec(data: readonly EcdfDatum[], variant: Variant, description: string): TopLevelSpec {
   return {
-    ...BASE,
-    description,
+    ...base(drillSize(variant), description),
     data: { values: data.map((d) => ({ ...d })) },
     mark: { type: 'line', interpolate: 'step-after', strokeWidth: 2, point: { size: 28, filled: true } },
     encoding: {
@@ -114,10 +109,13 @@ export function timelineData(row: Pick<RowResult, 'candidate' | 'baseline'>): Ti
   });
 }
 
-export function timelineSpec(data: readonly TimelineDatum[], description: string): TopLevelSpec {
+export function timelineSpec(
+  data: readonly TimelineDatum[],
+  variant: Variant,
+  description: string,
+): TopLevelSpec {
   return {
-    ...BASE,
-    description,
+    ...base(drillSize(variant), description),
     data: { values: data.map((d) => ({ ...d })) },
     mark: { type: 'line', strokeWidth: 2, point: { size: 24, filled: true } },
     encoding: {
@@ -130,22 +128,25 @@ export function timelineSpec(data: readonly TimelineDatum[], description: string
         axis: { format: '~g', grid: true },
       },
       color: engineColour,
-      strokeDash: {
-        field: 'stat',
-        type: 'nominal',
-        title: 'Percentile',
-        legend: { symbolType: 'stroke', symbolStrokeWidth: 2, symbolStrokeColor: '#374151' },
-        scale: {
-          domain: ['p50', 'p99'],
-          range: [
-            [1, 0],
-            [6, 4],
-          ],
-        },
-      },
+      strokeDash: percentileDash,
       detail: { field: 'series', type: 'nominal' },
     },
   };
+}
+
+/** Why a sweep point does or does not count toward an engine's capacity (the harness's rule). */
+export type PointStatus = 'sustained' | 'p99 over the bound' | 'fell behind';
+export const POINT_STATUSES: readonly PointStatus[] = ['sustained', 'p99 over the bound', 'fell behind'];
+
+/** Sustained: p99 within the bound and at least 95% of the offered rate achieved. */
+export function pointStatus(
+  side: { p99: number; achievedRate: number },
+  offeredRate: number,
+  boundMs: number,
+): PointStatus {
+  if (side.achievedRate < 0.95 * offeredRate) return 'fell behind';
+  if (side.p99 > boundMs) return 'p99 over the bound';
+  return 'sustained';
 }
 
 export interface SweepDatum {
@@ -155,6 +156,7 @@ export interface SweepDatum {
   achievedRate: number;
   ms: number;
   series: string;
+  status: PointStatus;
 }
 
 /** p50 and p99 of both engines at each offered rate of one family's sweep. */
@@ -162,6 +164,7 @@ export function sweepData(sweep: Sweep): SweepDatum[] {
   return sweep.points.flatMap((point) =>
     ENGINES.flatMap((engine) => {
       const side = engine === 'Candidate' ? point.candidate : point.baseline;
+      const status = pointStatus(side, point.offeredRate, sweep.p99BoundMs);
       return (['p50', 'p99'] as const).flatMap((stat) =>
         side[stat] > 0 && point.offeredRate > 0
           ? [
@@ -172,6 +175,7 @@ export function sweepData(sweep: Sweep): SweepDatum[] {
                 achievedRate: side.achievedRate,
                 ms: side[stat],
                 series: `${engine} ${stat}`,
+                status,
               },
             ]
           : [],
@@ -180,13 +184,18 @@ export function sweepData(sweep: Sweep): SweepDatum[] {
   );
 }
 
-export function sweepSpec(data: readonly SweepDatum[], boundMs: number, description: string): TopLevelSpec {
+export function sweepSpec(
+  data: readonly SweepDatum[],
+  boundMs: number,
+  variant: Variant,
+  description: string,
+): TopLevelSpec {
   const x = {
     field: 'offeredRate',
     type: 'quantitative' as const,
     title: 'Offered rate (requests/s, log scale)',
     scale: { type: 'log' as const, nice: false },
-    axis: { format: '~s', grid: true },
+    axis: { format: '~s', grid: true, tickCount: variant === 'wide' ? 8 : 4 },
   };
   const y = {
     type: 'quantitative' as const,
@@ -194,31 +203,43 @@ export function sweepSpec(data: readonly SweepDatum[], boundMs: number, descript
     axis: { format: '~g', grid: true },
   };
   return {
-    ...BASE,
-    description,
+    ...base(drillSize(variant), description),
     layer: [
       {
         data: { values: data.map((d) => ({ ...d })) },
-        mark: { type: 'line', strokeWidth: 2, point: { size: 30, filled: true } },
-        encoding: {
-          x,
-          y: { ...y, field: 'ms', title: 'Latency (ms, log scale)' },
-          color: engineColour,
-          strokeDash: {
-            field: 'stat',
-            type: 'nominal',
-            title: 'Percentile',
-            legend: { symbolType: 'stroke', symbolStrokeWidth: 2, symbolStrokeColor: '#374151' },
-            scale: {
-              domain: ['p50', 'p99'],
-              range: [
-                [1, 0],
-                [6, 4],
-              ],
+        layer: [
+          {
+            mark: { type: 'line', strokeWidth: 2 },
+            encoding: {
+              x,
+              y: { ...y, field: 'ms', title: 'Latency (ms, log scale)' },
+              color: engineColour,
+              strokeDash: percentileDash,
+              detail: { field: 'series', type: 'nominal' },
             },
           },
-          detail: { field: 'series', type: 'nominal' },
-        },
+          {
+            // Filled: the point counts toward capacity; hollow: disqualified, and the legend says why.
+            mark: { type: 'point', size: 46, strokeWidth: 1.5 },
+            encoding: {
+              x,
+              y: { ...y, field: 'ms' },
+              color: { ...engineColour, legend: null },
+              fill: {
+                field: 'status',
+                type: 'nominal',
+                title: 'Point',
+                scale: { domain: [...POINT_STATUSES], range: ['#374151', '#ffffff', '#ffffff'] },
+              },
+              shape: {
+                field: 'status',
+                type: 'nominal',
+                title: 'Point',
+                scale: { domain: [...POINT_STATUSES], range: ['circle', 'circle', 'square'] },
+              },
+            },
+          },
+        ],
       },
       {
         data: { values: [{ bound: boundMs, label: `p99 bound ${boundMs} ms` }] },
@@ -228,7 +249,16 @@ export function sweepSpec(data: readonly SweepDatum[], boundMs: number, descript
             encoding: { y: { ...y, field: 'bound' } },
           },
           {
-            mark: { type: 'text', align: 'left', baseline: 'bottom', dx: 4, dy: -3, color: '#374151', x: 0 },
+            // Right-aligned inside the plot, clear of the y axis and its labels.
+            mark: {
+              type: 'text',
+              align: 'right',
+              baseline: 'bottom',
+              dx: -4,
+              dy: -3,
+              color: '#374151',
+              x: 'width',
+            },
             encoding: { y: { ...y, field: 'bound' }, text: { field: 'label' } },
           },
         ],
@@ -243,10 +273,13 @@ export interface ScalingDatum {
   docsPerSec: number;
 }
 
-export function scalingSpec(data: readonly ScalingDatum[], description: string): TopLevelSpec {
+export function scalingSpec(
+  data: readonly ScalingDatum[],
+  variant: Variant,
+  description: string,
+): TopLevelSpec {
   return {
-    ...BASE,
-    description,
+    ...base(drillSize(variant), description),
     data: { values: data.map((d) => ({ ...d })) },
     mark: { type: 'line', strokeWidth: 2, point: { size: 40, filled: true } },
     encoding: {

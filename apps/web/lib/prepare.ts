@@ -77,9 +77,17 @@ export function countsAgree(a: Record<Verdict, number>, b: Record<Verdict, numbe
   return VERDICT_ORDER.every((verdict) => a[verdict] === b[verdict]);
 }
 
+/** The number a row is scored on for one engine: p99 for read-under-write rows, p50 for other latency rows, else the value. */
+export function scoredValue(row: RowResult, side: 'candidate' | 'baseline'): number | undefined {
+  const measured = row[side];
+  if (!measured.supported) return undefined;
+  if (row.unit === 'ms') return row.group === 'mixed' ? measured.p99 : measured.p50;
+  return measured.value;
+}
+
 /**
- * A row's trend straight from the scorecard files: the fallback when the DuckDB history is
- * absent. Runs without the row are skipped; the result is oldest first.
+ * A row's trend from the scorecard files of one comparable set (callers pass the set's runs).
+ * Runs without the row are skipped; the result is oldest first.
  */
 export function trendFromScorecards(scorecards: readonly Scorecard[], rowId: string): RowTrend | undefined {
   const points: TrendPoint[] = [];
@@ -88,15 +96,21 @@ export function trendFromScorecards(scorecards: readonly Scorecard[], rowId: str
     const row = scorecard.rows.find((candidate) => candidate.id === rowId);
     if (!row) continue;
     title = row.title;
-    points.push({
+    const point: TrendPoint = {
       runId: scorecard.runId,
       createdAt: scorecard.createdAt,
+      gitRevision: scorecard.manifest.gitRevision,
       verdict: row.verdict,
       ratio: row.ratio,
       ciLow: row.ci?.[0],
       ciHigh: row.ci?.[1],
       reason: row.reason,
-    });
+    };
+    const candidate = scoredValue(row, 'candidate');
+    const baseline = scoredValue(row, 'baseline');
+    if (candidate !== undefined) point.candidate = candidate;
+    if (baseline !== undefined) point.baseline = baseline;
+    points.push(point);
   }
   if (title === undefined) return undefined;
   return { rowId, title, points };

@@ -3,15 +3,36 @@
  * takes for file extensions: it drops the trailing slash and fetches `/rows/query.term.txt`, which
  * a static export does not have. Every page link is therefore a plain <a> (a full load of static
  * HTML), so the base path is added here rather than by next/link.
+ *
+ * A comparable set (lib/sets.ts) is part of the URL: `/sets/<slug>/...` pages show only its runs.
  */
 const basePath = process.env.EVERYCELL_BASE_PATH ?? '';
+
+const seg = encodeURIComponent;
 
 export function homeHref(): string {
   return `${basePath}/`;
 }
 
-export function rowHref(rowId: string): string {
-  return `${basePath}/rows/${encodeURIComponent(rowId)}/`;
+export function setHref(set: string): string {
+  return `${basePath}/sets/${seg(set)}/`;
+}
+
+export function setRunsHref(set: string): string {
+  return `${setHref(set)}runs/`;
+}
+
+export function setThroughputHref(set: string): string {
+  return `${setHref(set)}throughput/`;
+}
+
+export function rowHref(set: string, rowId: string): string {
+  return `${setHref(set)}rows/${seg(rowId)}/`;
+}
+
+/** A chart file of a row page (`trend.svg`, `trend.narrow.svg`). */
+export function rowFileHref(set: string, rowId: string, file: string): string {
+  return `${rowHref(set, rowId)}${seg(file)}`;
 }
 
 export function runsHref(): string {
@@ -19,12 +40,22 @@ export function runsHref(): string {
 }
 
 export function runHref(runId: string): string {
-  return `${basePath}/runs/${encodeURIComponent(runId)}/`;
+  return `${basePath}/runs/${seg(runId)}/`;
 }
 
-/** The pre-rendered comparison of run `after` against run `before` (its predecessor). */
+/** A file the site exports for a run (downloads, charts) or the harness kept in its folder (a diff). */
+export function runFileHref(runId: string, path: string): string {
+  return `${runHref(runId)}${path.split('/').map(seg).join('/')}`;
+}
+
+/** The pre-rendered comparison of run `after` against run `before` (the previous run of its set). */
 export function compareHref(before: string, after: string): string {
-  return `${basePath}/compare/${encodeURIComponent(before)}/${encodeURIComponent(after)}/`;
+  return `${basePath}/compare/${seg(before)}/${seg(after)}/`;
+}
+
+/** Any two comparable runs, drawn in the browser from their exported rows. */
+export function compareAnyHref(before: string, after: string): string {
+  return `${basePath}/compare/?a=${seg(before)}&b=${seg(after)}`;
 }
 
 export function compareIndexHref(): string {
@@ -35,11 +66,10 @@ export function methodologyHref(): string {
   return `${basePath}/methodology/`;
 }
 
-/** A file the harness kept in a run's folder (e.g. a diff), copied into the export by build-site. */
-export function runFileHref(runId: string, path: string): string {
-  return `${runHref(runId)}${path.split('/').map(encodeURIComponent).join('/')}`;
-}
-
 export function throughputHref(): string {
   return `${basePath}/throughput/`;
+}
+
+export function badgeHref(set?: string): string {
+  return set === undefined ? `${basePath}/badge.svg` : `${setHref(set)}badge.svg`;
 }

@@ -6,6 +6,7 @@
 import type { RowGroup, RowResult, Scorecard, Verdict } from './definitions';
 import { engineName } from './format';
 import { compareRuns, countVerdicts, GROUP_ORDER, groupRows } from './prepare';
+import { previousInSet, runSets, setOfRun } from './sets';
 
 export interface RunSummary {
   runId: string;
@@ -18,15 +19,18 @@ export interface RunSummary {
   docs: number;
   /** Counts recomputed from the rows, like the home page. */
   counts: Record<Verdict, number>;
-  /** The run before this one, for its comparison link; absent for the first run. */
+  /** The comparable set's slug. */
+  set: string;
+  /** The run before this one in its comparable set, for its comparison link; absent for the set's first run. */
   previousRunId?: string;
 }
 
-/** Every run, newest first, each knowing its predecessor. */
+/** Every run, newest first, each knowing its predecessor in its own comparable set. */
 export function summarizeRuns(scorecards: readonly Scorecard[]): RunSummary[] {
+  const sets = runSets(scorecards);
   const ordered = [...scorecards].sort(compareRuns);
   return ordered
-    .map((card, index): RunSummary => {
+    .map((card): RunSummary => {
       const { manifest } = card;
       const summary: RunSummary = {
         runId: card.runId,
@@ -38,15 +42,16 @@ export function summarizeRuns(scorecards: readonly Scorecard[]): RunSummary[] {
         corpus: manifest.corpus.name,
         docs: manifest.corpus.docs,
         counts: countVerdicts(card.rows),
+        set: setOfRun(sets, card.runId)?.slug ?? '',
       };
-      const previous = ordered[index - 1];
+      const previous = previousInSet(sets, card.runId);
       if (previous) summary.previousRunId = previous.runId;
       return summary;
     })
     .reverse();
 }
 
-/** Each run paired with its predecessor, oldest pair first: the comparisons the site pre-renders. */
+/** Each run paired with its predecessor, oldest pair first (callers pass one comparable set's runs). */
 export function consecutivePairs(
   scorecards: readonly Scorecard[],
 ): { before: Scorecard; after: Scorecard }[] {
@@ -58,7 +63,6 @@ export interface HeatmapCell {
   runId: string;
   /** Absent when the run did not measure the row. */
   verdict?: Verdict;
-  reason?: string;
   /** The row's previous measured verdict, set only when this one differs from it. */
   changedFrom?: Verdict;
 }
@@ -74,17 +78,18 @@ export interface HeatmapRow {
 
 export interface Heatmap {
   /** Oldest first, at most `limit` of the newest runs. */
-  runs: { runId: string; createdAt: string }[];
+  runs: { runId: string; createdAt: string; gitRevision: string }[];
   /** Runs left out because of the limit. */
   omitted: number;
   sections: { group: RowGroup; label: string; rows: HeatmapRow[] }[];
 }
 
 /**
- * Verdict of every row in every run (the newest `limit` runs), with the cells where a row's
- * verdict changed from its previous measured one marked, so a reader sees where things moved.
+ * Verdict of every row in every run (the newest `limit` runs of one comparable set), with the
+ * cells where a row's verdict changed from its previous measured one marked, so a reader sees
+ * where things moved. Cells carry no reasons: the row page has them, and the page stays light.
  */
-export function verdictHeatmap(scorecards: readonly Scorecard[], limit = 30): Heatmap {
+export function verdictHeatmap(scorecards: readonly Scorecard[], limit = 12): Heatmap {
   const ordered = [...scorecards].sort(compareRuns);
   const shown = ordered.slice(-limit);
   // Row identity (title, group) from its newest result; the order is the newest run's, via groupRows.
@@ -96,7 +101,11 @@ export function verdictHeatmap(scorecards: readonly Scorecard[], limit = 30): He
     .filter((row, index, all) => all.findIndex((other) => other.id === row.id) === index)
     .map((row) => newest.get(row.id) as RowResult);
   return {
-    runs: shown.map((card) => ({ runId: card.runId, createdAt: card.createdAt })),
+    runs: shown.map((card) => ({
+      runId: card.runId,
+      createdAt: card.createdAt,
+      gitRevision: card.manifest.gitRevision,
+    })),
     omitted: ordered.length - shown.length,
     sections: groupRows(rows).map((section) => ({
       group: section.group,
@@ -112,7 +121,7 @@ function heatmapRow(row: RowResult, runs: readonly Scorecard[]): HeatmapRow {
   const cells = runs.map((card): HeatmapCell => {
     const result = card.rows.find((candidate) => candidate.id === row.id);
     if (!result) return { runId: card.runId };
-    const cell: HeatmapCell = { runId: card.runId, verdict: result.verdict, reason: result.reason };
+    const cell: HeatmapCell = { runId: card.runId, verdict: result.verdict };
     if (previous !== undefined && previous !== result.verdict) {
       cell.changedFrom = previous;
       changes += 1;
@@ -121,63 +130,4 @@ function heatmapRow(row: RowResult, runs: readonly Scorecard[]): HeatmapRow {
     return cell;
   });
   return { rowId: row.id, title: row.title, group: row.group, cells, changes };
-}
-
-export type ChangeKind = 'flipped' | 'added' | 'removed' | 'same';
-
-export interface RowChange {
-  rowId: string;
-  title: string;
-  group: RowGroup;
-  kind: ChangeKind;
-  before?: RowResult;
-  after?: RowResult;
-  /** after.ratio / before.ratio when both runs have a ratio: > 1 means the candidate improved. */
-  ratioChange?: number;
-}
-
-export interface RunComparison {
-  before: Scorecard;
-  after: Scorecard;
-  /** Flipped verdicts first (new LOSEs before the rest), then added, removed and unchanged rows. */
-  changes: RowChange[];
-  counts: Record<ChangeKind, number>;
-}
-
-const KIND_ORDER: readonly ChangeKind[] = ['flipped', 'added', 'removed', 'same'];
-
-/** What changed from run `before` to run `after`, row by row. */
-export function compareScorecards(before: Scorecard, after: Scorecard): RunComparison {
-  const beforeRows = new Map(before.rows.map((row) => [row.id, row]));
-  const afterRows = new Map(after.rows.map((row) => [row.id, row]));
-  const ids = [...new Set([...after.rows.map((row) => row.id), ...before.rows.map((row) => row.id)])];
-  const changes = ids.map((rowId): RowChange => {
-    const was = beforeRows.get(rowId);
-    const now = afterRows.get(rowId);
-    const identity = (now ?? was) as RowResult;
-    const change: RowChange = {
-      rowId,
-      title: identity.title,
-      group: identity.group,
-      kind: !was ? 'added' : !now ? 'removed' : was.verdict !== now.verdict ? 'flipped' : 'same',
-    };
-    if (was) change.before = was;
-    if (now) change.after = now;
-    if (was?.ratio !== undefined && now?.ratio !== undefined && was.ratio > 0) {
-      change.ratioChange = now.ratio / was.ratio;
-    }
-    return change;
-  });
-  // Stable sort: kind, then a new LOSE before other flips, then group order; ties keep scorecard order.
-  const newLose = (change: RowChange) =>
-    change.kind === 'flipped' && change.after?.verdict === 'LOSE' ? 0 : 1;
-  changes.sort(
-    (a, b) =>
-      KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) ||
-      newLose(a) - newLose(b) ||
-      GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group),
-  );
-  const counts: Record<ChangeKind, number> = { flipped: 0, added: 0, removed: 0, same: 0 };
-  for (const change of changes) counts[change.kind] += 1;
-  return { before, after, changes, counts };
 }

@@ -2,8 +2,9 @@
  * The home table's view (filters and sort) and its query string, so every view is a permalink:
  * `/?verdict=LOSE&group=query&q=term&sort=ratio-asc`. Pure: the client component calls these.
  */
-import type { RowGroup, RowGroupSection, RowResult, Verdict } from './definitions';
+import type { RowGroup, Verdict } from './definitions';
 import { GROUP_ORDER, VERDICT_ORDER } from './prepare';
+import type { TableRow, TableSection } from './table-rows';
 
 export const SORTS = ['group', 'ratio-desc', 'ratio-asc', 'name'] as const;
 export type TableSort = (typeof SORTS)[number];
@@ -32,7 +33,7 @@ export interface TableBody {
   key: string;
   /** Group heading; absent for the single sorted list. */
   label?: string;
-  rows: RowResult[];
+  rows: TableRow[];
 }
 
 /** Reads a query string; unknown or malformed values fall back to the default, never throw. */
@@ -63,7 +64,7 @@ export function isDefaultView(view: TableView): boolean {
   return serializeView(view) === '';
 }
 
-export function rowMatches(row: RowResult, view: TableView): boolean {
+export function rowMatches(row: TableRow, view: TableView): boolean {
   if (view.verdict && row.verdict !== view.verdict) return false;
   if (view.group && row.group !== view.group) return false;
   const needle = view.q.trim().toLowerCase();
@@ -73,7 +74,7 @@ export function rowMatches(row: RowResult, view: TableView): boolean {
 
 /** Ratio order; rows without a ratio (N/A) go last whichever way, then by id so the order is stable. */
 function byRatio(direction: 1 | -1) {
-  return (a: RowResult, b: RowResult): number => {
+  return (a: TableRow, b: TableRow): number => {
     if (a.ratio === undefined || b.ratio === undefined) {
       if (a.ratio === b.ratio) return a.id.localeCompare(b.id);
       return a.ratio === undefined ? 1 : -1;
@@ -82,12 +83,12 @@ function byRatio(direction: 1 | -1) {
   };
 }
 
-function byName(a: RowResult, b: RowResult): number {
+function byName(a: TableRow, b: TableRow): number {
   return a.title.localeCompare(b.title, 'en') || a.id.localeCompare(b.id);
 }
 
 /** The table's bodies for a view: grouped sections (empty ones dropped), or one sorted list. */
-export function applyView(sections: readonly RowGroupSection[], view: TableView): TableBody[] {
+export function applyView(sections: readonly TableSection[], view: TableView): TableBody[] {
   if (view.sort === 'group') {
     return sections
       .map((section) => ({

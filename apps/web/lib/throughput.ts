@@ -48,3 +48,43 @@ export function sweepViews(scorecard: Scorecard): SweepView[] {
     return row ? { sweep, row } : { sweep };
   });
 }
+
+/**
+ * An engine's capacity as far as the sweep can tell: the highest offered rate it sustained. When it
+ * sustained the sweep's highest rate, its real capacity is at least that (a lower bound, not a
+ * measurement); when it sustained none, it is below the lowest rate tried.
+ */
+export interface CapacityBound {
+  kind: 'measured' | 'at-least' | 'below';
+  value: number;
+  text: string;
+}
+
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+export function capacityBound(
+  sweep: Sweep,
+  side: 'candidate' | 'baseline',
+  value: number | undefined,
+): CapacityBound | undefined {
+  if (value === undefined || sweep.points.length === 0) return undefined;
+  const rates = sweep.points.map((point) => point.offeredRate);
+  const highest = Math.max(...rates);
+  const lowest = Math.min(...rates);
+  if (value <= 0) {
+    return {
+      kind: 'below',
+      value: lowest,
+      text: `below ${integer.format(lowest)} req/s (sustained none of the offered rates)`,
+    };
+  }
+  if (value >= highest) {
+    return {
+      kind: 'at-least',
+      value,
+      text: `at least ${integer.format(value)} req/s (sustained the sweep's highest rate; its limit lies beyond)`,
+    };
+  }
+  void side;
+  return { kind: 'measured', value, text: `${integer.format(value)} req/s` };
+}

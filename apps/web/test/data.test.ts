@@ -6,10 +6,11 @@ import {
   getComparePairs,
   getComparison,
   getLatestRun,
-  getRowIds,
-  getRowTrend,
+  getRowParams,
+  getRowView,
   getRun,
   getRunSummaries,
+  getSets,
   loadAll,
   readScorecards,
 } from '../lib/data';
@@ -29,15 +30,24 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+const BIG = '2026-11-19T03-30-12Z-8d01e77';
+
 describe('data layer over the fixture scorecards', () => {
-  it('reads every run and picks the newest as the latest', () => {
-    expect(readScorecards()).toHaveLength(3);
+  it('reads every run, groups comparable runs, and picks the newest as the latest', () => {
+    expect(readScorecards()).toHaveLength(4);
     expect(getLatestRun()?.scorecard.runId).toBe('2026-11-21T02-09-58Z-c4a7b19');
-    expect(getRowIds()).toContain('query.phrase');
+    const sets = getSets();
+    expect(sets.map((set) => set.runs.length)).toEqual([3, 1]);
+    expect(sets.map((set) => set.slug)).toEqual([
+      expect.stringMatching(/^logs-zipf-200k-[0-9a-f]{6}$/),
+      expect.stringMatching(/^logs-zipf-2m-[0-9a-f]{6}$/),
+    ]);
+    expect(getLatestRun(sets[1]?.slug)?.scorecard.runId).toBe(BIG);
+    expect(getRowParams()).toContainEqual({ set: sets[0]?.slug, id: 'query.phrase' });
   });
 
-  it('serves the run pages: each run by id, and each run against its predecessor', () => {
-    expect(getRunSummaries()).toHaveLength(3);
+  it('serves the run pages: each run by id, previous and next within its own set', () => {
+    expect(getRunSummaries()).toHaveLength(4);
     expect(getRun('2026-11-18T02-10-04Z-3f9c2ab')?.sections.map((section) => section.group)).toEqual([
       'ingest',
       'query',
@@ -45,6 +55,10 @@ describe('data layer over the fixture scorecards', () => {
       'feature',
     ]);
     expect(getRun('no-such-run')).toBeUndefined();
+    const middle = getRun('2026-11-20T02-12-41Z-8d01e77');
+    expect(middle?.previous?.runId).toBe('2026-11-18T02-10-04Z-3f9c2ab');
+    expect(middle?.next?.runId).toBe('2026-11-21T02-09-58Z-c4a7b19');
+    expect(getRun(BIG)?.previous).toBeUndefined();
     const pairs = getComparePairs();
     expect(pairs).toEqual([
       { before: '2026-11-18T02-10-04Z-3f9c2ab', after: '2026-11-20T02-12-41Z-8d01e77' },
@@ -53,12 +67,21 @@ describe('data layer over the fixture scorecards', () => {
     const last = pairs[1] as { before: string; after: string };
     expect(getComparison(last.before, last.after)?.changes[0]?.kind).toBe('flipped');
     expect(getComparison(last.before, 'no-such-run')).toBeUndefined();
+    // Same commit, 200k against 2M: not comparable, so no comparison at all.
+    expect(getComparison(BIG, '2026-11-20T02-12-41Z-8d01e77')).toBeUndefined();
   });
 
-  it('builds a trend from the files', () => {
-    const trend = getRowTrend('query.term');
-    expect(trend?.points).toEqual(trendFromScorecards(loadFixtures(), 'query.term')?.points);
-    expect(trend?.points).toHaveLength(3);
+  it('builds a row trend from the runs of its set only', () => {
+    const [small, large] = getSets();
+    const view = getRowView(small?.slug ?? '', 'query.term');
+    expect(view?.trend.points.map((point) => point.runId)).toEqual(
+      trendFromScorecards(small?.runs ?? [], 'query.term')?.points.map((point) => point.runId),
+    );
+    expect(view?.trend.points).toHaveLength(3);
+    expect(view?.trend.points.some((point) => point.runId === BIG)).toBe(false);
+    expect(getRowView(large?.slug ?? '', 'query.term')?.trend.points.map((point) => point.runId)).toEqual([
+      BIG,
+    ]);
   });
 });
 

@@ -11,12 +11,14 @@ import { RunFacts } from '../components/run-facts';
 import { RunHeadline } from '../components/run-headline';
 import { ScoreTable } from '../components/score-table';
 import { SideStats } from '../components/side-stats';
+import { rowCharts, runCharts } from '../lib/chart-files';
+import { renderSpecSvg } from '../lib/charts';
 import type { Scorecard } from '../lib/definitions';
 import { ecdfData, ecdfSpec } from '../lib/latency-charts';
 import { rowMarkers } from '../lib/markers';
 import { groupRows } from '../lib/prepare';
+import { tableSections } from '../lib/table-rows';
 import { applyView, DEFAULT_VIEW } from '../lib/table-view';
-import { chartData, renderSpecSvg, renderTrendSvg } from '../lib/trend-chart';
 import { loadFixtures } from './load-fixtures';
 
 const SCRIPT = '<script>alert(1)</script>';
@@ -66,9 +68,14 @@ describe('no HTML injection from scorecard text', () => {
     const card = hostileCard();
     const html = renderToStaticMarkup(
       <>
-        <RunHeadline scorecard={card} label="Latest run" />
+        <RunHeadline scorecard={card} label="Latest run" set="s" downloads={['scorecard.json']} />
         <RunFacts scorecard={card} />
-        <ScoreTable bodies={applyView(groupRows(card.rows), DEFAULT_VIEW)} caption="Every row." />
+        <ScoreTable
+          bodies={applyView(tableSections(groupRows(card.rows)), DEFAULT_VIEW)}
+          caption="Every row."
+          set="s"
+          showCpu
+        />
       </>,
     );
     expectInert(html);
@@ -82,7 +89,13 @@ describe('no HTML injection from scorecard text', () => {
     if (!mismatched?.mismatch || !saturated) throw new Error('fixtures lack a mismatch or a saturated row');
     const html = renderToStaticMarkup(
       <>
-        <MismatchDetails mismatch={mismatched.mismatch} />
+        <MismatchDetails
+          mismatch={{
+            summary: mismatched.mismatch.summary,
+            candidate: JSON.stringify(mismatched.mismatch.candidate),
+            baseline: JSON.stringify(mismatched.mismatch.baseline),
+          }}
+        />
         <MarkerList
           markers={rowMarkers(saturated, {
             waiver: { row: saturated.id, reason: HOSTILE, who: HOSTILE, expires: '2026-12-31' },
@@ -98,28 +111,33 @@ describe('no HTML injection from scorecard text', () => {
   it('vega escapes chart text: a hostile description never becomes markup in the SVG', async () => {
     const card = hostileCard();
     const row = card.rows.find((candidate) => candidate.candidate.ecdf) as Scorecard['rows'][number];
-    const trend = await renderTrendSvg(
-      chartData([
+    // Every chart the site draws for this run and this row, with the hostile titles in place.
+    const charts = [
+      ...runCharts(card),
+      ...rowCharts(row, [
         {
           runId: 'r1',
           createdAt: card.createdAt,
+          gitRevision: card.manifest.gitRevision,
           verdict: 'WIN',
           ratio: 1.2,
           ciLow: 1.1,
           ciHigh: 1.3,
+          candidate: 1,
+          baseline: 2,
           reason: HOSTILE,
         },
       ]),
-      `Ratio of ${row.title} per run`,
-    );
-    const ecdf = await renderSpecSvg(ecdfSpec(ecdfData(row), `Latency of ${row.title}`));
+    ];
+    const drawn = await Promise.all(charts.map((chart) => renderSpecSvg(chart.spec('narrow'))));
+    const ecdf = await renderSpecSvg(ecdfSpec(ecdfData(row), 'wide', `Latency of ${row.title}`));
     // Text that does reach a chart (a label, a legend, a tooltip) goes through vega's escaping.
     const labelled = await renderSpecSvg({
       data: { values: [{ label: HOSTILE, x: 1 }] },
       mark: 'text',
       encoding: { text: { field: 'label' }, x: { field: 'x', type: 'quantitative', title: HOSTILE } },
     });
-    for (const svg of [trend, ecdf, labelled]) {
+    for (const svg of [...drawn, ecdf, labelled]) {
       expect(svg.startsWith('<svg')).toBe(true);
       expect(svg).not.toMatch(/<script/i);
       expect(svg).not.toMatch(/<img/i);

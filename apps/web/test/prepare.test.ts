@@ -62,16 +62,21 @@ describe('countVerdicts', () => {
 });
 
 describe('trendFromScorecards', () => {
+  // Trends are drawn within one comparable set: the 200k runs.
+  const series = cards.filter((card) => card.manifest.corpus.docs === 200_000);
   it('lists a row oldest run first and skips runs that lack it', () => {
-    const trend = trendFromScorecards(cards, 'metric.avg');
+    const trend = trendFromScorecards(series, 'metric.avg');
     expect(trend?.points.map((p) => p.runId)).toEqual([
       '2026-11-20T02-12-41Z-8d01e77',
       '2026-11-21T02-09-58Z-c4a7b19',
     ]);
     expect(trend?.points[1]?.ciLow).toBeLessThan(trend?.points[1]?.ratio ?? 0);
+    // Each engine's own scored number rides along for the per-engine chart.
+    expect(trend?.points[1]?.candidate).toBeGreaterThan(0);
+    expect(trend?.points[1]?.gitRevision).toMatch(/^c4a7b19/);
   });
   it('keeps N/A runs as points without a ratio', () => {
-    const trend = trendFromScorecards(cards, 'query.phrase');
+    const trend = trendFromScorecards(series, 'query.phrase');
     expect(trend?.points).toHaveLength(3);
     expect(trend?.points.every((p) => p.verdict === 'N/A' && p.ratio === undefined)).toBe(true);
   });

@@ -1,22 +1,29 @@
 import { describe, expect, it } from 'vitest';
+import { compareRows, diffRuns } from '../lib/compare-data';
 import type { RowResult, Scorecard } from '../lib/definitions';
-import { compareScorecards, consecutivePairs, summarizeRuns, verdictHeatmap } from '../lib/runs';
+import { consecutivePairs, summarizeRuns, verdictHeatmap } from '../lib/runs';
 import { loadFixtures } from './load-fixtures';
 
-const cards = loadFixtures();
+const all = loadFixtures();
+// The 200k series; one 2M run sits between its first two runs and belongs to another set.
+const cards = all.filter((card) => card.manifest.corpus.docs === 200_000);
+const big = all.find((card) => card.manifest.corpus.docs === 2_000_000) as Scorecard;
 const [oldest, middle, newest] = [...cards].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-if (!oldest || !middle || !newest) throw new Error('the fixtures need three runs');
+if (!oldest || !middle || !newest || !big) throw new Error('the fixtures need three 200k runs and a 2M run');
+const compareScorecards = (a: Scorecard, b: Scorecard) => diffRuns(compareRows(a, 's'), compareRows(b, 's'));
 
 function withRows(card: Scorecard, rows: RowResult[]): Scorecard {
   return { ...card, rows };
 }
 
 describe('summarizeRuns', () => {
-  it('lists runs newest first, each linked to its predecessor, counts from the rows', () => {
-    const runs = summarizeRuns(cards);
-    expect(runs.map((run) => run.runId)).toEqual([newest.runId, middle.runId, oldest.runId]);
-    expect(runs.map((run) => run.previousRunId)).toEqual([middle.runId, oldest.runId, undefined]);
-    expect(runs[2]?.counts).toEqual(oldest.counts);
+  it('lists runs newest first, each linked to the previous run of its own set, counts from the rows', () => {
+    const runs = summarizeRuns(all);
+    expect(runs.map((run) => run.runId)).toEqual([newest.runId, middle.runId, big.runId, oldest.runId]);
+    // The 2M run between them is not the 200k run's "previous run", and has none itself.
+    expect(runs.map((run) => run.previousRunId)).toEqual([middle.runId, oldest.runId, undefined, undefined]);
+    expect(runs[3]?.counts).toEqual(oldest.counts);
+    expect(new Set(runs.map((run) => run.set)).size).toBe(2);
   });
 });
 

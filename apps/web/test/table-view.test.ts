@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RowResult } from '../lib/definitions';
 import { groupRows } from '../lib/prepare';
+import { tableRow, tableSections } from '../lib/table-rows';
 import {
   applyView,
   DEFAULT_VIEW,
@@ -32,14 +33,15 @@ function row(
   return result;
 }
 
-const rows = [
+const results = [
   row('ingest.one', 'ingest', 'WIN', 2.1),
   row('query.term', 'query', 'LOSE', 0.7),
   row('query.match', 'query', 'TIE', 1.01),
   row('query.phrase', 'query', 'N/A'),
   row('bucket.terms', 'bucket', 'LOSE', 0.5),
 ];
-const sections = groupRows(rows);
+const sections = tableSections(groupRows(results));
+const rows = results.map(tableRow);
 
 describe('the view in the query string', () => {
   it('round-trips every field and leaves defaults out', () => {
@@ -67,9 +69,13 @@ describe('applyView', () => {
   });
 
   it('matches free text in title, id, family and reason, case-insensitively', () => {
-    expect(rowMatches(rows[1] as RowResult, { ...DEFAULT_VIEW, q: 'TERM' })).toBe(true);
-    expect(rowMatches(rows[1] as RowResult, { ...DEFAULT_VIEW, q: 'reason for lose' })).toBe(true);
-    expect(rowMatches(rows[1] as RowResult, { ...DEFAULT_VIEW, q: 'histogram' })).toBe(false);
+    expect(rowMatches(rows[1] as ReturnType<typeof tableRow>, { ...DEFAULT_VIEW, q: 'TERM' })).toBe(true);
+    expect(
+      rowMatches(rows[1] as ReturnType<typeof tableRow>, { ...DEFAULT_VIEW, q: 'reason for lose' }),
+    ).toBe(true);
+    expect(rowMatches(rows[1] as ReturnType<typeof tableRow>, { ...DEFAULT_VIEW, q: 'histogram' })).toBe(
+      false,
+    );
     expect(applyView(sections, { ...DEFAULT_VIEW, q: 'nothing like this' })).toEqual([]);
   });
 

@@ -20,6 +20,7 @@ describe('throughput preparation', () => {
     expect(views.map((view) => [view.sweep.family, view.row?.id])).toEqual([
       ['term', 'throughput.term'],
       ['bool', 'throughput.bool'],
+      ['terms', 'throughput.terms'],
     ]);
     expect(formatSide({ unit: 'req/s' }, { supported: true, samples: 1, errors: 0, value: 1600 })).toBe(
       '1,600 req/s',

@@ -1,26 +1,30 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { fixtureScorecards, latestFixture } from './fixtures';
+import { latestFixture, mainSeries, rowPath, setOf } from './fixtures';
 
 /** One page of each type; every one must have zero axe violations (WCAG 2.x A and AA rules). */
 function pages(): { name: string; path: string }[] {
-  const runs = fixtureScorecards().sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
-  const [before, after] = runs.slice(-2);
-  if (!before || !after) throw new Error('need two fixture runs');
+  const runs = mainSeries();
+  const [first, before, after] = runs;
+  if (!first || !before || !after) throw new Error('need three fixture runs');
+  const latest = latestFixture();
   return [
     { name: 'home', path: './' },
-    { name: 'row', path: './rows/query.term/' },
-    { name: 'row (N/A)', path: './rows/query.phrase/' },
+    { name: 'set', path: `./sets/${setOf(latest)}/` },
+    { name: 'row', path: rowPath(latest, 'query.term') },
+    { name: 'row (N/A)', path: rowPath(latest, 'query.phrase') },
     { name: 'runs', path: './runs/' },
+    { name: 'set runs (heatmap)', path: `./sets/${setOf(latest)}/runs/` },
     { name: 'run', path: `./runs/${before.runId}/` },
     { name: 'compare', path: `./compare/${before.runId}/${after.runId}/` },
+    { name: 'compare (any pair)', path: `./compare/?a=${first.runId}&b=${after.runId}` },
     { name: 'compare index', path: './compare/' },
     { name: 'methodology', path: './methodology/' },
     { name: 'throughput', path: './throughput/' },
-    { name: 'row (drill-down, caveats)', path: './rows/bucket.terms/' },
-    { name: 'row (waived, flaky)', path: './rows/query.range/' },
-    { name: 'row (ingest)', path: './rows/ingest.4-clients/' },
-    { name: 'row (capacity)', path: './rows/throughput.term/' },
+    { name: 'row (drill-down, caveats)', path: rowPath(latest, 'bucket.terms') },
+    { name: 'row (waived, flaky)', path: rowPath(latest, 'query.range') },
+    { name: 'row (ingest)', path: rowPath(latest, 'ingest.4-clients') },
+    { name: 'row (capacity)', path: rowPath(latest, 'throughput.term') },
   ];
 }
 

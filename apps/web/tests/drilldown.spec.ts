@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { RowResult } from '../lib/definitions';
 import { formatMs } from '../lib/format';
-import { latestFixture, screenshotDir } from './fixtures';
+import { chartSvg, countMarks, latestFixture, rowPath, screenshotDir } from './fixtures';
 
 function rowOf(predicate: (row: RowResult) => boolean, what: string): RowResult {
   const row = latestFixture().rows.find(predicate);
@@ -15,16 +15,16 @@ test('a row page draws both engines’ latency distribution and timeline, with p
     (r) => r.candidate.timeline !== undefined && r.candidate.saturated === true,
     'a saturated row',
   );
-  await page.goto(`./rows/${row.id}/`);
-  const ecdf = page.locator('figure[data-chart="ecdf"]');
-  const timeline = page.locator('figure[data-chart="timeline"]');
-  await expect(ecdf.locator('svg')).toBeVisible();
-  await expect(timeline.locator('svg')).toBeVisible();
+  await page.goto(rowPath(latestFixture(), row.id));
+  await expect(page.locator('picture[data-chart="ecdf"] img')).toBeVisible();
+  await expect(page.locator('picture[data-chart="timeline"] img')).toBeVisible();
   // One line per engine in the ECDF; p50 and p99 per engine over time.
-  await expect(ecdf.locator('svg .mark-line.role-mark path')).toHaveCount(2);
-  await expect(timeline.locator('svg .mark-line.role-mark path')).toHaveCount(4);
-  await expect(ecdf.locator('div.chart')).toHaveAttribute('role', 'img');
-  await expect(ecdf.locator('div.chart')).toHaveAttribute('aria-label', /latency distribution/i);
+  expect(countMarks(await chartSvg(page, 'ecdf'), 'mark-line')).toBe(2);
+  expect(countMarks(await chartSvg(page, 'timeline'), 'mark-line')).toBe(4);
+  await expect(page.locator('picture[data-chart="ecdf"] img')).toHaveAttribute(
+    'alt',
+    /latency distribution/i,
+  );
   const p999 = page.locator('table.side-stats tr[data-stat="p99.9"] td');
   await expect(p999).toHaveText([
     formatMs(row.candidate.p999 as number),
@@ -65,17 +65,17 @@ test('each caveat appears on its row page in words', async ({ page }) => {
     },
   ];
   for (const { row, marker, text } of cases) {
-    await page.goto(`./rows/${row.id}/`);
+    await page.goto(rowPath(latestFixture(), row.id));
     await expect(page.locator(`.marker-list li[data-marker="${marker}"]`), row.id).toContainText(text);
   }
   const remeasured = cases[3]?.row as RowResult;
-  await page.goto(`./rows/${remeasured.id}/`);
+  await page.goto(rowPath(latestFixture(), remeasured.id));
   await expect(page.locator('.marker-list')).toContainText(`${remeasured.rounds} rounds`);
 });
 
 test('a waived LOSE says who waived it, why and until when (scorecards/waivers.json)', async ({ page }) => {
   const waived = rowOf((r) => r.verdict === 'LOSE', 'a LOSE row');
-  await page.goto(`./rows/${waived.id}/`);
+  await page.goto(rowPath(latestFixture(), waived.id));
   const item = page.locator('.marker-list li[data-marker="waived"]');
   await expect(item).toContainText('until 2026-12-31 (fixture-owner)');
   await expect(item).toContainText('<b>bold?</b>');
@@ -83,7 +83,7 @@ test('a waived LOSE says who waived it, why and until when (scorecards/waivers.j
 
 test('an N/A row links to the full diff the run kept, and the file is served', async ({ page, request }) => {
   const row = rowOf((r) => r.diffPath !== undefined, 'a row with a diff');
-  await page.goto(`./rows/${row.id}/`);
+  await page.goto(rowPath(latestFixture(), row.id));
   const link = page.getByRole('link', { name: 'Full diff of the two responses' });
   await expect(link).toBeVisible();
   const href = (await link.getAttribute('href')) as string;

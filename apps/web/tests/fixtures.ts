@@ -2,7 +2,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
 import type { Scorecard } from '../lib/definitions';
+import { setSlug } from '../lib/sets';
 
 const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), '../test/fixtures');
 
@@ -22,3 +24,37 @@ export function latestFixture(): Scorecard {
 }
 
 export const screenshotDir = join(dirname(fileURLToPath(import.meta.url)), '../test-results/screenshots');
+
+/** The comparable set of a fixture run, as the site names it in URLs. */
+export function setOf(card: Scorecard): string {
+  return setSlug(card);
+}
+
+/** A row page: rows live inside their comparable set. */
+export function rowPath(card: Scorecard, rowId: string): string {
+  return `./sets/${setSlug(card)}/rows/${rowId}/`;
+}
+
+/** The fixture runs of the newest run's comparable set (the 200k series), oldest first. */
+export function mainSeries(): Scorecard[] {
+  const latest = latestFixture();
+  return fixtureScorecards()
+    .filter((card) => setSlug(card) === setSlug(latest))
+    .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+}
+
+/** The text of the wide SVG file a chart <img> shows. */
+export async function chartSvg(page: Page, chart: string): Promise<string> {
+  const img = page.locator(`picture[data-chart="${chart}"] img`);
+  const src = await img.getAttribute('src');
+  if (!src) throw new Error(`no chart ${chart}`);
+  const response = await page.request.get(new URL(src, page.url()).toString());
+  if (!response.ok()) throw new Error(`${src}: ${response.status()}`);
+  return response.text();
+}
+
+/** How many marks of a kind an SVG has, e.g. ('mark-symbol', 'path'). */
+export function countMarks(svg: string, markClass: string): number {
+  const groups = [...svg.matchAll(new RegExp(`class="${markClass} role-mark[^"]*"[^>]*>(.*?)</g>`, 'g'))];
+  return groups.reduce((sum, group) => sum + ((group[1] ?? '').match(/<path/g)?.length ?? 0), 0);
+}

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { latestFixture } from './fixtures';
+import { latestFixture, rowPath, setOf } from './fixtures';
 
 /**
  * The fixtures carry markup in a row title and family, a reason, an error message and a mismatch
@@ -45,12 +45,18 @@ test('hostile row titles, families, reasons and summaries show as text on every 
   await expect(page.getByText(mismatched.mismatch.summary, { exact: true }).first()).toBeVisible();
   await expectNothingRan(page, ran);
 
-  await page.goto(`./rows/${hostile.id}/`);
+  await page.goto(rowPath(latest, hostile.id));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(hostile.title);
   await expect(page.locator('.eyebrow')).toContainText(hostile.family);
   await expectNothingRan(page, ran);
 
-  for (const path of ['./runs/', `./runs/${latest.runId}/`, './throughput/', './compare/']) {
+  for (const path of [
+    './runs/',
+    `./runs/${latest.runId}/`,
+    './throughput/',
+    './compare/',
+    `./sets/${setOf(latest)}/runs/`,
+  ]) {
     await page.goto(path);
     await expectNothingRan(page, ran);
   }

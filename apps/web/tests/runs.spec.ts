@@ -2,11 +2,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Scorecard } from '../lib/definitions';
 import { formatDate } from '../lib/format';
-import { fixtureScorecards, screenshotDir } from './fixtures';
-
-function oldestFirst(): Scorecard[] {
-  return fixtureScorecards().sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
-}
+import { fixtureScorecards, mainSeries, screenshotDir, setOf } from './fixtures';
 
 /** Row ids whose verdict differs between two runs that both measured them, worked out from the files. */
 function flippedIds(before: Scorecard, after: Scorecard): string[] {
@@ -18,11 +14,13 @@ function flippedIds(before: Scorecard, after: Scorecard): string[] {
     .map((row) => row.id);
 }
 
-test('the runs page lists every run with its counts', async ({ page }) => {
-  const runs = oldestFirst();
+const big = () => fixtureScorecards().find((card) => card.manifest.corpus.docs === 2_000_000) as Scorecard;
+
+test('the runs page lists every run in its comparable set, with its counts', async ({ page }) => {
+  const runs = mainSeries();
   await page.goto('./runs/');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Runs');
-  const table = page.getByRole('table', { name: /every run, newest first/i });
+  const table = page.locator(`section[data-set="${setOf(runs[0] as Scorecard)}"] table`);
   const trs = table.locator('tbody tr[data-run-id]');
   expect(await trs.evaluateAll((rows) => rows.map((tr) => tr.getAttribute('data-run-id')))).toEqual(
     runs.map((run) => run.runId).reverse(),
@@ -34,27 +32,39 @@ test('the runs page lists every run with its counts', async ({ page }) => {
       (['WIN', 'LOSE', 'TIE', 'N/A'] as const).map((verdict) => String(run.counts[verdict])),
     );
   }
+  // The 2M run is in a set of its own, and "vs previous run" never crosses sets.
+  const other = page.locator(`section[data-set="${setOf(big())}"]`);
+  await expect(other.locator('tbody tr[data-run-id]')).toHaveCount(1);
+  await expect(other).toContainText('2,000,000 docs');
+  await expect(other.getByText('first run of the set')).toBeVisible();
+  const middle = runs[1] as Scorecard;
+  await expect(
+    table.locator(`tr[data-run-id="${middle.runId}"]`).getByRole('link', { name: 'vs previous run' }),
+  ).toHaveAttribute('href', new RegExp(`/compare/${(runs[0] as Scorecard).runId}/${middle.runId}/$`));
   await page.screenshot({ path: join(screenshotDir, 'runs.png'), fullPage: true });
 });
 
-test('the heatmap marks where a row changed verdict, in words as well as colour', async ({ page }) => {
-  const runs = oldestFirst();
+test('the heatmap of a set marks where a row changed verdict, in words as well as colour', async ({
+  page,
+}) => {
+  const runs = mainSeries();
   const [first, second] = runs;
   if (!first || !second) throw new Error('need two fixture runs');
   const flipped = flippedIds(first, second);
   expect(flipped.length, 'the fixtures have a flip between the first two runs').toBeGreaterThan(0);
-  await page.goto('./runs/');
+  await page.goto(`./sets/${setOf(first)}/runs/`);
   const heatmap = page.getByRole('table', { name: /verdict of every row in each run/i });
+  // Only this set's runs are columns.
+  await expect(heatmap.locator('thead th.heat-run')).toHaveCount(runs.length);
   for (const rowId of flipped) {
     const was = first.rows.find((row) => row.id === rowId)?.verdict;
     const now = second.rows.find((row) => row.id === rowId)?.verdict;
-    const cell = heatmap.locator(`tr[data-row-id="${rowId}"] td.heat-cell`).nth(1);
+    const cell = heatmap.locator(`tr[data-row-id="${rowId}"] td`).nth(1);
     await expect(cell).toHaveAttribute('data-changed', 'true');
     await expect(cell).toHaveText(
       new RegExp(`${now?.replace('/', '\\/')} \\(was ${was?.replace('/', '\\/')}\\)`),
     );
   }
-  // A row that never changed has no marked cell.
   const steady = runs
     .at(-1)
     ?.rows.find((row) => runs.every((run) => run.rows.find((r) => r.id === row.id)?.verdict === row.verdict));
@@ -62,20 +72,23 @@ test('the heatmap marks where a row changed verdict, in words as well as colour'
   await expect(heatmap.locator(`tr[data-row-id="${steady.id}"] td[data-changed]`)).toHaveCount(0);
 });
 
-test('a run page shows that run’s own table', async ({ page }) => {
-  const [oldest] = oldestFirst();
+test('a run page shows that run’s own table and names its corpus, size, baseline and commit', async ({
+  page,
+}) => {
+  const [oldest] = mainSeries();
   if (!oldest) throw new Error('no fixture runs');
   await page.goto('./runs/');
   await page.getByRole('link', { name: formatDate(oldest.createdAt) }).click();
   await expect(page.getByText(oldest.runId, { exact: true })).toBeVisible();
+  await expect(page.locator('.run-context').first()).toContainText('200,000 docs');
   const table = page.getByRole('table', { name: new RegExp(`every row of run ${oldest.runId}`, 'i') });
   await expect(table.locator('tbody tr[data-row-id]')).toHaveCount(oldest.rows.length);
   await expect(page.getByTestId('count-LOSE-value')).toHaveText(String(oldest.counts.LOSE));
   await page.screenshot({ path: join(screenshotDir, 'run.png'), fullPage: true });
 });
 
-test('the compare view lists flipped rows first', async ({ page }) => {
-  const runs = oldestFirst();
+test('the compare view lists flipped rows first and names both commits and sizes', async ({ page }) => {
+  const runs = mainSeries();
   const after = runs.at(-1);
   const before = runs.at(-2);
   if (!after || !before) throw new Error('need two fixture runs');
@@ -87,11 +100,14 @@ test('the compare view lists flipped rows first', async ({ page }) => {
     .getByRole('link', { name: 'vs previous run' })
     .click();
   await expect(page).toHaveURL(new RegExp(`/compare/${before.runId}/${after.runId}/$`));
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(after.manifest.gitRevision.slice(0, 7));
+  await expect(page.locator(`[data-compare-run="${before.runId}"]`)).toContainText('200,000 docs');
   const table = page.getByRole('table', { name: /every row of either run/i });
-  const dataRows = table.locator('tbody tr[data-row-id]');
-  const order = await dataRows.evaluateAll((trs) =>
-    trs.map((tr) => ({ id: tr.getAttribute('data-row-id'), kind: tr.getAttribute('data-kind') })),
-  );
+  const order = await table
+    .locator('tbody tr[data-row-id]')
+    .evaluateAll((trs) =>
+      trs.map((tr) => ({ id: tr.getAttribute('data-row-id'), kind: tr.getAttribute('data-kind') })),
+    );
   expect(order.slice(0, flipped.length).map((row) => row.kind)).toEqual(flipped.map(() => 'flipped'));
   expect(
     order
@@ -99,31 +115,31 @@ test('the compare view lists flipped rows first', async ({ page }) => {
       .map((row) => row.id)
       .sort(),
   ).toEqual([...flipped].sort());
-  expect(order.slice(flipped.length).some((row) => row.kind === 'flipped')).toBe(false);
   await expect(page.getByTestId('changes-flipped')).toContainText(String(flipped.length));
-  const first = flipped[0] as string;
-  const tr = table.locator(`tr[data-row-id="${first}"]`);
-  await expect(tr.locator('.badge').nth(0)).toHaveText(
-    new RegExp(`${before.rows.find((row) => row.id === first)?.verdict.replace('/', '\\/')}$`),
-  );
-  await expect(tr.locator('.badge').nth(1)).toHaveText(
-    new RegExp(`${after.rows.find((row) => row.id === first)?.verdict.replace('/', '\\/')}$`),
-  );
   await page.screenshot({ path: join(screenshotDir, 'compare.png'), fullPage: true });
 });
 
-test('the compare picker and ?a=&b= links reach the pre-rendered pairs', async ({ page }) => {
-  const [oldest, middle, newest] = oldestFirst();
+test('any two comparable runs compare from the URL; runs of different sets are refused', async ({ page }) => {
+  const [oldest, middle, newest] = mainSeries();
   if (!oldest || !middle || !newest) throw new Error('need three fixture runs');
+  // A pre-rendered pair opens its page.
   await page.goto(`./compare/?a=${oldest.runId}&b=${middle.runId}`);
   await expect(page).toHaveURL(new RegExp(`/compare/${oldest.runId}/${middle.runId}/$`));
-  await page.getByRole('combobox', { name: 'Compare' }).selectOption({ index: 0 });
-  await page.getByRole('button', { name: 'Show' }).click();
+  // Any other pair of one set is drawn from the two runs' rows, whatever order they are given in.
+  await page.goto(`./compare/?a=${newest.runId}&b=${oldest.runId}`);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(
+    newest.manifest.gitRevision.slice(0, 7),
+  );
+  await expect(page.locator(`[data-compare-run="${oldest.runId}"]`)).toContainText('Earlier:');
+  const flipped = flippedIds(oldest, newest);
+  await expect(page.getByTestId('changes-flipped')).toContainText(String(flipped.length));
+  // The picker offers only runs of the chosen set and writes the choice into the URL.
+  await page.getByRole('combobox', { name: 'Earlier run' }).selectOption(middle.runId);
+  await page.getByRole('button', { name: 'Compare' }).click();
   await expect(page).toHaveURL(new RegExp(`/compare/${middle.runId}/${newest.runId}/$`));
-  // Only consecutive runs are pre-rendered: any other pair says so instead of showing nothing.
-  await page.goto(`./compare/?a=${oldest.runId}&b=${newest.runId}`);
-  await expect(page.locator('p.notice[role="alert"]')).toContainText('no comparison page');
-  await expect(page.locator('.pair-list li')).toHaveCount(2);
+  // 200k against 2M: the same commit, but not comparable.
+  await page.goto(`./compare/?a=${big().runId}&b=${middle.runId}`);
+  await expect(page.locator('p.notice[role="alert"]')).toContainText('are not comparable');
   await page.screenshot({ path: join(screenshotDir, 'compare-index.png'), fullPage: true });
 });
 
@@ -131,14 +147,13 @@ test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
   test('the runs list, heatmap and comparisons are in the HTML', async ({ page }) => {
-    const runs = oldestFirst();
-    await page.goto('./runs/');
+    const runs = mainSeries();
+    await page.goto(`./sets/${setOf(runs[0] as Scorecard)}/runs/`);
     await expect(page.locator('table.heatmap tbody tr[data-row-id]')).not.toHaveCount(0);
-    await expect(page.locator('table.heatmap td[data-changed="true"]').first()).toBeVisible();
     await page.locator('table.heatmap td[data-changed="true"] a').first().click();
     await expect(page.locator('tbody[data-kind="flipped"] tr[data-row-id]').first()).toBeVisible();
-    // The picker needs JavaScript, so it is not drawn; the index lists every pair as a link instead.
-    await expect(page.getByRole('combobox', { name: 'Compare' })).toHaveCount(0);
+    // The picker needs JavaScript, so it is not drawn; the index lists every pre-rendered pair instead.
+    await expect(page.getByRole('combobox', { name: 'Earlier run' })).toHaveCount(0);
     await page.goto('./compare/');
     await expect(page.locator('.pair-list a')).toHaveCount(runs.length - 1);
   });

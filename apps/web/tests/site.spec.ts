@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { formatDate } from '../lib/format';
 import { VERDICT_ORDER as VERDICTS } from '../lib/prepare';
-import { fixtureScorecards, latestFixture, screenshotDir } from './fixtures';
+import { chartSvg, countMarks, latestFixture, mainSeries, rowPath, screenshotDir } from './fixtures';
 
 /** The verdict word of a badge; its glyph is decoration. */
 function badgeText(verdict: string): RegExp {
@@ -62,7 +62,7 @@ test('home table has one row per scorecard row, each with its verdict and reason
   }
 });
 
-test('a row page shows the SVG trend built from every run of the row', async ({ page }) => {
+test('a row page shows the trend of the row within its comparable set', async ({ page }) => {
   const failures = recordFailures(page);
   const latest = latestFixture();
   const row = latest.rows.find((candidate) => candidate.id === 'query.term');
@@ -70,21 +70,28 @@ test('a row page shows the SVG trend built from every run of the row', async ({ 
   await page.goto('./');
   await page.getByRole('link', { name: row.title }).first().click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(row.title);
-  const figure = page.locator('figure.trend');
-  await expect(figure.locator('svg')).toBeVisible();
-  // One point mark per run that has a ratio: the history has every fixture run of this row.
-  const runsWithRow = fixtureScorecards().filter((card) => card.rows.some((r) => r.id === row.id));
-  await expect(page.getByRole('table', { name: /this row in every run/i }).locator('tbody tr')).toHaveCount(
-    runsWithRow.length,
-  );
-  // Dates are the runs' UTC times.
+  // The header names corpus, size, baseline and commit.
+  await expect(page.locator('.run-context')).toContainText('200,000 docs');
+  await expect(page.locator('.run-context')).toContainText(latest.manifest.gitRevision.slice(0, 7));
+  const img = page.locator('figure.trend picture img');
+  await expect(img).toBeVisible();
+  expect(await img.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBeGreaterThan(0);
+  // Only the runs of the 200k set: the 2M run of the same commit is not part of this trend.
+  const runsWithRow = mainSeries().filter((card) => card.rows.some((r) => r.id === row.id));
   const runsTable = page.getByRole('table', { name: /this row in every run/i });
+  await expect(runsTable.locator('tbody tr')).toHaveCount(runsWithRow.length);
   for (const card of runsWithRow) {
     await expect(runsTable.locator(`tr[data-run-id="${card.runId}"] time`)).toHaveText(
       formatDate(card.createdAt),
     );
   }
-  await expect(figure.locator('svg .mark-symbol.role-mark path')).toHaveCount(runsWithRow.length);
+  // One point and one error bar per run with a ratio; no line between runs.
+  const svg = await chartSvg(page, 'trend');
+  expect(countMarks(svg, 'mark-symbol')).toBe(runsWithRow.length);
+  expect(svg).not.toContain('mark-area');
+  await expect(page.locator('[data-ratio-meaning]')).toContainText(
+    'baseline p50 / candidate p50: above 1 the candidate is faster',
+  );
   await expect(page.getByRole('navigation', { name: 'Rows' }).locator('[aria-current="page"]')).toContainText(
     row.title,
   );
@@ -96,7 +103,7 @@ test('an N/A row page says so and still lists every run', async ({ page }) => {
   const latest = latestFixture();
   const row = latest.rows.find((candidate) => candidate.verdict === 'N/A' && candidate.mismatch);
   if (!row) throw new Error('fixtures lack an N/A row with a mismatch');
-  await page.goto(`./rows/${row.id}/`);
+  await page.goto(rowPath(latest, row.id));
   await expect(page.locator('.latest-result .badge')).toHaveText(badgeText('N/A'));
   await expect(page.getByText('No run has a ratio for this row yet')).toBeVisible();
   await page.screenshot({ path: join(screenshotDir, 'row-na.png'), fullPage: true });
@@ -123,7 +130,7 @@ test.describe('without JavaScript', () => {
       .getByRole('link', { name: latest.rows[0]?.title ?? '' })
       .first()
       .click();
-    await expect(page.locator('figure.trend svg')).toBeVisible();
+    await expect(page.locator('figure.trend picture img')).toBeVisible();
     await page.screenshot({ path: join(screenshotDir, 'row-no-js.png'), fullPage: true });
   });
 });

@@ -1,9 +1,12 @@
 import type { Metadata } from 'next';
+import { Reproduce } from '@/components/reproduce';
+import { RunContext } from '@/components/run-context';
 import { TableScroll } from '@/components/table-scroll';
 import { getLatestRun } from '@/lib/data';
 import { engineName, formatBytes, formatDate, formatMs } from '@/lib/format';
 import { benchmarkRules } from '@/lib/methodology';
-import { FLAG_FOR_SETTING, reproduceRun } from '@/lib/reproduce';
+import { hiddenSettings, publishedSettings } from '@/lib/publish';
+import { FLAG_FOR_SETTING } from '@/lib/reproduce';
 import { runHref } from '@/lib/routes';
 
 export const metadata: Metadata = { title: 'Methodology' };
@@ -31,11 +34,13 @@ export default function MethodologyPage() {
   const { scorecard } = latest;
   const { manifest } = scorecard;
   const { machine, candidate, baseline, corpus } = manifest;
-  const reproduction = reproduceRun(manifest);
+  const settings = publishedSettings(manifest.settings);
+  const hidden = hiddenSettings(manifest.settings);
   return (
     <article className="methodology">
       <p className="eyebrow">Methodology</p>
       <h1>How the scorecard is measured</h1>
+      <RunContext scorecard={scorecard} />
       <p className="lede">
         Generated from the manifest of the latest run,{' '}
         <a href={runHref(scorecard.runId)}>{scorecard.runId}</a> (
@@ -99,30 +104,7 @@ export default function MethodologyPage() {
         )}
       </section>
 
-      <section>
-        <h2 id="reproduce" className="section-title">
-          How to reproduce this run
-        </h2>
-        <p>From a clone of the repository, on a machine like the one below:</p>
-        {/* Focusable: a long command scrolls sideways, and keyboard users must be able to scroll it. */}
-        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: scrollable region, see above. */}
-        <pre className="command" tabIndex={0}>
-          <code>{reproduction.lines.join('\n')}</code>
-        </pre>
-        {reproduction.caveats.length > 0 ? (
-          <ul className="caveats">
-            {reproduction.caveats.map((caveat) => (
-              <li key={caveat}>{caveat}</li>
-            ))}
-          </ul>
-        ) : null}
-        {reproduction.fixedSettings.length > 0 ? (
-          <p className="muted">
-            Recorded values without a flag ({reproduction.fixedSettings.join(', ')}) come from the code and
-            lockfile at that revision.
-          </p>
-        ) : null}
-      </section>
+      <Reproduce scorecard={scorecard} />
 
       <section>
         <h2 id="environment" className="section-title">
@@ -174,8 +156,8 @@ export default function MethodologyPage() {
               <tr>
                 <th scope="row">Corpus</th>
                 <td>
-                  {corpus.name}, {integer.format(corpus.docs)} documents, seed {corpus.seed},{' '}
-                  <code>{corpus.contentHash}</code>
+                  {corpus.name}, {integer.format(corpus.docs)} documents, seed {corpus.seed}, content{' '}
+                  <code className="hash">{corpus.contentHash}</code>
                 </td>
               </tr>
             </tbody>
@@ -200,7 +182,7 @@ export default function MethodologyPage() {
               </tr>
             </thead>
             <tbody>
-              {Object.entries(manifest.settings).map(([key, value]) => (
+              {Object.entries(settings).map(([key, value]) => (
                 <tr key={key} data-setting={key}>
                   <th scope="row">
                     <code>{key}</code>
@@ -214,6 +196,9 @@ export default function MethodologyPage() {
             </tbody>
           </table>
         </TableScroll>
+        {hidden.length > 0 ? (
+          <p className="muted">Not published: {hidden.join(', ')} (a folder on the build machine).</p>
+        ) : null}
       </section>
     </article>
   );

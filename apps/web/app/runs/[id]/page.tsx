@@ -1,10 +1,8 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { FilterableScoreTable } from '@/components/filterable-score-table';
-import { RunFacts } from '@/components/run-facts';
-import { RunHeadline } from '@/components/run-headline';
-import { getRun, getRunSummaries } from '@/lib/data';
-import { compareHref, runHref, runsHref } from '@/lib/routes';
+import { Reproduce } from '@/components/reproduce';
+import { RunOverview } from '@/components/run-overview';
+import { getRun, readScorecards } from '@/lib/data';
 
 type Params = { id: string };
 
@@ -12,7 +10,7 @@ type Params = { id: string };
 export const dynamicParams = false;
 
 export function generateStaticParams(): Params[] {
-  return getRunSummaries().map((run) => ({ id: run.runId }));
+  return readScorecards().map((card) => ({ id: card.runId }));
 }
 
 export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
@@ -23,23 +21,10 @@ export default async function RunPage({ params }: { params: Promise<Params> }) {
   const id = decodeURIComponent((await params).id);
   const run = getRun(id);
   if (!run) notFound();
-  // Summaries are newest first: the next run is the one before this one in the list.
-  const summaries = getRunSummaries();
-  const index = summaries.findIndex((summary) => summary.runId === id);
-  const previous = summaries[index]?.previousRunId;
-  const next = index > 0 ? summaries[index - 1]?.runId : undefined;
   return (
     <>
-      <RunHeadline scorecard={run.scorecard} label="Run" />
-      <nav className="run-links" aria-label="This run">
-        <a href={runsHref()}>All runs</a>
-        {previous ? <a href={compareHref(previous, id)}>Compare with the previous run</a> : null}
-        {previous ? <a href={runHref(previous)}>Previous run</a> : null}
-        {next ? <a href={runHref(next)}>Next run</a> : null}
-      </nav>
-      <RunFacts scorecard={run.scorecard} />
-      <h2 className="section-title">Rows</h2>
-      <FilterableScoreTable sections={run.sections} caption={`Every row of run ${id}.`} />
+      <RunOverview view={run} label="Run" caption={`Every row of run ${id}.`} />
+      <Reproduce scorecard={run.scorecard} />
     </>
   );
 }

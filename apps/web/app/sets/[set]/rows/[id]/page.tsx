@@ -1,0 +1,272 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { Chart } from '@/components/chart';
+import { MismatchDetails } from '@/components/mismatch-details';
+import { MarkerList } from '@/components/row-markers';
+import { RowSelector } from '@/components/row-selector';
+import { RunContext } from '@/components/run-context';
+import { SideStats } from '@/components/side-stats';
+import { TableScroll } from '@/components/table-scroll';
+import { VerdictBadge } from '@/components/verdict-badge';
+import { isJump, rowCharts, trendData } from '@/lib/chart-files';
+import { getRowParams, getRowView, getWaivers, runFileExists } from '@/lib/data';
+import type { TrendPoint } from '@/lib/definitions';
+import { formatCi, formatDate, formatMs, formatRatio, formatSide } from '@/lib/format';
+import { CPU_RATIO_DEFINITION, ratioDefinition } from '@/lib/headline';
+import { rowMarkers, waiverFor } from '@/lib/markers';
+import { rowFileHref, runFileHref, runHref, setHref } from '@/lib/routes';
+import { setLabel } from '@/lib/sets';
+
+type Params = { set: string; id: string };
+
+// Every row of every comparable set gets a static page; others have none.
+export const dynamicParams = false;
+
+export function generateStaticParams(): Params[] {
+  return getRowParams();
+}
+
+export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
+  const { set, id } = await params;
+  const view = getRowView(decodeURIComponent(set), decodeURIComponent(id));
+  return { title: view ? `${view.row.title} (${setLabel(view.set.set)})` : id };
+}
+
+const lastWithRatio = (points: readonly TrendPoint[]) =>
+  [...points].reverse().find((p) => p.ratio !== undefined);
+
+const ciOf = (point: TrendPoint) =>
+  point.ciLow !== undefined && point.ciHigh !== undefined
+    ? ([point.ciLow, point.ciHigh] as const)
+    : undefined;
+
+export default async function RowPage({ params }: { params: Promise<Params> }) {
+  const { set: slug, id: rawId } = await params;
+  const id = decodeURIComponent(rawId);
+  const view = getRowView(decodeURIComponent(slug), id);
+  if (!view) notFound();
+  const { row, scorecard, set, trend, siblings } = view;
+  const markers = rowMarkers(row, waiverFor(getWaivers(), row.id, scorecard.createdAt));
+  const diffFound = row.diffPath !== undefined && runFileExists(scorecard.runId, row.diffPath);
+  const charts = new Map(rowCharts(row, trend.points).map((chart) => [chart.name, chart]));
+  const href = (file: string) => rowFileHref(set.slug, row.id, file);
+  const trendChart = charts.get('trend');
+  const enginesChart = charts.get('engines');
+  const jumps = trendData(trend.points).filter((datum) => datum.jump);
+  const meaning = ratioDefinition(row);
+
+  return (
+    <div className="row-layout">
+      <article className="row-detail">
+        <p className="eyebrow">
+          <a href={setHref(set.slug)}>Latest run of this set</a> / {row.group} / {row.family}
+        </p>
+        <h1>{row.title}</h1>
+        <p className="run-id">
+          <code>{row.id}</code>
+        </p>
+        <RunContext scorecard={scorecard} />
+        <section className="latest-result" aria-label="Latest result">
+          <VerdictBadge verdict={row.verdict} reason={row.reason} />
+          {row.ratio !== undefined ? (
+            <>
+              <span className="big-ratio">{formatRatio(row.ratio)}</span>
+              <span className="muted">95% CI {formatCi(row.ci)}</span>
+            </>
+          ) : null}
+          <p className="ratio-meaning" data-ratio-meaning>
+            Ratio = {meaning}.
+          </p>
+          <p className="reason">{row.reason}</p>
+          <p className="sides">
+            <span>
+              Candidate: <strong>{formatSide(row, row.candidate)}</strong>
+            </span>
+            <span>
+              Baseline: <strong>{formatSide(row, row.baseline)}</strong>
+            </span>
+            {row.candidate.cpuMsPerRequest !== undefined && row.baseline.cpuMsPerRequest !== undefined ? (
+              <span data-cpu>
+                Engine CPU per request: <strong>{formatMs(row.candidate.cpuMsPerRequest)}</strong> vs{' '}
+                <strong>{formatMs(row.baseline.cpuMsPerRequest)}</strong>
+                {row.cpuRatio !== undefined ? ` (${formatRatio(row.cpuRatio)}; ${CPU_RATIO_DEFINITION})` : ''}
+              </span>
+            ) : null}
+          </p>
+          {row.mismatch ? (
+            <MismatchDetails
+              mismatch={{
+                summary: row.mismatch.summary,
+                candidate: JSON.stringify(row.mismatch.candidate, null, 2),
+                baseline: JSON.stringify(row.mismatch.baseline, null, 2),
+              }}
+            />
+          ) : null}
+          {row.diffPath ? (
+            <p className="diff-link">
+              {diffFound ? (
+                <a href={runFileHref(scorecard.runId, row.diffPath)}>Full diff of the two responses</a>
+              ) : (
+                <>
+                  The run recorded a diff at <code>{row.diffPath}</code>, but the file is not in its folder.
+                </>
+              )}
+            </p>
+          ) : null}
+          <p className="muted">
+            From run <a href={runHref(scorecard.runId)}>{scorecard.runId}</a>
+            {row.rounds ? `, ${row.rounds} paired rounds per engine` : ''}
+            {row.forks ? ` in ${row.forks} process executions` : ''}
+            {row.signalChecks ? `, ${row.signalChecks} response pairs compared` : ''}.
+          </p>
+        </section>
+        <section aria-labelledby="caveats-heading">
+          <h2 id="caveats-heading" className="section-title">
+            Caveats
+          </h2>
+          <MarkerList markers={markers} />
+        </section>
+        <section aria-labelledby="history-heading">
+          <h2 id="history-heading" className="section-title">
+            History in this set
+          </h2>
+          <p className="muted">
+            {trend.points.length} run{trend.points.length === 1 ? '' : 's'} of {setLabel(set.set)}; runs of
+            other sizes or baselines are not mixed in.
+          </p>
+          <div className="chart-pair">
+            <figure className="trend">
+              {trendChart ? (
+                <Chart chart={trendChart} href={href} />
+              ) : (
+                <p className="empty-chart">No run has a ratio for this row yet: every run was N/A.</p>
+              )}
+              {trendChart ? (
+                <figcaption>
+                  Ratio per run ({meaning}), log scale. Each bar is that run&apos;s 95% interval; the dashed
+                  line is parity. A commit written above a run marks a jump of 25% or more beyond both
+                  intervals.
+                </figcaption>
+              ) : null}
+            </figure>
+            {enginesChart ? (
+              <figure className="engines">
+                <Chart chart={enginesChart} href={href} />
+                <figcaption>Each engine&apos;s own number per run, the two inputs of the ratio.</figcaption>
+              </figure>
+            ) : null}
+          </div>
+          {jumps.length > 0 ? (
+            <ul className="jumps" aria-label="Jumps">
+              {jumps.map((jump) => {
+                const point = trend.points[jump.order] as TrendPoint;
+                const before = lastWithRatio(trend.points.slice(0, jump.order));
+                return (
+                  <li key={point.runId} data-jump={point.runId}>
+                    <a href={runHref(point.runId)}>
+                      <time dateTime={point.createdAt}>{formatDate(point.createdAt)}</time>
+                    </a>
+                    , commit <code>{point.gitRevision.slice(0, 7)}</code>: {formatRatio(before?.ratio)} →{' '}
+                    {formatRatio(point.ratio)}
+                  </li>
+                );
+              })}
+            </ul>
+          ) : null}
+        </section>
+        <SideStats row={row} />
+        {charts.has('ecdf') || charts.has('timeline') || row.unit === 'ms' ? (
+          <section aria-labelledby="latency-heading">
+            <h2 id="latency-heading" className="section-title">
+              Latency in the latest run
+            </h2>
+            <figure className="latency-chart">
+              {charts.get('ecdf') ? (
+                <Chart chart={charts.get('ecdf') as NonNullable<ReturnType<typeof charts.get>>} href={href} />
+              ) : (
+                <p className="empty-chart">This run stored no latency distribution for the row.</p>
+              )}
+              <figcaption>
+                Distribution (ECDF) of latency from the intended send time; a curve further left is faster,
+                and the top of each curve is its tail.
+              </figcaption>
+            </figure>
+            <figure className="latency-chart">
+              {charts.get('timeline') ? (
+                <Chart
+                  chart={charts.get('timeline') as NonNullable<ReturnType<typeof charts.get>>}
+                  href={href}
+                />
+              ) : (
+                <p className="empty-chart">This run stored no latency timeline for the row.</p>
+              )}
+              <figcaption>
+                p50 and p99 per time bin through the timed phase: a spike in one engine&apos;s line is a stall
+                (a merge, flush or pause), not noise spread over the run.
+              </figcaption>
+            </figure>
+          </section>
+        ) : null}
+        {row.request !== undefined ? (
+          <details className="request-body">
+            <summary>Request body</summary>
+            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a wide body scrolls sideways; keyboard users must reach it. */}
+            <pre tabIndex={0}>{JSON.stringify(row.request, null, 2)}</pre>
+          </details>
+        ) : null}
+        <h2 className="section-title">Runs</h2>
+        <TableScroll label="This row in every run">
+          <table className="score-table compact cards">
+            <caption>
+              This row in every run of the set that measured it, oldest first. Ratio = {meaning}.
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Run</th>
+                <th scope="col">Verdict</th>
+                <th scope="col" className="num">
+                  Ratio
+                </th>
+                <th scope="col" className="num">
+                  95% CI
+                </th>
+                <th scope="col">Why</th>
+              </tr>
+            </thead>
+            <tbody>
+              {trend.points.map((point, index) => (
+                <tr
+                  key={point.runId}
+                  data-run-id={point.runId}
+                  data-jump={isJump(lastWithRatio(trend.points.slice(0, index)), point) ? 'true' : undefined}
+                >
+                  <th scope="row" className="row-name">
+                    <a href={runHref(point.runId)}>
+                      <time dateTime={point.createdAt}>{formatDate(point.createdAt)}</time>
+                    </a>
+                    <span className="row-id">
+                      #{index + 1} · commit <code>{point.gitRevision.slice(0, 7)}</code>
+                    </span>
+                  </th>
+                  <td className="verdict-cell">
+                    <VerdictBadge verdict={point.verdict} reason={point.reason} />
+                  </td>
+                  <td className="num ratio" data-label="Ratio">
+                    {formatRatio(point.ratio)}
+                  </td>
+                  <td className="num muted" data-label="95% CI">
+                    {formatCi(ciOf(point))}
+                  </td>
+                  <td className="reason" data-label="Why">
+                    {point.reason}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      </article>
+      <RowSelector rows={siblings} current={id} set={set.slug} />
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { SetPicker } from '@/components/set-picker';
+import { VerdictHeatmap } from '@/components/verdict-heatmap';
+import { getHeatmap, getSet, getSets } from '@/lib/data';
+import { runsHref, setHref } from '@/lib/routes';
+import { setLabel } from '@/lib/sets';
+
+type Params = { set: string };
+
+export const dynamicParams = false;
+
+export function generateStaticParams(): Params[] {
+  return getSets().map((set) => ({ set: set.slug }));
+}
+
+export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
+  const set = getSet((await params).set);
+  return { title: set ? `Verdicts over time: ${setLabel(set.set)}` : 'Verdicts over time' };
+}
+
+/** The verdict of every row in the newest runs of one comparable set. */
+export default async function SetRunsPage({ params }: { params: Promise<Params> }) {
+  const slug = (await params).set;
+  const set = getSet(slug);
+  const heatmap = getHeatmap(slug);
+  if (!set || !heatmap) notFound();
+  return (
+    <>
+      <SetPicker sets={getSets()} current={set.slug} />
+      <p className="eyebrow">History</p>
+      <h1>Verdicts over time</h1>
+      <p className="lede">
+        {setLabel(set.set)}, {set.set.machine}: {set.runs.length} run{set.runs.length === 1 ? '' : 's'}. See{' '}
+        <a href={setHref(set.slug)}>the latest run</a> or <a href={runsHref()}>every run</a>.
+      </p>
+      <VerdictHeatmap heatmap={heatmap} set={set.slug} />
+    </>
+  );
+}

@@ -1,0 +1,24 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { ThroughputView } from '@/components/throughput-view';
+import { getLatestRun, getSet, getSets } from '@/lib/data';
+import { setLabel } from '@/lib/sets';
+
+type Params = { set: string };
+
+export const dynamicParams = false;
+
+export function generateStaticParams(): Params[] {
+  return getSets().map((set) => ({ set: set.slug }));
+}
+
+export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
+  const set = getSet((await params).set);
+  return { title: set ? `Throughput and scaling: ${setLabel(set.set)}` : 'Throughput and scaling' };
+}
+
+export default async function SetThroughputPage({ params }: { params: Promise<Params> }) {
+  const view = getLatestRun((await params).set);
+  if (!view) notFound();
+  return <ThroughputView view={view} />;
+}
