@@ -19,6 +19,12 @@ const config: NextConfig = {
   // vega's CommonJS/ESM mix loads from node_modules at build time.
   serverExternalPackages: ['vega', 'vega-lite'],
   turbopack: { root: resolve(process.cwd(), '../..') },
+  // The harness package is TypeScript with NodeNext imports ("./flags.js" for flags.ts). Turbopack
+  // cannot map those yet (vercel/next.js#82945), so the site builds with webpack and this alias.
+  webpack: (webpackConfig: { resolve: { extensionAlias?: Record<string, string[]> } }) => {
+    webpackConfig.resolve.extensionAlias = { '.js': ['.ts', '.tsx', '.js'] };
+    return webpackConfig;
+  },
 };
 
 export default config;

@@ -1,11 +1,15 @@
+import { reproduceCommand } from '@everycell/harness/flags';
 import type { Scorecard } from '@/lib/definitions';
 import { hiddenSettings, publishedSettings } from '@/lib/publish';
-import { reproduceRun } from '@/lib/reproduce';
 
-/** The command that recreates a run, from its manifest (build machine paths left out). */
+/**
+ * The command that recreates a run, from its manifest, built by the harness's own flag table (the
+ * one its CLI parses and --help prints), so it cannot drift from the CLI. Build machine paths are
+ * left out of what is published.
+ */
 export function Reproduce({ scorecard }: { scorecard: Scorecard }) {
   const manifest = { ...scorecard.manifest, settings: publishedSettings(scorecard.manifest.settings) };
-  const reproduction = reproduceRun(manifest);
+  const reproduction = reproduceCommand(manifest);
   const hidden = hiddenSettings(scorecard.manifest.settings);
   return (
     <section aria-labelledby="reproduce-heading">

@@ -31,7 +31,7 @@ if (checked.scorecards.length === 0) {
 }
 console.log(`scorecards: ${checked.scorecards.length} run(s) checked in ${scorecards}`);
 
-const result = spawnSync('npx', ['next', 'build'], {
+const result = spawnSync('npx', ['next', 'build', '--webpack'], {
   cwd: webDir,
   stdio: 'inherit',
   env: { ...process.env, EVERYCELL_SCORECARDS: scorecards, NEXT_TELEMETRY_DISABLED: '1' },

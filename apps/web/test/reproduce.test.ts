@@ -1,65 +1,40 @@
+import { reproduceCommand } from '@everycell/harness/flags';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../lib/definitions';
 import { benchmarkRules } from '../lib/methodology';
-import { reproduceRun, shellQuote } from '../lib/reproduce';
+import { hiddenSettings, publishedSettings } from '../lib/publish';
 import { loadFixtures } from './load-fixtures';
 
-const manifest = loadFixtures()[0]?.manifest as Manifest;
+const byDate = loadFixtures().sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+const manifest = byDate.at(-1)?.manifest as Manifest;
+const old = byDate[0]?.manifest as Manifest;
 
-describe('reproduceRun', () => {
-  it('checks out the revision and passes every flag-settable setting', () => {
-    const { lines, fixedSettings, caveats } = reproduceRun(manifest);
+describe('the reproduce command (the harness flag table, shared with the CLI)', () => {
+  it('passes every recorded setting that has a flag, so it recreates the run', () => {
+    const { lines } = reproduceCommand({ ...manifest, settings: publishedSettings(manifest.settings) });
     expect(lines[0]).toBe(`git checkout ${manifest.gitRevision}`);
-    expect(lines[1]).toMatch(/^npm install && npm run bench -- \\\n {4}--docs 200000 \\\n/);
+    expect(lines[1]).toContain('--docs 200000');
     expect(lines[1]).toContain(`--rate ${manifest.settings.rate}`);
     expect(lines[1]).toContain(`--margin ${manifest.settings.tieMargin}`);
-    expect(lines[1]).toContain('--timeout-ms 10000');
-    expect(fixedSettings).toContain('bootstrapResamples');
-    expect(fixedSettings).not.toContain('rate');
-    expect(caveats).toEqual([]);
+    // The settings the old copied table dropped: client counts and the sweep bound.
+    expect(lines[1]).toContain('--clients 1,2,4,8');
+    expect(lines[1]).toContain('--sweep-p99-ms 50');
   });
 
-  it('says what the command cannot reproduce', () => {
-    const { lines, caveats } = reproduceRun({
-      ...manifest,
-      gitRevision: 'none',
-      candidate: { ...manifest.candidate, startedByHarness: false },
-      settings: { gitDirty: true, rate: 50 },
-    });
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('--rate 50');
-    // docs and seed come from the corpus block when the settings lack them.
-    expect(lines[0]).toContain(`--docs ${manifest.corpus.docs}`);
-    expect(caveats.join('\n')).toMatch(/no commit/);
-    expect(caveats.join('\n')).toMatch(/uncommitted changes/);
-    expect(caveats.join('\n')).toMatch(/--candidate-url/);
-    expect(caveats.join('\n')).toMatch(/--iterations/);
-  });
-
-  it('quotes shell metacharacters only', () => {
-    expect(shellQuote('query.*,bucket.terms')).toBe(`'query.*,bucket.terms'`);
-    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
-    expect(shellQuote('0.05')).toBe('0.05');
+  it('never publishes a path of the build machine', () => {
+    expect(old.settings.engineLogs).toMatch(/^\//);
+    expect(hiddenSettings(old.settings)).toEqual(['engineLogs']);
+    const { lines } = reproduceCommand({ ...old, settings: publishedSettings(old.settings) });
+    expect(lines.join('\n')).not.toContain('/home/');
   });
 });
 
 describe('benchmarkRules', () => {
-  it('quotes the run’s own numbers', () => {
+  it('fills in the run’s own numbers', () => {
     const text = benchmarkRules(manifest)
       .map((rule) => rule.text)
-      .join('\n');
-    expect(text).toContain('1.050');
-    expect(text).toContain('0.952');
+      .join(' ');
     expect(text).toContain('200 requests/s');
-    expect(text).toContain('blocks of 50');
-  });
-
-  it('still states the rules when the manifest lacks the numbers', () => {
-    const text = benchmarkRules({ ...manifest, settings: {} })
-      .map((rule) => rule.text)
-      .join('\n');
-    expect(text).toContain('1 + margin');
-    expect(text).not.toContain('undefined');
-    expect(text).not.toContain('NaN');
+    expect(text).toContain((1 + Number(manifest.settings.tieMargin)).toFixed(3));
   });
 });

@@ -1,3 +1,4 @@
+import { BENCH_FLAGS } from '@everycell/harness/flags';
 import type { Metadata } from 'next';
 import { Reproduce } from '@/components/reproduce';
 import { RunContext } from '@/components/run-context';
@@ -6,13 +7,15 @@ import { getLatestRun } from '@/lib/data';
 import { engineName, formatBytes, formatDate, formatMs } from '@/lib/format';
 import { benchmarkRules } from '@/lib/methodology';
 import { hiddenSettings, publishedSettings } from '@/lib/publish';
-import { FLAG_FOR_SETTING } from '@/lib/reproduce';
 import { runHref } from '@/lib/routes';
 
 export const metadata: Metadata = { title: 'Methodology' };
 
 const integer = new Intl.NumberFormat('en-US');
-const FLAG = new Map(FLAG_FOR_SETTING);
+// The bench flag that sets each recorded setting, from the harness's own flag table.
+const FLAG = new Map(
+  BENCH_FLAGS.flatMap((flag) => (flag.setting ? [[flag.setting as string, `--${flag.name}`]] : [])),
+);
 
 function settingText(value: string | number | boolean | string[]): string {
   return Array.isArray(value) ? value.join(', ') : String(value);
