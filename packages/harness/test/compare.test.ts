@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { BUCKET_FAMILIES } from '../src/families/bucket.js';
+import { HISTOGRAM_ROWS } from '../src/families/aggs/buckets-histograms.js';
 import { compareSignals, metricsAgree } from '../src/families/compare.js';
-import { QUERY_FAMILIES } from '../src/families/query.js';
+import { SORTING_PAGING_ROWS } from '../src/families/queries/sorting-paging.js';
+import { TERM_LEVEL_ROWS } from '../src/families/queries/term-level.js';
 import type { Family } from '../src/families/types.js';
 
 const family = (list: readonly Family[], id: string) => list.find((f) => f.id === id) as Family;
@@ -85,7 +86,7 @@ describe('compareSignals', () => {
 
 describe('family signals from ES responses', () => {
   it('extracts totals and sorted ids', () => {
-    const f = family(QUERY_FAMILIES, 'query.sort_timestamp');
+    const f = family(SORTING_PAGING_ROWS, 'query.sort_timestamp');
     const res = search(5, {});
     (res.hits as { hits: unknown[] }).hits = [
       { _id: 'ev-2', _source: {} },
@@ -95,7 +96,7 @@ describe('family signals from ES responses', () => {
   });
 
   it('drops empty buckets and orders by key, so gap-filling differences do not count', () => {
-    const f = family(BUCKET_FAMILIES, 'bucket.date_histogram_day');
+    const f = family(HISTOGRAM_ROWS, 'bucket.date_histogram_day');
     const a = search(3, {
       aggregations: {
         per_day: {
@@ -121,7 +122,7 @@ describe('family signals from ES responses', () => {
   });
 
   it('throws a clear error on a malformed response', () => {
-    const f = family(QUERY_FAMILIES, 'query.term');
+    const f = family(TERM_LEVEL_ROWS, 'query.term');
     expect(() => f.signal({ hits: {} })).toThrow(/hits.total/);
   });
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { RANDOM_SAMPLER_PROBABILITY, SCRIPTED_SUM, samplerTolerances } from '../src/families/aggsMore.js';
+import {
+  RANDOM_SAMPLER_PROBABILITY,
+  samplerTolerances,
+} from '../src/families/aggs/buckets-ranges-filters.js';
+import { SCRIPTED_SUM } from '../src/families/aggs/metrics.js';
 import { compareSignals } from '../src/families/compare.js';
 import { ALL_FAMILIES } from '../src/families/index.js';
 import type { Family } from '../src/families/types.js';

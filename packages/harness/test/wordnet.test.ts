@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadSynsets, parseDataLine, wordnetCorpus } from '../src/corpus/wordnet.js';
-import { WORDNET_FAMILIES } from '../src/families/wordnet.js';
+import { WORDNET_FAMILIES } from '../src/families/corpora/wordnet.js';
 import { Rng } from '../src/rng.js';
 
 describe('the wordnet corpus', () => {

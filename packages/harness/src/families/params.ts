@@ -68,3 +68,9 @@ export function pickDocIds(rng: Rng, count: number, below = 100_000): string[] {
 export function pickInstantMs(rng: Rng): number {
   return CORPUS_START_MS + Math.floor((rng.float() * (CORPUS_END_MS - CORPUS_START_MS)) / 60_000) * 60_000;
 }
+
+/** Newest first: @timestamp is unique in the corpus, so a page in this order is determined. */
+export const LATEST_FIRST = [{ '@timestamp': { order: 'desc' } }];
+
+/** A tenant filter: the set most dashboard panels are drawn over. */
+export const byTenant = (rng: Rng) => ({ bool: { filter: [{ term: { tenant: pickTenant(rng) } }] } });

@@ -1,7 +1,7 @@
 import { CORPORA, type CorpusSpec, corpusById } from '../corpus/corpora.js';
+import { WORDNET_FAMILIES } from './corpora/wordnet.js';
 import { ALL_FAMILIES } from './index.js';
 import type { Family } from './types.js';
-import { WORDNET_FAMILIES } from './wordnet.js';
 
 /** A corpus and the read rows drawn from its values: what `--corpus <id>` runs. */
 export interface Workload {

@@ -3,13 +3,9 @@ import { ERROR_PHRASES } from '../src/corpus/vocabulary.js';
 import { compareSignals } from '../src/families/compare.js';
 import { ALL_FAMILIES } from '../src/families/index.js';
 import { pickDocIds, pickPhrase } from '../src/families/params.js';
-import {
-  canonicalJson,
-  compositeBucketsOf,
-  namedBucketsOf,
-  percentilesOf,
-  topHitsIdsOf,
-} from '../src/families/signalAggs.js';
+import { compositeBucketsOf, namedBucketsOf, topHitsIdsOf } from '../src/families/signals/buckets.js';
+import { canonicalJson } from '../src/families/signals/hits.js';
+import { percentilesOf } from '../src/families/signals/metrics.js';
 import type { Family } from '../src/families/types.js';
 import { rowSettings, wireRequest } from '../src/measure/readRow.js';
 import { DEFAULT_SETTINGS } from '../src/model/settings.js';

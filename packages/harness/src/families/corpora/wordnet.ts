@@ -1,7 +1,7 @@
-import { loadSynsets, type Synset } from '../corpus/wordnet.js';
-import type { Rng } from '../rng.js';
-import { bucketsOf, totalOf } from './signal.js';
-import type { Family } from './types.js';
+import { loadSynsets, type Synset } from '../../corpus/wordnet.js';
+import type { Rng } from '../../rng.js';
+import { bucketsOf, totalOf } from '../signals/core.js';
+import type { Family } from '../types.js';
 
 /**
  * Full-text rows on a real text corpus (`--corpus wordnet`): WordNet's definitions and usage

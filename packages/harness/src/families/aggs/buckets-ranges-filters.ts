@@ -1,37 +1,32 @@
-import { MODELS, PROVIDERS, STATUSES } from '../corpus/vocabulary.js';
-import { pickLatencyBand, pickModel, pickProvider, pickTenant, pickWindow } from './params.js';
-import { bucketsOf, totalOf } from './signal.js';
-import { compositeBucketsOf, namedBucketsOf, singleBucketOf, topHitsIdsOf } from './signalAggs.js';
-import type { Family } from './types.js';
+import { STATUSES } from '../../corpus/vocabulary.js';
+import { breadthBucket } from '../define.js';
+import { byTenant, pickLatencyBand, pickModel, pickProvider, pickTenant, pickWindow } from '../params.js';
+import { namedBucketsOf, singleBucketOf } from '../signals/buckets.js';
+import { metricOf, totalOf } from '../signals/core.js';
+import type { Family } from '../types.js';
 
 /**
- * More bucket rows. Bucket keys are ones the request names (keyed ranges, named filters) or
- * values from the data, so the comparison never depends on how an engine formats a key.
+ * Buckets the request defines: ranges and date ranges (keyed), filter / filters /
+ * adjacency_matrix, missing, global, and random_sampler's sample. Keys are the ones the request
+ * names, so the comparison never depends on how an engine formats a key.
+ *
+ * random_sampler is a Bernoulli sample, different documents per engine: its doc count and the
+ * sampled mean of prompt_tokens (log-normal, coefficient of variation ~1.3) get six standard
+ * errors of the sample size the row's own exact total implies.
  */
 
-const bucketFamily = (f: Omit<Family, 'group' | 'endpoint'>): Family => ({
-  ...f,
-  group: 'bucket',
-  endpoint: '_search',
-  breadth: true,
-});
+export const RANDOM_SAMPLER_PROBABILITY = 0.1;
+/** Coefficient of variation of prompt_tokens (log-normal, sigma 1): sqrt(e - 1). */
+const PROMPT_TOKENS_CV = Math.sqrt(Math.E - 1);
 
-export const MORE_BUCKET_FAMILIES: readonly Family[] = [
-  bucketFamily({
-    id: 'bucket.histogram',
-    family: 'histogram',
-    title: 'latency_ms histogram of a model (interval 250-1000 ms)',
-    request: (rng) => ({
-      size: 0,
-      query: { bool: { filter: [{ term: { model: pickModel(rng) } }] } },
-      aggs: { latency: { histogram: { field: 'latency_ms', interval: rng.pick([250, 500, 1000]) } } },
-    }),
-    signal: (response) => ({
-      total: totalOf(response),
-      buckets: { latency: bucketsOf(response, 'latency') },
-    }),
-  }),
-  bucketFamily({
+/** Six standard errors of a Bernoulli(p) sample of n documents, relative: the count's and a mean's. */
+export function samplerTolerances(n: number, p: number): { count: number; mean: number } {
+  const expected = Math.max(1, n * p);
+  return { count: 6 * Math.sqrt((1 - p) / expected), mean: (6 * PROMPT_TOKENS_CV) / Math.sqrt(expected) };
+}
+
+export const RANGE_FILTER_ROWS: readonly Family[] = [
+  breadthBucket({
     id: 'bucket.range',
     family: 'range',
     title: 'keyed latency_ms ranges (fast / typical / slow) with avg cost, per tenant',
@@ -60,7 +55,7 @@ export const MORE_BUCKET_FAMILIES: readonly Family[] = [
       buckets: { bands: namedBucketsOf(response, 'bands', ['cost']) },
     }),
   }),
-  bucketFamily({
+  breadthBucket({
     id: 'bucket.date_range',
     family: 'date_range',
     title: 'keyed date_range: the three thirds of a 3-72 h window, for a provider',
@@ -91,7 +86,7 @@ export const MORE_BUCKET_FAMILIES: readonly Family[] = [
       buckets: { windows: namedBucketsOf(response, 'windows') },
     }),
   }),
-  bucketFamily({
+  breadthBucket({
     id: 'bucket.filter',
     family: 'filter',
     title: 'filter agg: errors of a model in a window, with avg latency',
@@ -114,7 +109,7 @@ export const MORE_BUCKET_FAMILIES: readonly Family[] = [
       metrics: singleBucketOf(response, 'failing', ['latency']),
     }),
   }),
-  bucketFamily({
+  breadthBucket({
     id: 'bucket.filters',
     family: 'filters',
     title: 'named filters: one bucket per status, with sum cost, in a window',
@@ -135,7 +130,7 @@ export const MORE_BUCKET_FAMILIES: readonly Family[] = [
       buckets: { by_status: namedBucketsOf(response, 'by_status', ['cost']) },
     }),
   }),
-  bucketFamily({
+  breadthBucket({
     id: 'bucket.missing',
     family: 'missing',
     // Every event has every field, so the right answer is 0 on both: the row checks that and
@@ -148,49 +143,74 @@ export const MORE_BUCKET_FAMILIES: readonly Family[] = [
     }),
     signal: (response) => ({ total: totalOf(response), metrics: singleBucketOf(response, 'gaps') }),
   }),
-  bucketFamily({
-    id: 'bucket.composite',
-    family: 'composite',
-    title: 'composite (model x status), one page covering every pair, in a window',
+  breadthBucket({
+    id: 'bucket.adjacency_matrix',
+    family: 'adjacency_matrix',
+    title: 'adjacency_matrix of error / slow / us-east-1 / cache hit in a 1-48 h window',
+    request: (rng) => ({
+      size: 0,
+      query: { range: { '@timestamp': pickWindow(rng, 1, 48) } },
+      aggs: {
+        overlap: {
+          adjacency_matrix: {
+            filters: {
+              error: { term: { status: 'error' } },
+              slow: { range: { latency_ms: { gte: 2000 } } },
+              us: { term: { region: 'us-east-1' } },
+              cached: { term: { cache_hit: true } },
+            },
+          },
+        },
+      },
+    }),
+    signal: (response) => ({
+      total: totalOf(response),
+      buckets: { overlap: namedBucketsOf(response, 'overlap') },
+    }),
+  }),
+  breadthBucket({
+    id: 'bucket.global',
+    family: 'global',
+    title: "global: a tenant's avg latency_ms beside the whole index's (global ignores the query)",
+    request: (rng) => ({
+      size: 0,
+      query: byTenant(rng),
+      aggs: {
+        tenant_latency: { avg: { field: 'latency_ms' } },
+        everyone: { global: {}, aggs: { latency: { avg: { field: 'latency_ms' } } } },
+      },
+    }),
+    signal: (response) => ({
+      total: totalOf(response),
+      metrics: {
+        tenant_latency: metricOf(response, 'tenant_latency'),
+        ...singleBucketOf(response, 'everyone', ['latency']),
+      },
+    }),
+  }),
+  breadthBucket({
+    id: 'bucket.random_sampler',
+    family: 'random_sampler',
+    // Elastic 8.2+; OpenSearch 2.19 has no random_sampler, so the baseline refuses it (N/A).
+    title: `random_sampler (p ${RANDOM_SAMPLER_PROBABILITY}) with avg prompt_tokens over a 1-7 day window (6 standard errors)`,
     request: (rng) => ({
       size: 0,
       query: { range: { '@timestamp': pickWindow(rng, 24, 24 * 7) } },
       aggs: {
-        pairs: {
-          composite: {
-            // One page holds every model x status pair, so paging order cannot cut the answer.
-            size: MODELS.length * STATUSES.length,
-            sources: [{ model: { terms: { field: 'model' } } }, { status: { terms: { field: 'status' } } }],
-          },
+        sample: {
+          random_sampler: { probability: RANDOM_SAMPLER_PROBABILITY, seed: rng.int(1, 1_000_000) },
+          aggs: { tokens: { avg: { field: 'prompt_tokens' } } },
         },
       },
     }),
-    signal: (response) => ({
-      total: totalOf(response),
-      buckets: { pairs: compositeBucketsOf(response, 'pairs', ['model', 'status']) },
-    }),
-  }),
-  bucketFamily({
-    id: 'bucket.top_hits',
-    family: 'top_hits',
-    title: 'latest 3 events per provider (terms + top_hits sorted by @timestamp) in a window',
-    request: (rng) => ({
-      size: 0,
-      query: { range: { '@timestamp': pickWindow(rng, 1, 24) } },
-      aggs: {
-        by_provider: {
-          terms: { field: 'provider', size: PROVIDERS.length },
-          aggs: {
-            latest: { top_hits: { size: 3, sort: [{ '@timestamp': { order: 'desc' } }], _source: false } },
-          },
-        },
-      },
-    }),
-    // @timestamp is unique, so each provider's latest ids are determined.
-    signal: (response) => ({
-      total: totalOf(response),
-      buckets: { by_provider: bucketsOf(response, 'by_provider') },
-      lists: topHitsIdsOf(response, 'by_provider', 'latest'),
-    }),
+    signal: (response) => {
+      const total = totalOf(response);
+      const tol = samplerTolerances(total.value, RANDOM_SAMPLER_PROBABILITY);
+      return {
+        total,
+        metrics: singleBucketOf(response, 'sample', ['tokens']),
+        tolerances: { 'sample.doc_count': tol.count, 'sample.tokens': tol.mean },
+      };
+    },
   }),
 ];
