@@ -1,9 +1,12 @@
-import { pickTenant } from './params.js';
+import { LATEST_FIRST, pickTenant, pickWord } from './params.js';
 import { idsOf, totalOf } from './signals/core.js';
-import { sourcesOf } from './signals/hits.js';
+import { highlightsOf, sourcesOf } from './signals/hits.js';
 import type { Family } from './types.js';
 
-/** What a hit carries back besides its id: filtered `_source`. */
+/**
+ * What a hit carries back besides its id: filtered `_source`, highlighted fragments. Both sort on
+ * the unique @timestamp, so the hits are fixed and what each carries must agree exactly.
+ */
 
 const SOURCE_SHAPES = [
   ['model', 'latency_ms'],
@@ -31,6 +34,26 @@ export const HIT_CONTENT_ROWS: readonly Family[] = [
       total: totalOf(response),
       ids: idsOf(response),
       lists: { _source: sourcesOf(response) },
+    }),
+  },
+  {
+    id: 'feature.highlight',
+    group: 'feature',
+    breadth: true,
+    family: 'highlight',
+    title: 'highlight: a word matched in message, fragments of the latest 10 events that hold it',
+    endpoint: '_search',
+    request: (rng) => ({
+      query: { match: { message: pickWord(rng) } },
+      sort: LATEST_FIRST,
+      size: 10,
+      highlight: { fields: { message: {} } },
+    }),
+    // The sort on the unique @timestamp fixes the hits; each hit's fragments must then agree.
+    signal: (response) => ({
+      total: totalOf(response),
+      ids: idsOf(response),
+      lists: { highlights: highlightsOf(response, 'message') },
     }),
   },
 ];

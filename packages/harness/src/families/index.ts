@@ -68,6 +68,10 @@ const SCORECARD_ORDER: readonly string[] = [
   'query.combined_fields',
   'query.query_string',
   'query.more_like_this',
+  'query.range_double',
+  'query.term_boolean',
+  'query.bool_should',
+  'query.paginate_deep',
   // metrics
   'metric.avg',
   'metric.sum',
@@ -115,12 +119,14 @@ const SCORECARD_ORDER: readonly string[] = [
   'bucket.pipeline.bucket_script',
   'bucket.pipeline.bucket_selector',
   'bucket.pipeline.bucket_sort',
+  'bucket.terms_plain',
   // features
   'feature.source_filtering',
   'feature.search_after',
   'feature.sort_doc',
   'feature.mget',
   'feature.msearch',
+  'feature.highlight',
 ];
 
 /** The rows in the order given; each row listed exactly once, or the module does not load. */

@@ -4,6 +4,7 @@ import {
   ERROR_PHRASES,
   MODEL_PICKER,
   MODELS,
+  REGION_PICKER,
   STATUSES,
   TENANT_PICKER,
   WORD_PICKER,
@@ -20,6 +21,7 @@ export const pickTenant = (rng: Rng): string => TENANT_PICKER.pick(rng);
 export const pickProvider = (rng: Rng): string => MODEL_PICKER.pick(rng).provider;
 export const pickWord = (rng: Rng): string => WORD_PICKER.pick(rng);
 export const pickStatus = (rng: Rng): string => rng.pick(STATUSES).name;
+export const pickRegion = (rng: Rng): string => REGION_PICKER.pick(rng);
 
 export function pickModels(rng: Rng, count: number): string[] {
   const out = new Set<string>();
@@ -74,3 +76,9 @@ export const LATEST_FIRST = [{ '@timestamp': { order: 'desc' } }];
 
 /** A tenant filter: the set most dashboard panels are drawn over. */
 export const byTenant = (rng: Rng) => ({ bool: { filter: [{ term: { tenant: pickTenant(rng) } }] } });
+
+/** A cost_usd band (a double) around typical call costs, from a tenth of a cent to a few dollars. */
+export function pickCostBand(rng: Rng): { gte: number; lt: number } {
+  const gte = rng.pick([0.0001, 0.0005, 0.001, 0.002, 0.005, 0.01]);
+  return { gte, lt: gte * rng.pick([2, 4, 10]) };
+}

@@ -10,8 +10,19 @@ import type { Side } from '../load/side.js';
 import type { MixedRowRaw, MixedSideRaw, WriteLoad } from '../model/raw.js';
 import { perRound, type RunSettings } from '../model/settings.js';
 
-/** The read families measured under a write load: a filter, a scored text query, an aggregation. */
-export const MIXED_SOURCE_FAMILIES: readonly string[] = ['query.term', 'query.match', 'bucket.terms'];
+/**
+ * The read families measured under a write load: the fixed cost of a search, a filter, a numeric
+ * range, a scored text query, a compound query, an approximate metric and a terms aggregation.
+ */
+export const MIXED_SOURCE_FAMILIES: readonly string[] = [
+  'query.match_all',
+  'query.term',
+  'query.range_numeric',
+  'query.match',
+  'query.bool',
+  'metric.cardinality',
+  'bucket.terms',
+];
 export const mixedRowId = (family: Family) => `mixed.${family.family}`;
 
 /** The source families whose mixed row id (`mixed.<family>`) matches one of the comma-separated globs. */

@@ -120,4 +120,18 @@ export const TERMS_ROWS: readonly Family[] = [
       buckets: { models: significantBucketsOf(response, 'models') },
     }),
   }),
+  breadthBucket({
+    id: 'bucket.terms_plain',
+    family: 'terms',
+    title: 'terms by model, no sub-aggregations (1-7 day window): bucket.terms without its metrics',
+    request: (rng) => ({
+      size: 0,
+      query: { range: { '@timestamp': pickWindow(rng, 24, 24 * 7) } },
+      aggs: { by_model: { terms: { field: 'model', size: MODELS.length } } },
+    }),
+    signal: (response) => ({
+      total: totalOf(response),
+      buckets: { by_model: bucketsOf(response, 'by_model') },
+    }),
+  }),
 ];

@@ -1,6 +1,7 @@
 import { loadSynsets, type Synset } from '../../corpus/wordnet.js';
 import type { Rng } from '../../rng.js';
 import { bucketsOf, totalOf } from '../signals/core.js';
+import { highlightsOf } from '../signals/hits.js';
 import type { Family } from '../types.js';
 
 /**
@@ -165,14 +166,9 @@ export const WORDNET_FAMILIES: readonly Family[] = [
       sort: [{ synset: 'asc' }],
       highlight: { fields: { gloss: {} } },
     }),
-    signal: (response) => ({ total: totalOf(response), lists: { highlights: highlightsOf(response) } }),
+    signal: (response) => ({
+      total: totalOf(response),
+      lists: { highlights: highlightsOf(response, 'gloss') },
+    }),
   },
 ];
-
-/** Each hit's id and highlighted fragments, in hit order (the sort on synset makes the order unique). */
-function highlightsOf(response: unknown): string[] {
-  const hits = (response as { hits?: { hits?: { _id?: string; highlight?: { gloss?: string[] } }[] } }).hits
-    ?.hits;
-  if (!Array.isArray(hits)) throw new Error('response: hits.hits is not an array');
-  return hits.map((h) => `${h._id}: ${(h.highlight?.gloss ?? []).join(' … ')}`);
-}

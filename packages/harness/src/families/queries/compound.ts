@@ -4,7 +4,9 @@ import { breadthQuery } from '../define.js';
 import {
   pickDocIds,
   pickInstantMs,
+  pickLatencyBand,
   pickModel,
+  pickRegion,
   pickStatus,
   pickTenant,
   pickWindow,
@@ -134,4 +136,31 @@ export const COMPOUND_ROWS: readonly Family[] = [
     // size = the pinned ids, which all exist: the page is exactly them, in the request's order.
     signal: totalAndIds,
   }),
+  {
+    id: 'query.bool_should',
+    group: 'query',
+    breadth: true,
+    family: 'bool',
+    title: 'bool: must match + filter model and window + should (status or slow, 1 of 2) + must_not region',
+    endpoint: '_search',
+    request: (rng) => ({
+      query: {
+        bool: {
+          must: [{ match: { message: pickWord(rng) } }],
+          filter: [
+            { term: { model: pickModel(rng) } },
+            { range: { '@timestamp': pickWindow(rng, 24, 24 * 7) } },
+          ],
+          should: [
+            { term: { status: pickStatus(rng) } },
+            { range: { latency_ms: { gte: pickLatencyBand(rng).gte } } },
+          ],
+          minimum_should_match: 1,
+          must_not: [{ term: { region: pickRegion(rng) } }],
+        },
+      },
+      size: 10,
+    }),
+    signal: totalOnly,
+  },
 ];

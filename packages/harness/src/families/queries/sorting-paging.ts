@@ -81,4 +81,19 @@ export const SORTING_PAGING_ROWS: readonly Family[] = [
     // total and the page length must not.
     signal: (response) => ({ total: totalOf(response), lists: { page_length: [idsOf(response).length] } }),
   },
+  {
+    id: 'query.paginate_deep',
+    group: 'query',
+    breadth: true,
+    family: 'pagination',
+    title: 'deep page: from 500, size 10, in a 1-7 day window (sort @timestamp)',
+    endpoint: '_search',
+    request: (rng) => ({
+      query: { range: { '@timestamp': pickWindow(rng, 24, 24 * 7) } },
+      sort: [{ '@timestamp': { order: 'asc' } }],
+      from: 500,
+      size: 10,
+    }),
+    signal: (response) => ({ total: totalOf(response), ids: idsOf(response) }),
+  },
 ];

@@ -1,4 +1,5 @@
 import {
+  pickCostBand,
   pickDocIds,
   pickInstantMs,
   pickLatencyBand,
@@ -123,5 +124,25 @@ export const TERM_LEVEL_ROWS: readonly Family[] = [
       },
     }),
     signal: (response) => ({ count: countOf(response) }),
+  },
+  {
+    id: 'query.range_double',
+    group: 'query',
+    breadth: true,
+    family: 'range',
+    title: 'range on cost_usd (a double: a band from $0.0001 to $0.1)',
+    endpoint: '_search',
+    request: (rng) => ({ query: { range: { cost_usd: pickCostBand(rng) } }, size: 10 }),
+    signal: totalOnly,
+  },
+  {
+    id: 'query.term_boolean',
+    group: 'query',
+    breadth: true,
+    family: 'term',
+    title: 'term on cache_hit (a boolean: true on ~22% of calls)',
+    endpoint: '_search',
+    request: (rng) => ({ query: { term: { cache_hit: rng.pick([true, false]) } }, size: 10 }),
+    signal: totalOnly,
   },
 ];

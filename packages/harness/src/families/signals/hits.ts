@@ -27,3 +27,13 @@ export function scoresOf(response: unknown): Record<string, number> {
     out[`score[${i}]`] = num(obj(h, `hits.hits[${i}]`)._score, `hits.hits[${i}]._score`);
   return out;
 }
+
+/** Each hit's id and highlighted fragments of `field`, in hit order (for a sort that fixes the order). */
+export function highlightsOf(response: unknown, field: string): string[] {
+  return arr(hits(response).hits, 'hits.hits').map((h, i) => {
+    const hit = obj(h, `hits.hits[${i}]`);
+    const fragments =
+      hit.highlight === undefined ? [] : obj(hit.highlight, `hits.hits[${i}].highlight`)[field];
+    return `${String(hit._id)}: ${(fragments === undefined ? [] : arr(fragments, `hits.hits[${i}].highlight.${field}`)).join(' … ')}`;
+  });
+}
