@@ -43,14 +43,13 @@ export function ComparePicker({
   current?: { set: string; before: string; after: string };
 }) {
   const id = useId();
-  const [ready, setReady] = useState(false);
   const [slug, setSlug] = useState(current?.set ?? sets[0]?.slug ?? '');
   const set = sets.find((candidate) => candidate.slug === slug) ?? sets[0];
   const runs = set?.runs ?? [];
   const [before, setBefore] = useState(current?.before ?? runs.at(-2)?.runId ?? '');
   const [after, setAfter] = useState(current?.after ?? runs.at(-1)?.runId ?? '');
-  useEffect(() => setReady(true), []);
-  if (!ready || !set || runs.length < 2) return null;
+  // Rendered into the static HTML too (no layout shift when it hydrates); choosing needs JavaScript.
+  if (!set || runs.length < 2) return null;
   const chooseSet = (next: string) => {
     setSlug(next);
     const nextRuns = sets.find((candidate) => candidate.slug === next)?.runs ?? [];

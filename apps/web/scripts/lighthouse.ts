@@ -1,19 +1,22 @@
 /**
- * Measures the home page with Lighthouse (npm `lighthouse`, Debian chromium):
- * `npm run lighthouse -w apps/web [-- --dir out --preset mobile|desktop]`.
- * Builds the site first when `<dir>/index.html` is missing, serves it with scripts/serve.ts on a
- * free 127.0.0.1 port, runs Lighthouse once, prints the performance and accessibility scores and
- * the home page's JavaScript, and writes lighthouse/summary-<preset>.json (small, committed) and the full
- * report lighthouse/report.json (ignored). A measurement, not a test: it exits 0 whatever the scores.
+ * Lighthouse on every page type, mobile and desktop (npm `lighthouse`, Debian chromium), as a test:
+ * `npm run test:lighthouse -w apps/web [-- --dir out-fixtures]`. Serves the exported site with
+ * scripts/serve.ts on a free 127.0.0.1 port, runs Lighthouse in one Chrome for each page and preset,
+ * prints the table, writes lighthouse/summary.json, and exits 1 when a page misses the targets:
+ * performance >= 95, accessibility, best practices and SEO 100.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse, { desktopConfig } from 'lighthouse';
 import { webDir } from './paths';
 
-const TARGET = 95;
+const TARGETS = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 } as const;
+type Category = keyof typeof TARGETS;
+const CATEGORIES = Object.keys(TARGETS) as Category[];
 const CHROME_FLAGS = [
   '--headless=new',
   '--no-sandbox',
@@ -24,26 +27,40 @@ const CHROME_FLAGS = [
   '--no-first-run',
 ];
 
-const { values } = parseArgs({
-  options: {
-    dir: { type: 'string', default: 'out' },
-    preset: { type: 'string', default: 'mobile' },
-  },
-});
-if (values.preset !== 'mobile' && values.preset !== 'desktop') {
-  console.error(`error: --preset must be mobile or desktop (got "${values.preset}")`);
-  process.exit(2);
-}
-const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-if (!existsSync(chrome)) {
-  console.error(`error: no Chrome at ${chrome}: apt-get install -y chromium, or set CHROME_PATH`);
-  process.exit(2);
-}
+const { values } = parseArgs({ options: { dir: { type: 'string', default: 'out-fixtures' } } });
 const siteDir = join(webDir, values.dir);
 if (!existsSync(join(siteDir, 'index.html'))) {
-  console.log(`lighthouse: ${siteDir}/index.html missing, building the site first`);
-  const build = spawnSync('npx', ['tsx', 'scripts/build-site.ts'], { cwd: webDir, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  console.error(
+    `error: ${siteDir}/index.html missing: build the site first (npm run test:e2e builds out-fixtures)`,
+  );
+  process.exit(2);
+}
+
+/** One page of each type, found in the export itself. */
+function pageTypes(): { type: string; path: string }[] {
+  const firstDir = (dir: string) =>
+    readdirSync(join(siteDir, dir), { withFileTypes: true }).find(
+      (entry) => entry.isDirectory() && existsSync(join(siteDir, dir, entry.name, 'index.html')),
+    )?.name;
+  const set = firstDir('sets');
+  const run = firstDir('runs');
+  const before = readdirSync(join(siteDir, 'compare'), { withFileTypes: true }).find(
+    (entry) => entry.isDirectory() && !entry.name.startsWith('_') && !entry.name.startsWith('__'),
+  )?.name;
+  const after = before ? firstDir(`compare/${before}`) : undefined;
+  const row = set ? firstDir(`sets/${set}/rows`) : undefined;
+  return [
+    { type: 'home', path: '/' },
+    ...(set ? [{ type: 'set', path: `/sets/${set}/` }] : []),
+    ...(set && row ? [{ type: 'row', path: `/sets/${set}/rows/${row}/` }] : []),
+    { type: 'runs', path: '/runs/' },
+    ...(set ? [{ type: 'set runs (heatmap)', path: `/sets/${set}/runs/` }] : []),
+    ...(run ? [{ type: 'run', path: `/runs/${run}/` }] : []),
+    ...(before && after ? [{ type: 'compare', path: `/compare/${before}/${after}/` }] : []),
+    { type: 'compare index', path: '/compare/' },
+    { type: 'throughput', path: '/throughput/' },
+    { type: 'methodology', path: '/methodology/' },
+  ];
 }
 
 function freePort(): Promise<number> {
@@ -70,84 +87,70 @@ async function waitFor(url: string, server: ChildProcess): Promise<void> {
   throw new Error(`${url} did not answer within 10 s`);
 }
 
-interface Report {
-  categories: Record<string, { score: number | null }>;
-  audits: Record<
-    string,
-    { numericValue?: number; details?: { items?: { resourceType?: string; transferSize?: number }[] } }
-  >;
-  lighthouseVersion: string;
-}
-
 const port = await freePort();
 const basePath = process.env.EVERYCELL_BASE_PATH ?? '';
-const url = `http://127.0.0.1:${port}${basePath}/`;
+const origin = `http://127.0.0.1:${port}${basePath}`;
 // Spawned without a shell or npx, so the child PID is the server itself and kill() stops it.
 const server = spawn(
   process.execPath,
   ['--import', 'tsx', 'scripts/serve.ts', '--dir', values.dir, '--port', String(port)],
-  {
-    cwd: webDir,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  },
+  { cwd: webDir, stdio: ['ignore', 'ignore', 'inherit'] },
 );
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  chromeFlags: CHROME_FLAGS,
+});
+type Scores = Record<Category, number>;
+const results: { type: string; path: string; preset: string; scores: Scores }[] = [];
 let exitCode = 0;
 try {
-  await waitFor(url, server);
-  const outDir = join(webDir, 'lighthouse');
-  mkdirSync(outDir, { recursive: true });
-  const reportPath = join(outDir, 'report.json');
-  const args = [
-    url,
-    `--chrome-path=${chrome}`,
-    `--chrome-flags=${CHROME_FLAGS.join(' ')}`,
-    '--only-categories=performance,accessibility',
-    '--output=json',
-    `--output-path=${reportPath}`,
-    '--quiet',
-    ...(values.preset === 'desktop' ? ['--preset=desktop'] : []),
-  ];
-  const run = spawnSync(join(webDir, '../../node_modules/.bin/lighthouse'), args, {
-    cwd: webDir,
-    stdio: 'inherit',
-    env: { ...process.env, CHROME_PATH: chrome },
-  });
-  if (run.status !== 0 || !existsSync(reportPath)) {
-    throw new Error(`lighthouse failed (exit ${run.status ?? run.signal})`);
+  await waitFor(`${origin}/`, server);
+  const only = process.env.LIGHTHOUSE_ONLY?.split(',');
+  for (const { type, path } of pageTypes().filter((page) => !only || only.includes(page.type))) {
+    for (const preset of ['mobile', 'desktop'] as const) {
+      const result = await lighthouse(
+        `${origin}${path}`,
+        { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] },
+        preset === 'desktop' ? desktopConfig : undefined,
+      );
+      const categories = result?.lhr.categories ?? {};
+      const scores = Object.fromEntries(
+        CATEGORIES.map((category) => [category, Math.round((categories[category]?.score ?? 0) * 100)]),
+      ) as Scores;
+      results.push({ type, path, preset, scores });
+      const misses = CATEGORIES.filter((category) => scores[category] < TARGETS[category]);
+      if (misses.length > 0) {
+        exitCode = 1;
+        const audits = Object.values(result?.lhr.audits ?? {})
+          .filter(
+            (audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== 'informative',
+          )
+          .map((audit) => `${audit.id} (${audit.displayValue ?? audit.score})`)
+          .slice(0, 8);
+        console.error(`  ${type} ${preset}: below target in ${misses.join(', ')}: ${audits.join('; ')}`);
+      }
+    }
   }
-  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as Report;
-  const score = (key: string) => Math.round((report.categories[key]?.score ?? 0) * 100);
-  const metric = (key: string) => report.audits[key]?.numericValue;
-  const scripts = (report.audits['resource-summary']?.details?.items ?? []).find(
-    (item) => item.resourceType === 'script',
+  console.log('| page type | preset | performance | accessibility | best practices | SEO |');
+  console.log('|---|---|---|---|---|---|');
+  for (const { type, preset, scores } of results) {
+    console.log(
+      `| ${type} | ${preset} | ${scores.performance} | ${scores.accessibility} | ${scores['best-practices']} | ${scores.seo} |`,
+    );
+  }
+  mkdirSync(join(webDir, 'lighthouse'), { recursive: true });
+  writeFileSync(
+    join(webDir, 'lighthouse/summary.json'),
+    `${JSON.stringify({ measuredAt: new Date().toISOString(), site: values.dir, targets: TARGETS, results }, null, 2)}\n`,
   );
-  const summary = {
-    measuredAt: new Date().toISOString(),
-    page: '/',
-    preset: values.preset,
-    lighthouse: report.lighthouseVersion,
-    scores: { performance: score('performance'), accessibility: score('accessibility') },
-    target: TARGET,
-    metrics: {
-      firstContentfulPaintMs: Math.round(metric('first-contentful-paint') ?? 0),
-      largestContentfulPaintMs: Math.round(metric('largest-contentful-paint') ?? 0),
-      totalBlockingTimeMs: Math.round(metric('total-blocking-time') ?? 0),
-      cumulativeLayoutShift: Number((metric('cumulative-layout-shift') ?? 0).toFixed(3)),
-      javascriptTransferBytes: scripts?.transferSize ?? 0,
-    },
-  };
-  writeFileSync(join(outDir, `summary-${values.preset}.json`), `${JSON.stringify(summary, null, 2)}\n`);
-  for (const [name, value] of Object.entries(summary.scores)) {
-    console.log(`${name}: ${value}${value >= TARGET ? '' : ` (below the target ${TARGET})`}`);
-  }
   console.log(
-    `LCP ${summary.metrics.largestContentfulPaintMs} ms, TBT ${summary.metrics.totalBlockingTimeMs} ms, CLS ${summary.metrics.cumulativeLayoutShift}, JS ${Math.round(summary.metrics.javascriptTransferBytes / 1024)} KiB`,
+    exitCode === 0 ? 'lighthouse: every page type meets the targets' : 'lighthouse: targets missed',
   );
-  console.log(`wrote ${join(outDir, `summary-${values.preset}.json`)} and ${reportPath}`);
 } catch (error) {
   console.error(`error: ${(error as Error).message}`);
   exitCode = 1;
 } finally {
+  chrome.kill();
   server.kill('SIGTERM');
 }
 process.exit(exitCode);

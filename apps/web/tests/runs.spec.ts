@@ -152,8 +152,7 @@ test.describe('without JavaScript', () => {
     await expect(page.locator('table.heatmap tbody tr[data-row-id]')).not.toHaveCount(0);
     await page.locator('table.heatmap td[data-changed="true"] a').first().click();
     await expect(page.locator('tbody[data-kind="flipped"] tr[data-row-id]').first()).toBeVisible();
-    // The picker needs JavaScript, so it is not drawn; the index lists every pre-rendered pair instead.
-    await expect(page.getByRole('combobox', { name: 'Earlier run' })).toHaveCount(0);
+    // Choosing in the picker needs JavaScript; the index also lists every pre-rendered pair as a link.
     await page.goto('./compare/');
     await expect(page.locator('.pair-list a')).toHaveCount(runs.length - 1);
   });
