@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import {
+  engineData,
+  isJump,
+  ratioData,
+  rowCharts,
+  runCharts,
+  runLabels,
+  trendData,
+} from '../lib/chart-files';
+import { renderSpecSvg } from '../lib/charts';
+import type { TrendPoint } from '../lib/definitions';
+import { previousInSet, runSets, setSlug, sizeLabel } from '../lib/sets';
+import { loadFixtures } from './load-fixtures';
+
+const cards = loadFixtures();
+
+describe('comparable sets', () => {
+  it('groups runs by the harness key: the 2M run is its own set, even at the same commit', () => {
+    const sets = runSets(cards);
+    expect(sets.map((set) => [set.set.docs, set.runs.length])).toEqual([
+      [200_000, 3],
+      [2_000_000, 1],
+    ]);
+    const big = sets[1]?.runs[0];
+    const sameCommit = cards.find(
+      (card) => card !== big && card.manifest.gitRevision === big?.manifest.gitRevision,
+    );
+    expect(sameCommit).toBeDefined();
+    expect(setSlug(sameCommit as never)).not.toBe(setSlug(big as never));
+    expect(previousInSet(sets, '2026-11-20T02-12-41Z-8d01e77')?.runId).toBe('2026-11-18T02-10-04Z-3f9c2ab');
+    expect(sizeLabel(100_000)).toBe('100k');
+    expect(sizeLabel(1_000_000)).toBe('1m');
+    expect(sizeLabel(2500)).toBe('2500');
+  });
+});
+
+const point = (over: Partial<TrendPoint>): TrendPoint => ({
+  runId: 'r',
+  createdAt: '2026-11-20T02:00:00.000Z',
+  gitRevision: 'abcdef0123',
+  verdict: 'WIN',
+  reason: 'r',
+  ...over,
+});
+
+describe('trend charts', () => {
+  it('labels runs with date and commit, unique per run', () => {
+    const labels = runLabels([point({}), point({}), point({ gitRevision: '1234567aaa' })]);
+    expect(labels).toEqual(['20 Nov\nabcdef0', '20 Nov\nabcdef0 #2', '20 Nov\n1234567']);
+  });
+
+  it('marks a jump only when the ratio moves 25% or more beyond both intervals', () => {
+    const a = point({ ratio: 1.5, ciLow: 1.4, ciHigh: 1.6 });
+    expect(isJump(a, point({ ratio: 2.5, ciLow: 2.3, ciHigh: 2.7 }))).toBe(true);
+    expect(isJump(a, point({ ratio: 1.7, ciLow: 1.5, ciHigh: 1.9 }))).toBe(false);
+    expect(isJump(a, point({ ratio: 2.5, ciLow: 1.5, ciHigh: 3.5 }))).toBe(false);
+    const data = trendData([a, point({ verdict: 'N/A' }), point({ ratio: 2.5, ciLow: 2.3, ciHigh: 2.7 })]);
+    expect(data.map((d) => [d.order, d.jump])).toEqual([
+      [0, false],
+      [2, true],
+    ]);
+    expect(engineData([point({ candidate: 1, baseline: 2 })])).toHaveLength(2);
+  });
+
+  it('draws an error bar and a point per run, and no band between runs', async () => {
+    const data = trendData([
+      point({ ratio: 1.5, ciLow: 1.4, ciHigh: 1.6 }),
+      point({ ratio: 2.5, ciLow: 2.3, ciHigh: 2.7, gitRevision: '9999999aaa' }),
+    ]);
+    const row = cards[0]?.rows.find((r) => r.id === 'query.term');
+    if (!row) throw new Error('no row');
+    const [trend] = rowCharts(row, [
+      point({ ratio: 1.5, ciLow: 1.4, ciHigh: 1.6 }),
+      point({ ratio: 2.5, ciLow: 2.3, ciHigh: 2.7, gitRevision: '9999999aaa' }),
+    ]);
+    expect(trend?.name).toBe('trend');
+    const svg = await renderSpecSvg(trend?.spec('wide') as never);
+    expect(svg).not.toContain('mark-area');
+    expect(svg).toContain('9999999');
+    expect(data).toHaveLength(2);
+  });
+
+  it('sizes every chart exactly, so the page reserves its space', async () => {
+    const newest = [...cards].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).at(-1);
+    if (!newest) throw new Error('no fixtures');
+    const [ratios] = runCharts(newest);
+    expect(ratioData(newest)[0]?.ratio).toBeGreaterThanOrEqual(ratioData(newest).at(-1)?.ratio ?? 0);
+    for (const variant of ['wide', 'narrow'] as const) {
+      const svg = await renderSpecSvg(ratios?.spec(variant) as never);
+      const size = ratios?.size(variant);
+      expect(svg).toMatch(new RegExp(`^<svg[^>]*width="${size?.width}"[^>]*height="${size?.height}"`));
+    }
+  });
+});
