@@ -47,7 +47,14 @@ export interface Expectations {
   ignore?: string[];
 }
 
-export interface Step extends Request, Expectations {}
+export interface Step extends Request, Expectations {
+  /**
+   * Request fields sent to the candidate instead, where the two engines name one thing
+   * differently (OpenSearch 2.19's `BM25` is the legacy scale the candidate calls `LegacyBM25`,
+   * as OpenSearch 3 does). Its reply is still compared with the baseline's.
+   */
+  candidate?: Partial<Request>;
+}
 
 export interface ConformanceCase extends Step {
   name: string;

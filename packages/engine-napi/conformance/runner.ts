@@ -48,12 +48,25 @@ function parseBody(text: string): unknown {
 export async function send(base: string, request: Request, earlier: Reply[]): Promise<Reply> {
   const r = resolve(request, earlier);
   if (r.http !== undefined) return sendRaw(base, r.http);
+  const init = requestInit(r);
+  if ((init.method === 'GET' || init.method === 'HEAD') && init.body !== undefined) {
+    // fetch refuses a body on GET; Elasticsearch clients send one (search, count, mget).
+    return sendRaw(base, rawRequest(r.path, init));
+  }
   try {
-    const res = await fetch(base + r.path, { ...requestInit(r), signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(base + r.path, { ...init, signal: AbortSignal.timeout(30_000) });
     return { status: res.status, body: parseBody(await res.text()) };
   } catch (error) {
     return { status: 0, body: `no reply: ${(error as Error).message}` };
   }
+}
+
+function rawRequest(path: string, init: RequestInit): string {
+  const body = Buffer.from(String(init.body));
+  const headers = Object.entries((init.headers ?? {}) as Record<string, string>)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return `${init.method} ${path} HTTP/1.1\r\nhost: {host}\r\n${headers}content-length: ${body.length}\r\nconnection: close\r\n\r\n${body.toString('latin1')}`;
 }
 
 /**
@@ -64,16 +77,26 @@ function sendRaw(base: string, bytes: string): Promise<Reply> {
   const url = new URL(base);
   return new Promise((done) => {
     const socket = connect(Number(url.port), url.hostname);
-    let got = '';
+    const chunks: Buffer[] = [];
+    let finished = false;
     const finish = (): void => {
+      if (finished) return;
+      finished = true;
       socket.destroy();
-      const status = /^HTTP\/1\.[01] (\d{3})/.exec(got);
-      const body = got.split('\r\n\r\n').slice(1).join('\r\n\r\n');
-      done({ status: status ? Number(status[1]) : 0, body: parseBody(body) });
+      const got = Buffer.concat(chunks).toString('latin1');
+      const split = got.indexOf('\r\n\r\n');
+      const head = split < 0 ? got : got.slice(0, split);
+      let body = split < 0 ? '' : got.slice(split + 4);
+      if (/^transfer-encoding: *chunked/im.test(head)) body = unchunk(body);
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(head);
+      done({
+        status: status ? Number(status[1]) : 0,
+        body: parseBody(Buffer.from(body, 'latin1').toString('utf8')),
+      });
     };
     let timer = setTimeout(finish, 1_000);
-    socket.on('data', (chunk) => {
-      got += chunk.toString('latin1');
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
       clearTimeout(timer);
       timer = setTimeout(finish, 1_000);
     });
@@ -82,8 +105,21 @@ function sendRaw(base: string, bytes: string): Promise<Reply> {
       finish();
     });
     socket.on('error', () => undefined);
-    socket.write(bytes.replaceAll('{host}', url.host));
+    socket.write(Buffer.from(bytes.replaceAll('{host}', url.host), 'latin1'));
   });
+}
+
+/** A chunked transfer-encoded body, joined. */
+function unchunk(body: string): string {
+  let out = '';
+  let rest = body;
+  for (;;) {
+    const line = rest.indexOf('\r\n');
+    const size = Number.parseInt(rest.slice(0, line), 16);
+    if (line < 0 || !(size > 0)) return out;
+    out += rest.slice(line + 2, line + 2 + size);
+    rest = rest.slice(line + 2 + size + 2);
+  }
 }
 
 /**
@@ -114,16 +150,22 @@ export function candidateProblem(
   return unmetExpectation(ours, expected, tolerance);
 }
 
-/** Deletes every index but the seeded ones (what a stateful case created, aliases with them). */
-export async function cleanUp(base: string, keep: string[]): Promise<void> {
+/**
+ * Deletes every index but the seeded ones (what a stateful case created, aliases with them):
+ * in one request where the engine takes a comma list (`lists`), else one by one.
+ */
+export async function cleanUp(base: string, keep: string[], lists: boolean): Promise<void> {
   const listed = await send(base, { method: 'GET', path: '/_cat/indices?format=json&h=index' }, []);
   const names = Array.isArray(listed.body)
     ? (listed.body as { index?: string }[]).map((row) => row.index ?? '')
     : [];
   const doomed = names.filter((name) => name.length > 0 && !name.startsWith('.') && !keep.includes(name));
-  for (const name of doomed) {
-    const deleted = await send(base, { method: 'DELETE', path: `/${encodeURIComponent(name)}` }, []);
+  if (doomed.length === 0) return;
+  const batches = lists ? [doomed] : doomed.map((name) => [name]);
+  for (const batch of batches) {
+    const path = `/${batch.map(encodeURIComponent).join(',')}`;
+    const deleted = await send(base, { method: 'DELETE', path }, []);
     if (deleted.status !== 200)
-      throw new Error(`${base}: cleanup could not delete ${name}: ${deleted.status}`);
+      throw new Error(`${base}: cleanup could not delete ${path}: ${deleted.status}`);
   }
 }
