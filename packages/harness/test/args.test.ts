@@ -42,14 +42,15 @@ describe('bench flags', () => {
     bad(['--families', 'nope.*'], /matches no row of the llm-telemetry corpus; ids are .*query.term/);
     bad(['--candidate-url', 'localhost'], /http URL like/);
     bad(['--speed', '3'], /--help/);
-    bad(['--iterations', '1', '--rounds', '2'], /at least --rounds/);
+    bad(['--iterations', '5', '--forks', '3', '--rounds', '2'], /at least --forks x --rounds \(6\)/);
     bad(['--margin', '2'], /fraction/);
     bad(['--clients', '1,x'], /--clients must be a comma-separated list/);
     bad(['--clients', '0'], /e.g. --clients 1,8/);
     expect(parseBenchArgs(['--clients', ' 8, 1 ']).settings.clients).toBe('8,1');
-    bad(['--rounds', '4', '--max-rounds', '3'], /--max-rounds \(3\) must be at least --rounds \(4\)/);
-    expect(parseBenchArgs(['--rounds', '4']).settings.maxRounds).toBe(12);
-    expect(parseBenchArgs(['--rounds', '4', '--max-rounds', '4']).settings.maxRounds).toBe(4);
+    bad(['--forks', '4', '--max-forks', '3'], /--max-forks \(3\) must be at least --forks \(4\)/);
+    expect(parseBenchArgs(['--forks', '4']).settings.maxForks).toBe(6);
+    expect(parseBenchArgs(['--forks', '4', '--max-forks', '4']).settings.maxForks).toBe(4);
+    expect(parseBenchArgs([]).settings).toMatchObject({ forks: 5, maxForks: 7, rounds: 2 });
   });
 });
 

@@ -56,12 +56,14 @@ describe.skipIf(!candidateBuilt)('an engine killed mid-run (real candidate)', ()
       ],
       180_000,
     );
-    // Kill the candidate once it is being timed on the chosen row (round 1 measures it first).
+    // Kill the candidate once it is being timed on the chosen row (fork 1, round 1 measures it first).
     let pid: number | undefined;
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      pid ??= Number(/candidate: .* \(pid (\d+)\)/.exec(stdout)?.[1]) || undefined;
-      if (killedPid === undefined && pid && stdout.includes(`read ${KILLED_ROW} candidate round 1/`)) {
+      // Each fork restarts the engines: the pid to kill is the last one the run printed.
+      const pids = [...stdout.matchAll(/candidate(?::| restarted on its data) .*\(pid (\d+)\)/g)];
+      pid = Number(pids.at(-1)?.[1]) || undefined;
+      if (killedPid === undefined && pid && stdout.includes(`read ${KILLED_ROW} candidate fork 1 round 1`)) {
         killedPid = pid;
         setTimeout(() => process.kill(pid as number, 'SIGKILL'), 300);
       }
@@ -91,7 +93,7 @@ describe.skipIf(!candidateBuilt)('an engine killed mid-run (real candidate)', ()
     expect(card.failure).toMatch(
       /^candidate: (connection refused|engine process exited \(code null, signal SIGKILL\))/,
     );
-    expect(card.failure).toContain(`(during ${KILLED_ROW})`);
+    expect(card.failure).toContain(`(during ${KILLED_ROW} (fork 1))`);
     expect(card.failure).toMatch(/restarted on the same data \(_count 2000\)/);
     expect(runs.map((r) => r.run_id)).toEqual([card.runId]);
   });

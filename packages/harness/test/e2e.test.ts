@@ -35,6 +35,12 @@ describe.skipIf(!candidateBuilt)('bench end to end (real engines)', () => {
         '3',
         '--rate',
         '100',
+        '--forks',
+        '3',
+        '--max-forks',
+        '3',
+        '--rounds',
+        '2',
         '--families',
         'query.term,metric.avg,bucket.date_histogram_day,query.prefix,metric.percentiles,feature.mget',
         '--clients',
@@ -99,11 +105,17 @@ describe.skipIf(!candidateBuilt)('bench end to end (real engines)', () => {
       expect(row.baseline.supported, row.reason).toBe(true);
       const timed = ['query.prefix', 'metric.percentiles', 'feature.mget'].includes(row.id) ? 20 : 60;
       if (row.candidate.supported) {
-        // Four rounds by default; a row whose interval was not decisive got more (up to 12).
-        const rounds = row.rounds ?? 4;
-        expect(rounds === 4 || row.remeasured, row.reason).toBe(true);
-        expect(row.candidate.samples).toBe((timed / 4) * rounds);
-        expect(row.baseline.samples).toBe((timed / 4) * rounds);
+        // Three forks of two rounds (--max-forks 3: no re-measuring fork), each engine restarted
+        // per fork; every timed phase also read each engine's CPU from /proc.
+        expect(row.forks, row.reason).toBe(3);
+        expect(row.rounds, row.reason).toBe(6);
+        expect(row.candidate.samples).toBe(Math.ceil(timed / 6) * 6);
+        expect(row.baseline.samples).toBe(Math.ceil(timed / 6) * 6);
+        expect(row.candidate.cpuMsPerRequest, row.id).toBeGreaterThan(0);
+        expect(row.baseline.cpuMsPerRequest, row.id).toBeGreaterThan(0);
+        expect(row.candidate.cpuSource).toBe('proc-schedstat');
+        expect(row.candidate.idleCpuMsPerSecond, row.id).toBeGreaterThanOrEqual(0);
+        expect(row.forkRatios ?? [], row.reason).toHaveLength(row.verdict === 'N/A' ? 0 : 3);
         // Per-side quality fields for the site's drill-downs and the markers.
         expect(row.candidate.ecdf?.q.length).toBeGreaterThan(10);
         expect(row.baseline.timeline?.count.reduce((a, n) => a + n, 0)).toBeGreaterThan(0);

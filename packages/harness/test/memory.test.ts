@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  descendants,
-  measureMemory,
-  type ProcReader,
-  parseStatPpid,
-  parseStatus,
-  processTreeMemory,
-} from '../src/measure/memory.js';
+import { descendants, type ProcReader, parseStatPpid, treeCpuNs } from '../src/engines/proc.js';
+import { measureMemory, parseStatus, processTreeMemory } from '../src/measure/memory.js';
 import { buildScorecard } from '../src/scorecard/build.js';
 import { renderMarkdown } from '../src/scorecard/markdown.js';
 import type { RowResult } from '../src/scorecard/schema.js';
@@ -240,5 +234,35 @@ describe('memory row', () => {
     expect(md).toContain('- **Memory** (`memory.rss`)');
     expect(md).toContain('only beyond the 10% margin. An engine given by URL');
     expect(renderMarkdown(card([]))).not.toContain('**Memory**');
+  });
+});
+
+describe('engine CPU time from /proc', () => {
+  it('sums the on-CPU ns of every thread of the process and its descendants', async () => {
+    const proc = fakeProc({
+      '/proc/10/task/10/schedstat': '1000 5 7\n',
+      '/proc/10/task/11/schedstat': '2500 0 1\n',
+      '/proc/10/task/10/children': '20 ',
+      '/proc/10/task/11/children': '',
+      '/proc/20/task/20/schedstat': '400 1 1\n',
+      '/proc/20/task/20/children': '',
+      // Not a descendant of 10: left out.
+      '/proc/30/task/30/schedstat': '99999 0 0\n',
+    });
+    expect(await treeCpuNs(10, proc)).toBe(3900);
+  });
+
+  it('is undefined for a process that is gone', async () => {
+    expect(await treeCpuNs(10, fakeProc({}))).toBeUndefined();
+  });
+
+  it('grows with the work this very process does', async () => {
+    const before = (await treeCpuNs(process.pid)) as number;
+    let x = 0;
+    for (let i = 0; i < 2e7; i++) x += Math.sqrt(i);
+    const after = (await treeCpuNs(process.pid)) as number;
+    expect(x).toBeGreaterThan(0);
+    // Twenty million square roots take milliseconds of CPU whatever else the machine does.
+    expect(after - before).toBeGreaterThan(1e6);
   });
 });

@@ -30,6 +30,7 @@ const settings: RunSettings = {
   rate: 400,
   iterations: 40,
   warmup: 3,
+  forks: 1,
   rounds: 2,
   signalEvery: 5,
 };

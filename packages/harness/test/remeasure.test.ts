@@ -33,6 +33,7 @@ function raw(c: number[], b: number[], rounds = 4): ReadRowRaw {
     candidate: { supported: true, timed: timed(c, rounds), warmup: [] },
     baseline: { supported: true, timed: timed(b, rounds), warmup: [] },
     rounds,
+    forks: 1,
     signalChecks: 20,
     signalMismatches: 0,
   };
@@ -60,7 +61,7 @@ describe('verdicts on synthetic samples', () => {
     const lose = readRowResult(raw(draw(5, 1200, 2.7, 0.1), base), settings);
     expect(lose.verdict).toBe('LOSE');
     expect(wantsMoreRounds(lose, settings.tieMargin)).toBe(false);
-    expect(lose.reason).toMatch(/; 4 rounds$/);
+    expect(lose.reason).toMatch(/; 1 fork, 4 rounds$/);
   });
 
   it('a wide interval asks for more rounds, whichever way it leans', () => {

@@ -42,7 +42,7 @@ describe('decideVerdict', () => {
     const split = at(1.3, [1.2, 1.4], [1.8, 1.6, 0.97, 0.95]);
     expect(split.verdict).toBe('TIE');
     expect(split.reason).toBe(
-      'ratio 1.300, 95% CI [1.200, 1.400] favours the candidate, but only 2 of 4 paired rounds do (round ratios 1.800, 1.600, 0.970, 0.950)',
+      'ratio 1.300, 95% CI [1.200, 1.400] favours the candidate, but only 2 of 4 paired rounds do (their ratios 1.800, 1.600, 0.970, 0.950)',
     );
     expect(at(0.7, [0.6, 0.8], [0.6, 0.7, 0.8]).verdict).toBe('LOSE');
     expect(at(0.7, [0.6, 0.8], [0.5, 1.01, 1.02]).verdict).toBe('TIE');
@@ -135,12 +135,14 @@ describe('decideVerdict', () => {
   });
 });
 
+/** Timed samples spread over four forks of one round each (the interval needs replications). */
 function samples(latencies: number[], outcome: Sample['outcome'] = 'ok'): Sample[] {
   return latencies.map((latencyMs, i) => ({
     i,
     phase: 'timed',
-    round: 0,
-    atMs: i * 5,
+    fork: i % 4,
+    round: i % 4,
+    atMs: Math.floor(i / 4) * 5,
     outcome,
     status: 200,
     lagMs: 0.1,
@@ -156,7 +158,8 @@ describe('readRowResult', () => {
     probeBody: { query: { match_all: {} } },
     candidate: { supported: true, timed: samples(c), warmup: [] },
     baseline: { supported: true, timed: samples(b), warmup: [] },
-    rounds: 1,
+    rounds: 4,
+    forks: 4,
     signalChecks: 5,
     signalMismatches: 0,
   });
@@ -203,7 +206,8 @@ describe('readRowResult', () => {
     expect(side.timeline?.count.reduce((a, x) => a + x, 0)).toBe(300);
     expect(row.baseline.cache).toEqual({ repeatedP50: 0.2, variedP50: row.baseline.p50, suspected: true });
     expect(row.candidate.cache?.suspected).toBe(false);
-    expect(row.rounds).toBe(1);
+    expect(row.rounds).toBe(4);
+    expect(row.forks).toBe(4);
     expect(row.remeasured).toBe(false);
   });
 

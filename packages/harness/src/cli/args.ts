@@ -56,6 +56,14 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
   if (str('bulk-size') !== undefined) s.bulkSize = parseCount('bulk-size', str('bulk-size') as string, 1);
   if (str('max-send-lag-ms') !== undefined)
     s.maxSendLagP99Ms = parsePositive('max-send-lag-ms', str('max-send-lag-ms') as string);
+  if (str('confidence') !== undefined) {
+    const c = Number(str('confidence'));
+    if (!(c >= 0.5 && c < 1))
+      throw new UsageError(
+        `--confidence must be a fraction in [0.5, 1), got "${str('confidence')}" (e.g. --confidence 0.99)`,
+      );
+    s.confidence = c;
+  }
   if (str('margin') !== undefined) {
     const m = Number(str('margin'));
     if (!(m >= 0 && m < 1))
@@ -102,12 +110,17 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       );
     s.clients = parts.join(',');
   }
-  if (s.iterations < s.rounds)
-    throw new UsageError(`--iterations (${s.iterations}) must be at least --rounds (${s.rounds})`);
-  s.maxRounds =
-    str('max-rounds') === undefined ? 3 * s.rounds : parseCount('max-rounds', str('max-rounds') as string, 1);
-  if (s.maxRounds < s.rounds)
-    throw new UsageError(`--max-rounds (${s.maxRounds}) must be at least --rounds (${s.rounds})`);
+  if (str('forks') !== undefined) s.forks = parseCount('forks', str('forks') as string, 1);
+  s.maxForks =
+    str('max-forks') === undefined
+      ? Math.max(s.forks, d.maxForks - d.forks + s.forks)
+      : parseCount('max-forks', str('max-forks') as string, 1);
+  if (s.maxForks < s.forks)
+    throw new UsageError(`--max-forks (${s.maxForks}) must be at least --forks (${s.forks})`);
+  if (s.iterations < s.forks * s.rounds)
+    throw new UsageError(
+      `--iterations (${s.iterations}) must be at least --forks x --rounds (${s.forks * s.rounds}): one timed request per round`,
+    );
   if (values.aa === true) {
     if (str('candidate-url') !== undefined)
       throw new UsageError('--aa starts its own second OpenSearch as the candidate; drop --candidate-url');

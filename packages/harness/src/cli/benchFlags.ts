@@ -47,7 +47,7 @@ or WordNet 3.1's 117,791 real synsets with full-text rows (text.*); each has its
     'iterations',
     'iterations',
     'N',
-    `timed requests per engine per read row, split over the rounds (default ${d.iterations});
+    `timed requests per engine per read row, split over the forks' rounds (default ${d.iterations});
 breadth rows (feature coverage) run a third of it and half of --prewarm`,
   ),
   setting('warmup', 'warmup', 'N', `untimed warmup requests per engine per round (default ${d.warmup})`),
@@ -59,18 +59,26 @@ breadth rows (feature coverage) run a third of it and half of --prewarm`,
 is measured warm (default ${d.prewarm})`,
   ),
   setting(
+    'forks',
+    'forks',
+    'N',
+    `process executions per engine (default ${d.forks}): each fork restarts both engines on the same
+data, waits until both are idle, prewarms, and times every read row; the interval
+resamples forks, then rounds, then requests`,
+  ),
+  setting(
+    'max-forks',
+    'maxForks',
+    'N',
+    `budget for re-measuring a read row whose 95% interval straddles a verdict threshold:
+one more fork at a time, in either direction, up to N (default --forks + ${d.maxForks - d.forks})`,
+  ),
+  setting(
     'rounds',
     'rounds',
     'N',
-    `rounds per row; engine order alternates each round (default ${d.rounds})`,
+    `paired rounds per row per fork; engine order alternates each round (default ${d.rounds})`,
   ),
-  {
-    name: 'max-rounds',
-    value: 'N',
-    setting: 'maxRounds',
-    help: `budget for re-measuring a read row whose 95% interval straddles a verdict threshold:
-two more rounds at a time, in either direction, up to N (default 3x --rounds)`,
-  },
   setting(
     'families',
     'families',
@@ -119,6 +127,13 @@ ingest always runs because it loads the data; the same globs select the mixed
   ),
   setting('timeout-ms', 'timeoutMs', 'N', `per-request bound in ms (default ${d.timeoutMs})`),
   setting('bulk-size', 'bulkSize', 'N', `documents per bulk request (default ${d.bulkSize})`),
+  setting(
+    'confidence',
+    'confidence',
+    'C',
+    `two-sided confidence of each row's interval, e.g. 0.99 (default ${d.confidence}); the interval is a
+t interval over the forks (Kalibera & Jones), so more forks make it narrower`,
+  ),
   setting(
     'margin',
     'tieMargin',

@@ -1,5 +1,24 @@
+import {
+  FLIGHTS_CORPUS_NAME,
+  FLIGHTS_INDEX,
+  FLIGHTS_INDEX_BODY,
+  FLIGHTS_ROWS,
+  flightsCorpus,
+} from './flights.js';
 import { CORPUS_NAME, generateCorpus } from './generate.js';
+import { MAIL_CORPUS_NAME, MAIL_COUNT, MAIL_INDEX, MAIL_INDEX_BODY, mailCorpus } from './mail.js';
 import { INDEX_BODY, INDEX_NAME } from './mapping.js';
+import {
+  geoPlacesCorpus,
+  PLACES_CORPUS_NAME,
+  PLACES_COUNT,
+  PLACES_GEO_CORPUS_NAME,
+  PLACES_GEO_INDEX,
+  PLACES_GEO_INDEX_BODY,
+  PLACES_INDEX,
+  PLACES_INDEX_BODY,
+  placesCorpus,
+} from './places.js';
 import { WORDNET_CORPUS_NAME, WORDNET_INDEX, WORDNET_INDEX_BODY, wordnetCorpus } from './wordnet.js';
 
 /** A corpus the bench can run on (`--corpus <id>`): its documents and its index (its rows: families/workloads.ts). */
@@ -31,6 +50,38 @@ export const CORPORA: readonly CorpusSpec[] = [
     indexBody: WORDNET_INDEX_BODY,
     documents: (_seed, docs) => wordnetCorpus(docs),
     maxDocs: 117_791,
+  },
+  {
+    id: 'places',
+    name: PLACES_CORPUS_NAME,
+    index: PLACES_INDEX,
+    indexBody: PLACES_INDEX_BODY,
+    documents: (_seed, docs) => placesCorpus(docs),
+    maxDocs: PLACES_COUNT,
+  },
+  {
+    id: 'places-geo',
+    name: PLACES_GEO_CORPUS_NAME,
+    index: PLACES_GEO_INDEX,
+    indexBody: PLACES_GEO_INDEX_BODY,
+    documents: (_seed, docs) => geoPlacesCorpus(docs),
+    maxDocs: PLACES_COUNT,
+  },
+  {
+    id: 'mail',
+    name: MAIL_CORPUS_NAME,
+    index: MAIL_INDEX,
+    indexBody: MAIL_INDEX_BODY,
+    documents: (_seed, docs) => mailCorpus(docs),
+    maxDocs: MAIL_COUNT,
+  },
+  {
+    id: 'flights',
+    name: FLIGHTS_CORPUS_NAME,
+    index: FLIGHTS_INDEX,
+    indexBody: FLIGHTS_INDEX_BODY,
+    documents: (_seed, docs) => flightsCorpus(docs),
+    maxDocs: FLIGHTS_ROWS,
   },
 ];
 

@@ -1,4 +1,8 @@
 import { CORPORA, type CorpusSpec, corpusById } from '../corpus/corpora.js';
+import { FLIGHTS_FAMILIES } from './corpora/flights.js';
+import { MAIL_FAMILIES } from './corpora/mail.js';
+import { PLACES_FAMILIES } from './corpora/places.js';
+import { PLACES_GEO_FAMILIES } from './corpora/places-geo.js';
 import { WORDNET_FAMILIES } from './corpora/wordnet.js';
 import { ALL_FAMILIES } from './index.js';
 import type { Family } from './types.js';
@@ -12,6 +16,10 @@ export interface Workload {
 const FAMILIES_OF: Record<string, readonly Family[]> = {
   'llm-telemetry': ALL_FAMILIES,
   wordnet: WORDNET_FAMILIES,
+  places: PLACES_FAMILIES,
+  'places-geo': PLACES_GEO_FAMILIES,
+  mail: MAIL_FAMILIES,
+  flights: FLIGHTS_FAMILIES,
 };
 
 export const WORKLOADS: readonly Workload[] = CORPORA.map((corpus) => ({

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { pinTree } from '../engines/placement.js';
 import { type Clock, realClock } from '../load/clock.js';
 import { EngineClient, outcomeOf, TransportError } from '../load/http.js';
 import { runOpenLoop } from '../load/openLoop.js';
@@ -87,10 +88,13 @@ export function floorOf(samples: readonly Sample[], rate: number): Floor {
 export async function measureFloor(
   settings: Pick<RunSettings, 'rate' | 'connections' | 'timeoutMs' | 'iterations' | 'prewarm'>,
   clock: Clock = realClock,
+  serverCpus?: readonly number[],
 ): Promise<Floor> {
   let server: ChildServer | undefined;
   try {
     server = await spawnServer(NULL_SERVER);
+    // Where an engine would run, so the floor is the harness as the read rows see it.
+    if (serverCpus) await pinTree(server.pid, serverCpus);
     const warmup = Math.min(MAX_WARMUP, Math.max(50, settings.prewarm));
     await floorPhase(server.url, warmup, settings, clock, 'warmup');
     const timed = Math.min(MAX_TIMED, settings.iterations);
@@ -108,9 +112,10 @@ export async function measureFloor(
 export async function measureRunFloor(
   settings: Pick<RunSettings, 'rate' | 'connections' | 'timeoutMs' | 'iterations' | 'prewarm'>,
   log: (line: string) => void,
+  serverCpus?: readonly number[],
 ): Promise<Floor | undefined> {
   try {
-    const floor = await measureFloor(settings);
+    const floor = await measureFloor(settings, realClock, serverCpus);
     log(
       `floor: p50 ${floor.p50} ms, p99 ${floor.p99} ms, send lag p50 ${floor.sendLagP50} / p99 ${floor.sendLagP99} ms at ${floor.rate} req/s (harness vs a null server)`,
     );

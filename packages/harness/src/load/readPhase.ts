@@ -38,7 +38,7 @@ export function rowSettings(family: Family, settings: RunSettings): RunSettings 
   if (!family.breadth) return settings;
   return {
     ...settings,
-    iterations: Math.max(settings.rounds, Math.ceil(settings.iterations / 3)),
+    iterations: Math.max(settings.forks * settings.rounds, Math.ceil(settings.iterations / 3)),
     prewarm: Math.ceil(settings.prewarm / 2),
   };
 }

@@ -1,3 +1,5 @@
+import { pinTree } from '../engines/placement.js';
+import { treeCpuNs } from '../engines/proc.js';
 import type { RunningEngine } from '../engines/types.js';
 import { EngineFailure, Interrupted } from './errors.js';
 import { EngineClient, type HttpResponse, TransportError } from './http.js';
@@ -102,6 +104,45 @@ export class Side {
       parsed = res.text;
     }
     return { status: res.status, body: parsed };
+  }
+
+  /**
+   * On-CPU ns of the engine's process tree so far (every thread's schedstat), or undefined for
+   * an engine the harness did not start (no process to read) or one that is gone.
+   */
+  async cpuNs(): Promise<number | undefined> {
+    const pid = this.current.pid;
+    return pid === undefined ? undefined : treeCpuNs(pid);
+  }
+
+  /** Pin the engine's threads to `cpus` (engines the harness started; a no-op for engines by URL). */
+  async pin(cpus: readonly number[]): Promise<void> {
+    const pid = this.current.pid;
+    if (pid !== undefined) await pinTree(pid, cpus);
+  }
+
+  /**
+   * A planned restart between forks: a fresh process on the same data (JIT, caches and heap start
+   * over), ready once `index` answers `_count` = `expectedDocs`. Unlike `recover`, nothing failed.
+   * Engines given by URL cannot be restarted: false, and the fork runs on the same process.
+   */
+  async fork(index: string, expectedDocs: number): Promise<boolean> {
+    const old = this.current;
+    if (!old.restart) return false;
+    this.check();
+    // Generation first: the old process's exit is expected, not a death.
+    this.generation++;
+    await old.stop();
+    await this.http.close().catch(() => {});
+    const fresh = await old.restart();
+    this.http = this.attach(fresh);
+    const counted = await this.waitForCount(index, expectedDocs);
+    if (counted !== expectedDocs)
+      throw new EngineFailure(
+        this.role,
+        `restarted for a new fork, but ${index}/_count is ${counted ?? 'unanswered'}, expected ${expectedDocs}`,
+      );
+    return true;
   }
 
   /** Does the engine answer GET / at all? A hung engine (alive process, no answers) does not. */

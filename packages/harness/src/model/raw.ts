@@ -9,6 +9,21 @@ export interface SideRowRaw {
   warmup: Sample[];
   /** Cache probe: the probe request repeated (see cacheProbe.ts); absent when not probed. */
   repeated?: Sample[];
+  /** The engine's own CPU over each timed phase (absent where it cannot be read: engines by URL). */
+  cpu?: CpuWindow[];
+  /** This engine's CPU while the other engine's phases were timed: it should stay idle. */
+  idle?: { cpuNs: number; wallNs: number }[];
+}
+
+/** On-CPU time of an engine's process tree over one timed phase of a row. */
+export interface CpuWindow {
+  fork: number;
+  /** The round's index within the row (across forks). */
+  round: number;
+  /** Timed requests sent in the phase (dropped ones not counted). */
+  requests: number;
+  cpuNs: number;
+  wallNs: number;
 }
 
 export interface ReadRowRaw {
@@ -16,8 +31,10 @@ export interface ReadRowRaw {
   probeBody: Record<string, unknown>;
   candidate: SideRowRaw;
   baseline: SideRowRaw;
-  /** Rounds measured per engine so far (more than the setting once re-measured). */
+  /** Rounds measured per engine so far, over every fork. */
   rounds: number;
+  /** Forks (process executions per engine) that measured the row so far. */
+  forks: number;
   /** Pairs of responses whose signals were compared (probe included). */
   signalChecks: number;
   signalMismatches: number;

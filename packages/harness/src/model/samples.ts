@@ -6,8 +6,13 @@ export interface Sample {
   /** Index within its phase (timed samples: unique within the row across rounds). */
   i: number;
   phase: 'warmup' | 'timed';
+  /** Process execution (fork) of the engine the sample was measured in, from 0. */
+  fork?: number;
   round: number;
-  /** Intended send instant, ms after the phase started. */
+  /**
+   * Intended send instant, ms: after the phase started as the open loop records it; read rows
+   * renumber it onto the engine's own timed schedule for the row (phases laid end to end).
+   */
   atMs: number;
   outcome: Outcome;
   /** HTTP status, 0 when there was none. */

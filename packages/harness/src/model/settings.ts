@@ -4,14 +4,25 @@ export interface LoadSettings {
   seed: number;
   /** Open-loop arrival rate per engine, requests/s. */
   rate: number;
-  /** Timed requests per engine per row, split evenly over the rounds. */
+  /** Timed requests per engine per row, split evenly over the forks and their rounds. */
   iterations: number;
   /** Untimed warmup requests per engine per round. */
   warmup: number;
   /**
-   * Rounds per row; engine order alternates per round (A B, B A, ...). The verdict's interval
-   * resamples rounds (stats/roundBootstrap.ts), and two rounds cannot estimate drift between
-   * them (its t factor is 12.7), so the default is 4 with the same timed requests split finer.
+   * Process executions per engine per run (JMH's forks, Kalibera & Jones's top level): each fork
+   * restarts both engines on the same data, waits until they are idle, prewarms, then measures
+   * every read row. Two processes of one JVM differ by 7-35% on a row for their whole life: only
+   * several processes per engine put that variance inside the interval.
+   */
+  forks: number;
+  /**
+   * Budget for re-measuring: a read row whose interval is still not decisive after `forks`
+   * forks gets more forks (each a fresh pair of processes), up to this many.
+   */
+  maxForks: number;
+  /**
+   * Paired rounds per row per fork; engine order alternates each round (C B, B C, ...). The
+   * verdict's interval resamples forks, then rounds within them (stats/roundBootstrap.ts).
    */
   rounds: number;
   /** In-flight cap per engine = connection pool size; beyond it requests are dropped. */
@@ -36,11 +47,6 @@ export interface LoadSettings {
   forceMergeTimeoutMs: number;
   /** A/A mode: a second OpenSearch stands in for the candidate; verdicts count false WIN/LOSE. */
   aa: boolean;
-  /**
-   * Budget for adaptive re-measurement: a read row whose interval is not decisive gets more
-   * rounds (two at a time, order continuing A B B A) up to this many. Default 3x --rounds.
-   */
-  maxRounds: number;
   /** Identical requests repeated per engine per read row for the cache probe (0: no probe). */
   cacheProbe: number;
   /** Which corpus (and so which index and read rows): an id of CORPORA in corpus/corpora.ts. */
@@ -54,6 +60,12 @@ export interface LoadSettings {
 
 /** How measurements are judged: thresholds and the statistics' own knobs. */
 export interface JudgeSettings {
+  /**
+   * Two-sided confidence of a row's interval (read, mixed and kNN rows: a t interval over forks,
+   * or rounds within one fork). A run judges ~90 rows at once: at 95% a clean run would show a
+   * few false WIN/LOSE every time, so the default is stricter.
+   */
+  confidence: number;
   /** A ratio must clear 1 +/- this margin (as well as its interval) to be a WIN or LOSE. */
   tieMargin: number;
   /** Error (incl. dropped) share above which a side has collapsed and loses the row. */
@@ -80,13 +92,16 @@ export const DEFAULT_SETTINGS: RunSettings = {
   rate: 200,
   iterations: 600,
   warmup: 15,
-  rounds: 4,
+  forks: 5,
+  maxForks: 7,
+  rounds: 2,
   connections: 64,
   timeoutMs: 15_000,
   bulkSize: 1000,
   bulkTimeoutMs: 60_000,
   ingestWarmupBatches: 20,
   signalEvery: 20,
+  confidence: 0.99,
   tieMargin: 0.05,
   collapseErrorRate: 0.01,
   bootstrapResamples: 1000,
@@ -98,7 +113,6 @@ export const DEFAULT_SETTINGS: RunSettings = {
   singleMeasurementMargin: 0.1,
   forceMergeTimeoutMs: 300_000,
   aa: false,
-  maxRounds: 12,
   cacheProbe: 50,
   corpus: 'llm-telemetry',
   knn: false,
@@ -109,4 +123,18 @@ export const DEFAULT_SETTINGS: RunSettings = {
 export const clientCounts = (s: RunSettings): number[] =>
   [...new Set(s.clients.split(',').map((x) => Number(x.trim())))].sort((a, b) => a - b);
 
-export const perRound = (s: RunSettings): number => Math.ceil(s.iterations / s.rounds);
+/** Timed requests per engine per round: --iterations over every planned fork's rounds. */
+export const perRound = (s: Pick<LoadSettings, 'iterations' | 'forks' | 'rounds'>): number =>
+  Math.ceil(s.iterations / (s.forks * s.rounds));
+
+/**
+ * The settings of a row measured in one process execution (kNN, read-under-write: their index
+ * or write load lives in that process's run), with every planned round of the read rows' forks:
+ * the same timed requests per engine as a read row.
+ */
+export const singleFork = <T extends LoadSettings>(s: T): T => ({
+  ...s,
+  forks: 1,
+  maxForks: 1,
+  rounds: s.forks * s.rounds,
+});

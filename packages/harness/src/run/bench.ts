@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { prepareBulk } from '../corpus/bulk.js';
+import { pinTree, planCpus } from '../engines/placement.js';
 import { selectFamilies } from '../families/index.js';
 import { workloadById } from '../families/workloads.js';
 import { realClock } from '../load/clock.js';
@@ -70,6 +71,10 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
       `${`${e.role}:`.padEnd(10)} ${e.product} at ${e.url}${e.pid === undefined ? '' : ` (pid ${e.pid})`}`,
     );
 
+  // The harness on its own CPU (engines/placement.ts), once the engines it started (which inherit
+  // its affinity) are up with every CPU; each stage places the engines for what it does.
+  const cpus = planCpus();
+  if (cpus) await pinTree(process.pid, cpus.harness);
   const sides = {
     candidate: new Side(engines.candidate, settings.connections, settings.timeoutMs, abort),
     baseline: new Side(engines.baseline, settings.connections, settings.timeoutMs, abort),
@@ -91,8 +96,10 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
     mixedFamilies: mixedWriteRate > 0 ? selectMixed(settings.families) : [],
     sweepFamilies: opts.sweep && telemetry ? selectSweeps(settings.families) : [],
     sweepP99Ms: opts.sweepP99Ms ?? 50,
+    ...(cpus ? { cpus } : {}),
     rows: [],
     sweeps: [],
+    idle: [],
   };
   let status: Scorecard['status'] = 'complete';
   let failure: string | undefined;

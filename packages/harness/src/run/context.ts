@@ -1,8 +1,10 @@
 import type { PreparedCorpus } from '../corpus/bulk.js';
 import type { CorpusSpec } from '../corpus/corpora.js';
+import type { CpuPlan } from '../engines/placement.js';
 import type { Family } from '../families/types.js';
 import type { Clock } from '../load/clock.js';
 import type { Side } from '../load/side.js';
+import type { IdleState } from '../measure/idle.js';
 import type { RunSettings } from '../model/settings.js';
 import type { Floor, Role, RowResult, Sweep } from '../scorecard/schema.js';
 import type { RowGuard } from './guard.js';
@@ -40,8 +42,12 @@ export interface RunContext {
   readonly mixedFamilies: readonly Family[];
   readonly sweepFamilies: readonly Family[];
   readonly sweepP99Ms: number;
+  /** Where the harness and the engines run (undefined: one CPU, nothing pinned). */
+  readonly cpus?: CpuPlan;
   rows: RowResult[];
   floor?: Floor;
+  /** The idle state each fork's timing started from (read stage). */
+  idle: IdleState[];
   sweeps: Sweep[];
 }
 

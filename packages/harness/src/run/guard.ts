@@ -54,6 +54,32 @@ export class RowGuard {
     return Object.keys(hung).length > 0 ? collapseSides(row, hung) : row;
   }
 
+  /**
+   * One stretch of a row's measurement (a row's rounds in one fork): on a crash or hang, the
+   * notes for the failed side(s), with the engine brought back where it can be; undefined when
+   * nothing failed. The caller collapses the row with them once it is judged.
+   */
+  async attempt(
+    label: string,
+    measure: () => Promise<void>,
+  ): Promise<Partial<Record<Role, string>> | undefined> {
+    const gone = this.goneNotes();
+    if (Object.keys(gone).length > 0) return gone;
+    try {
+      await measure();
+    } catch (error) {
+      if (!(error instanceof EngineFailure)) throw error;
+      return this.failed(label, error);
+    }
+    const hung: Partial<Record<Role, string>> = {};
+    for (const role of ROLES) {
+      if (await this.sides[role].alive()) continue;
+      const cause = `${role}: stopped answering (GET / unanswered within 5 s) by the end of ${label}`;
+      hung[role] = `${cause}; ${await this.bringBack(role, label, cause)}`;
+    }
+    return Object.keys(hung).length > 0 ? hung : undefined;
+  }
+
   /** A phase that produces no row (prewarm): a crash is recovered from and recorded, nothing else. */
   async phase(name: string, run: () => Promise<void>): Promise<void> {
     if (Object.keys(this.goneNotes()).length > 0) return;

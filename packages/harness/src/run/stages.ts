@@ -6,7 +6,7 @@ import { knnStage } from './kinds/knn.js';
 import { loadStage } from './kinds/load.js';
 import { memoryKind } from './kinds/memory.js';
 import { mixedKind } from './kinds/mixed.js';
-import { floorStage, prewarmStage, readStage } from './kinds/read.js';
+import { readStage } from './kinds/read.js';
 import { sweepKind } from './kinds/sweep.js';
 
 /**
@@ -19,8 +19,6 @@ import { sweepKind } from './kinds/sweep.js';
  */
 export const STAGES: readonly Stage[] = [
   loadStage,
-  prewarmStage,
-  floorStage,
   readStage,
   kindStage(memoryKind),
   kindStage(diskKind),

@@ -188,6 +188,12 @@ export interface RowResult {
    * must be the direction of a strict majority of them.
    */
   roundRatios?: number[];
+  /**
+   * The ratio within each fork (its rounds pooled), same normalisation: when a row ran in two or
+   * more forks, the interval comes from these and a WIN or LOSE must be the direction of a
+   * strict majority of them.
+   */
+  forkRatios?: number[];
   verdict: Verdict;
   /** Why this verdict: ratio, interval, margin, or the N/A cause. */
   reason: string;

@@ -21,6 +21,7 @@ export function collapseSides(row: RowResult, notes: Partial<Record<Role, string
   delete row.ratio;
   delete row.ci;
   delete row.roundRatios;
+  delete row.forkRatios;
   if (c !== undefined && b === undefined) {
     row.verdict = 'LOSE';
     row.reason = `candidate collapsed: ${c}`;

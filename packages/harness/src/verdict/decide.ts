@@ -32,6 +32,8 @@ export interface VerdictInput {
    * strength of one extreme round, and the rounds themselves are the paired evidence.
    */
   roundRatios?: number[];
+  /** What the per-unit ratios are of, for the reason: 'paired rounds' (default) or 'forks'. */
+  unitName?: string;
 }
 
 export interface Decision {
@@ -149,7 +151,7 @@ function decideCore(input: VerdictInput): Decision {
 
   const winAt = 1 + tieMargin;
   const loseAt = 1 / (1 + tieMargin);
-  const split = roundSplit(input.roundRatios);
+  const split = roundSplit(input.roundRatios, input.unitName);
   if (ci[0] > 1 && ratio >= winAt && !split.agrees('candidate')) {
     return { verdict: 'TIE', reason: `${stated} favours the candidate, but ${split.describe('candidate')}` };
   }
@@ -181,8 +183,8 @@ function decideCore(input: VerdictInput): Decision {
   return { verdict: 'TIE', reason: `${stated}: ${why}` };
 }
 
-/** How the per-round ratios split: a direction needs a strict majority of the rounds (absent: no rule). */
-export function roundSplit(roundRatios: readonly number[] | undefined) {
+/** How the per-unit ratios split: a direction needs a strict majority of the units (absent: no rule). */
+export function roundSplit(roundRatios: readonly number[] | undefined, unitName = 'paired rounds') {
   const all = roundRatios ?? [];
   const count = (who: 'candidate' | 'baseline') =>
     all.filter((r) => (who === 'candidate' ? r > 1 : r < 1)).length;
@@ -190,9 +192,9 @@ export function roundSplit(roundRatios: readonly number[] | undefined) {
     agrees: (who: 'candidate' | 'baseline') => all.length === 0 || count(who) * 2 > all.length,
     /** "; 3 of 4 paired rounds agree", or nothing without per-round ratios. */
     agreeing: (who: 'candidate' | 'baseline') =>
-      all.length === 0 ? '' : `; ${count(who)} of ${all.length} paired rounds agree`,
+      all.length === 0 ? '' : `; ${count(who)} of ${all.length} ${unitName} agree`,
     describe: (who: 'candidate' | 'baseline') =>
-      `only ${count(who)} of ${all.length} paired rounds do (round ratios ${all.map(fmt).join(', ')})`,
+      `only ${count(who)} of ${all.length} ${unitName} do (their ratios ${all.map(fmt).join(', ')})`,
   };
 }
 
@@ -212,7 +214,9 @@ export function settleRow(
     mismatch: row.mismatch,
     belowResolution: row.belowResolution,
     signalChecks: row.signalChecks,
-    roundRatios: row.roundRatios,
+    // Forks when the row ran in several: they are the replications the interval rests on.
+    roundRatios: row.forkRatios ?? row.roundRatios,
+    unitName: row.forkRatios ? 'forks' : 'paired rounds',
     ...rules,
   });
   row.verdict = decision.verdict;
@@ -221,6 +225,7 @@ export function settleRow(
     delete row.ratio;
     delete row.ci;
     delete row.roundRatios;
+    delete row.forkRatios;
   }
   return row;
 }

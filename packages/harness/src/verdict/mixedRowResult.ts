@@ -2,8 +2,8 @@ import type { MixedRowRaw, MixedSideRaw } from '../model/raw.js';
 import type { RunSettings } from '../model/settings.js';
 import { Rng } from '../rng.js';
 import type { Floor, RowResult, SideMeasurement } from '../scorecard/schema.js';
+import { nestedRatioInterval, pairRounds } from '../stats/nestedInterval.js';
 import { minSamplesFor, percentileSorted } from '../stats/percentile.js';
-import { pairRounds, roundBootstrapRatio } from '../stats/roundBootstrap.js';
 import { settleRow } from './decide.js';
 import { summarizeSide } from './readRowResult.js';
 
@@ -28,8 +28,8 @@ function writeLoad(raw: MixedSideRaw, offered: number): SideMeasurement['writeLo
 
 /**
  * A read-under-write row: ratio = baseline p99 / candidate p99 (> 1: the candidate's tail is
- * shorter while both take the same writes), interval from the same seeded two-level (rounds, then
- * blocks) bootstrap as the read rows, verdict from the same rules. N/A when the engines did not receive the same write
+ * shorter while both take the same writes), interval from its rounds (one process: the writes
+ * live in it) as nestedInterval.ts computes it, verdict from the same rules as the read rows. N/A when the engines did not receive the same write
  * load (acknowledged docs/s more than 5% apart): then the reads ran under different conditions.
  */
 export function mixedRowResult(raw: MixedRowRaw, settings: RunSettings, floor?: Floor): RowResult {
@@ -59,13 +59,8 @@ export function mixedRowResult(raw: MixedRowRaw, settings: RunSettings, floor?: 
   const bLat = okLatencies(raw.baseline);
   const enough = cLat.length >= minSamplesFor(99) && bLat.length >= minSamplesFor(99);
   if (candidate.supported && baseline.supported && enough) {
-    const seed = Rng.derive(settings.seed, 'bootstrap', row.id).int(1, 2 ** 30);
     const rounds = pairRounds(okTimed(raw.baseline), okTimed(raw.candidate), (s) => s.latencyMs);
-    const ci = roundBootstrapRatio(rounds, p99, {
-      resamples: settings.bootstrapResamples,
-      seed,
-      blockSize: settings.bootstrapBlock,
-    });
+    const ci = nestedRatioInterval(rounds, p99, settings.confidence);
     row.ratio = round3(ci.estimate);
     row.ci = [round3(ci.low), round3(ci.high)];
     row.roundRatios = ci.roundRatios.map(round3);

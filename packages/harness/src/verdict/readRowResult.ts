@@ -1,12 +1,16 @@
 import type { ReadRowRaw, SideRowRaw } from '../model/raw.js';
 import type { Sample } from '../model/samples.js';
 import type { RunSettings } from '../model/settings.js';
-import { Rng } from '../rng.js';
 import type { Floor, RowResult, SideMeasurement } from '../scorecard/schema.js';
 import { ecdf, timeline } from '../stats/distribution.js';
 import { hdrPercentile } from '../stats/hdr.js';
+import {
+  medianInPlace,
+  nestedRatioInterval,
+  nestedRatioOfSums,
+  pairRounds,
+} from '../stats/nestedInterval.js';
 import { percentile } from '../stats/percentile.js';
-import { medianInPlace, pairRounds, roundBootstrapRatio } from '../stats/roundBootstrap.js';
 import { achievedRate, saturationReason } from '../stats/saturation.js';
 import { failureRate, settleRow } from './decide.js';
 
@@ -64,18 +68,53 @@ export function summarizeSide(
     m.saturated = saturation !== undefined;
     if (saturation) m.saturationReason = saturation;
     m.ecdf = ecdf(lat);
-    // Timed sample i (renumbered across rounds) is due at i / rate in this engine's schedule.
-    const msPer = 1000 / settings.rate;
-    const points = raw.timed.filter(isOk).map((s) => ({ atMs: s.i * msPer, latencyMs: s.latencyMs }));
-    m.timeline = timeline(points, (Math.max(...raw.timed.map((s) => s.i)) + 1) * msPer);
+    // Each sample's own intended send on the engine's timed schedule for the row (readRow.ts).
+    const points = raw.timed.filter(isOk).map((s) => ({ atMs: s.atMs, latencyMs: s.latencyMs }));
+    const span = Math.max(...raw.timed.map((s) => s.atMs));
+    m.timeline = timeline(points, span + span / Math.max(raw.timed.length - 1, 1));
     const repeated = raw.repeated ? okLatencies(raw.repeated) : [];
     if (repeated.length > 0 && m.p50 !== undefined) {
       const repeatedP50 = round3(percentile(repeated, 50)) as number;
       m.cache = { repeatedP50, variedP50: m.p50, suspected: repeatedP50 < m.p50 / CACHE_FACTOR };
     }
   }
+  const cpu = raw.cpu ?? [];
+  const cpuRequests = cpu.reduce((n, w) => n + w.requests, 0);
+  if (cpuRequests > 0) {
+    m.cpuMsPerRequest = round4(cpu.reduce((n, w) => n + w.cpuNs, 0) / 1e6 / cpuRequests);
+    m.cpuSource = 'proc-schedstat';
+  }
+  const idle = raw.idle ?? [];
+  const idleWall = idle.reduce((n, w) => n + w.wallNs, 0);
+  if (idleWall > 0)
+    m.idleCpuMsPerSecond = round3(idle.reduce((n, w) => n + w.cpuNs, 0) / 1e6 / (idleWall / 1e9));
   for (const k of Object.keys(m) as (keyof SideMeasurement)[]) if (m[k] === undefined) delete m[k];
   return m;
+}
+
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+/**
+ * Engine CPU per request, baseline over candidate (> 1: the candidate spends less), with its
+ * interval from the paired rounds (forks, then rounds, resampled). Undefined when either
+ * engine's CPU could not be read.
+ */
+export function cpuRatio(raw: ReadRowRaw, confidence: number) {
+  const c = new Map((raw.candidate.cpu ?? []).map((w) => [w.round, w]));
+  const pairs = (raw.baseline.cpu ?? []).flatMap((b) => {
+    const w = c.get(b.round);
+    return w && w.requests > 0 && b.requests > 0 && w.cpuNs > 0
+      ? [
+          {
+            fork: b.fork,
+            num: [b.cpuNs, b.requests] as [number, number],
+            den: [w.cpuNs, w.requests] as [number, number],
+          },
+        ]
+      : [];
+  });
+  if (pairs.length === 0) return undefined;
+  return nestedRatioOfSums(pairs, confidence);
 }
 
 /**
@@ -102,7 +141,8 @@ export function readRowResult(raw: ReadRowRaw, settings: RunSettings, floor?: Pi
   };
   if (raw.rounds > 0) {
     row.rounds = raw.rounds;
-    row.remeasured = raw.rounds > settings.rounds;
+    row.forks = raw.forks;
+    row.remeasured = raw.forks > settings.forks;
   }
   if (raw.mismatch) {
     row.mismatch = raw.mismatch;
@@ -110,22 +150,27 @@ export function readRowResult(raw: ReadRowRaw, settings: RunSettings, floor?: Pi
   }
   const cLat = okLatencies(raw.candidate.timed);
   const bLat = okLatencies(raw.baseline.timed);
+  // Where the harness could not keep its schedule on either side (both engines saturated the
+  // machine), latency from the intended send measures the queue, not the engines: the row is
+  // scored on service time (from the actual send) instead, and says so. Never N/A for it: an 8x
+  // slower engine once came out N/A "machine overloaded" with the gate green.
+  const lagging = (m: SideMeasurement) => (m.sendLagP99 ?? 0) > settings.maxSendLagP99Ms;
+  const onService = lagging(candidate) && lagging(baseline);
   if (candidate.supported && baseline.supported && cLat.length > 0 && bLat.length > 0 && !raw.mismatch) {
-    const seed = Rng.derive(settings.seed, 'bootstrap', raw.family.id).int(1, 2 ** 30);
-    // Baseline over candidate, so > 1 favours the candidate; rounds resampled first (drift).
-    const rounds = pairRounds(
-      raw.baseline.timed.filter(isOk),
-      raw.candidate.timed.filter(isOk),
-      (s) => s.latencyMs,
+    // Baseline over candidate, so > 1 favours the candidate; the interval from the forks.
+    const rounds = pairRounds(raw.baseline.timed.filter(isOk), raw.candidate.timed.filter(isOk), (s) =>
+      onService ? s.serviceMs : s.latencyMs,
     );
-    const ci = roundBootstrapRatio(rounds, medianInPlace, {
-      resamples: settings.bootstrapResamples,
-      seed,
-      blockSize: settings.bootstrapBlock,
-    });
+    const ci = nestedRatioInterval(rounds, medianInPlace, settings.confidence);
     row.ratio = round3(ci.estimate);
     row.ci = [round3(ci.low) as number, round3(ci.high) as number];
     row.roundRatios = ci.roundRatios.map((r) => round3(r) as number);
+    if (ci.level === 'forks') row.forkRatios = ci.forkRatios.map((r) => round3(r) as number);
+    const cpu = cpuRatio(raw, settings.confidence);
+    if (cpu) {
+      row.cpuRatio = round3(cpu.estimate);
+      row.cpuCi = [round3(cpu.low) as number, round3(cpu.high) as number];
+    }
   }
   if (floor && candidate.p50 !== undefined && baseline.p50 !== undefined) {
     const limit = RESOLUTION_FACTOR * floor.p50;
@@ -134,13 +179,20 @@ export function readRowResult(raw: ReadRowRaw, settings: RunSettings, floor?: Pi
   settleRow(row, {
     tieMargin: settings.tieMargin,
     collapseErrorRate: settings.collapseErrorRate,
-    maxSendLagP99Ms: settings.maxSendLagP99Ms,
+    ...(onService ? {} : { maxSendLagP99Ms: settings.maxSendLagP99Ms }),
     floorP50: floor?.p50,
   });
+  if (onService && row.verdict !== 'N/A')
+    row.reason = `scored on service time: the harness fell behind its schedule on both sides (send lag p99 ${candidate.sendLagP99} / ${baseline.sendLagP99} ms > ${settings.maxSendLagP99Ms} ms), so latency from the intended send would measure the queue; ${row.reason}`;
   if (row.verdict !== 'N/A' && row.rounds !== undefined) {
+    const design = `${row.forks ?? 1} fork${row.forks === 1 ? '' : 's'}, ${row.rounds} rounds`;
     row.reason += row.remeasured
-      ? `; ${row.rounds} rounds (re-measured: ${settings.rounds} were not decisive)`
-      : `; ${row.rounds} rounds`;
+      ? `; ${design} (re-measured: ${settings.forks} forks were not decisive)`
+      : `; ${design}`;
+  }
+  if (row.verdict === 'N/A') {
+    delete row.cpuRatio;
+    delete row.cpuCi;
   }
   return row;
 }

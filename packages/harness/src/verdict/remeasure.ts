@@ -20,7 +20,7 @@ export function wantsMoreRounds(row: RowResult, tieMargin: number): boolean {
   const [low, high] = row.ci;
   // An interval beyond a threshold that most paired rounds contradict is not decisive either:
   // more rounds settle which of the two is the outlier.
-  const split = roundSplit(row.roundRatios);
+  const split = roundSplit(row.forkRatios ?? row.roundRatios);
   const decisive =
     (low > winAt && split.agrees('candidate')) ||
     (high < loseAt && split.agrees('baseline')) ||

@@ -1,7 +1,12 @@
 import { Rng } from '../../src/rng.js';
-import type { RoundPair } from '../../src/stats/roundBootstrap.js';
+import type { RoundPair } from '../../src/stats/nestedInterval.js';
 
 export interface SynthRow {
+  /** Process executions; each gets its own level per engine (forkDrift). Default 1. */
+  forks?: number;
+  /** Log-space sd of each engine's level per fork (a process's JIT and heap luck). */
+  forkDrift?: number;
+  /** Rounds per fork. */
   rounds: number;
   /** Timed samples per engine per round. */
   perRound: number;
@@ -32,8 +37,9 @@ export function synthRow(seed: number, row: SynthRow): RoundPair[] {
     }
     return out;
   };
-  return Array.from({ length: row.rounds }, () => ({
-    numerator: slot(10 * row.trueRatio),
-    denominator: slot(10),
-  }));
+  return Array.from({ length: row.forks ?? 1 }, (_, fork) => {
+    const num = 10 * row.trueRatio * Math.exp((row.forkDrift ?? 0) * rng.normal());
+    const den = 10 * Math.exp((row.forkDrift ?? 0) * rng.normal());
+    return Array.from({ length: row.rounds }, () => ({ numerator: slot(num), denominator: slot(den), fork }));
+  }).flat();
 }

@@ -10,14 +10,14 @@ import {
 import type { Clock } from '../../load/clock.js';
 import { TransportError } from '../../load/http.js';
 import type { Side } from '../../load/side.js';
+import { probeCache } from '../../measure/cacheProbe.js';
 import { knnFamily, loadVectors, measureRecall } from '../../measure/knn.js';
-import { prewarm } from '../../measure/readRow.js';
+import { measureReadRow, prewarm } from '../../measure/readRow.js';
 import type { RecallSideRaw } from '../../model/raw.js';
-import type { RunSettings } from '../../model/settings.js';
+import { type RunSettings, singleFork } from '../../model/settings.js';
 import type { Floor, Role, RowResult } from '../../scorecard/schema.js';
 import { asKnnLatencyRow, knnRecallRow } from '../../verdict/knnRowResults.js';
 import { readRowResult } from '../../verdict/readRowResult.js';
-import { measureReadRowAdaptive } from '../adaptiveReadRow.js';
 import type { Stage } from '../context.js';
 
 type Sides = Record<Role, Side>;
@@ -90,17 +90,18 @@ export async function measureKnn(
       candidate: unsupported('candidate'),
       baseline: unsupported('baseline'),
       rounds: 0,
+      forks: 0,
       signalChecks: 0,
       signalMismatches: 0,
     };
-    latencyRow = asKnnLatencyRow(readRowResult(raw, settings, floor));
+    latencyRow = asKnnLatencyRow(readRowResult(raw, singleFork(settings), floor));
   } else {
-    await prewarm([family], sides, VECTOR_INDEX, settings, clock, (role) => onProgress(`prewarm ${role}`));
-    const { row } = await measureReadRowAdaptive(family, sides, VECTOR_INDEX, settings, clock, {
-      ...(floor ? { floor } : {}),
-      onProgress: (what) => onProgress(`latency ${what}`),
-    });
-    latencyRow = asKnnLatencyRow(row);
+    await prewarm([family], sides, VECTOR_INDEX, settings, 0, (role) => onProgress(`prewarm ${role}`));
+    const raw = await measureReadRow(family, sides, VECTOR_INDEX, singleFork(settings), clock, (what) =>
+      onProgress(`latency ${what}`),
+    );
+    await probeCache(raw, sides, VECTOR_INDEX, settings, clock);
+    latencyRow = asKnnLatencyRow(readRowResult(raw, singleFork(settings), floor));
   }
 
   for (const role of ['candidate', 'baseline'] as const) {

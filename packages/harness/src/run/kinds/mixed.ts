@@ -1,6 +1,7 @@
 import type { Family } from '../../families/types.js';
 import { measureMixedRow, mixedRowId } from '../../measure/mixed.js';
 import type { MixedRowRaw } from '../../model/raw.js';
+import { singleFork } from '../../model/settings.js';
 import { mixedRowResult } from '../../verdict/mixedRowResult.js';
 import type { RowKind } from '../kind.js';
 
@@ -25,7 +26,7 @@ export const mixedKind: RowKind<Family, MixedRowRaw> = {
       ctx.sides,
       ctx.index,
       ctx.corpus,
-      ctx.settings,
+      singleFork(ctx.settings),
       ctx.clock,
       { writeRate: ctx.mixedWriteRate },
       step,
@@ -34,5 +35,5 @@ export const mixedKind: RowKind<Family, MixedRowRaw> = {
     candidate: { timed: raw.candidate.timed, writes: raw.candidate.writes },
     baseline: { timed: raw.baseline.timed, writes: raw.baseline.writes },
   }),
-  judge: (raw, ctx) => mixedRowResult(raw, ctx.settings, ctx.floor),
+  judge: (raw, ctx) => mixedRowResult(raw, singleFork(ctx.settings), ctx.floor),
 };

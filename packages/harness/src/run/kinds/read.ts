@@ -1,73 +1,160 @@
+import type { Family } from '../../families/types.js';
 import { measureRunFloor } from '../../floor/measureFloor.js';
-import { prewarm } from '../../measure/readRow.js';
+import { probeCache } from '../../measure/cacheProbe.js';
+import { waitIdle } from '../../measure/idle.js';
+import { measurable, measureRounds, prewarm, probeReadRow } from '../../measure/readRow.js';
+import type { ReadRowRaw } from '../../model/raw.js';
+import { Rng } from '../../rng.js';
+import type { Role, RowResult } from '../../scorecard/schema.js';
 import { writeSamples } from '../../scorecard/write.js';
-import { measureReadRowAdaptive } from '../adaptiveReadRow.js';
+import { collapseSides, crashedRowResult } from '../../verdict/crashedRowResult.js';
+import { readRowResult } from '../../verdict/readRowResult.js';
+import { wantsMoreRounds } from '../../verdict/remeasure.js';
 import type { RunContext, Stage } from '../context.js';
+import { placeEngines } from '../placement.js';
 
-/** Before any read row is timed: every selected family warmed on both engines (JIT, caches). */
-export const prewarmStage: Stage = {
-  name: 'prewarm',
-  steps: () => 1,
-  async run(ctx) {
-    await ctx.guard.phase('prewarm', () =>
-      prewarm(ctx.families, ctx.sides, ctx.index, ctx.settings, ctx.clock, (role, family) =>
-        ctx.progress.step('prewarm', `${role} ${family.id}`),
-      ),
-    );
-    ctx.progress.advance();
-  },
+/** One read row as the forks go by: what was measured, and any crash the guard recorded. */
+interface RowState {
+  family: Family;
+  raw?: ReadRowRaw;
+  crashed?: Partial<Record<Role, string>>;
+}
+
+/** The rows in a fork's order: shuffled per fork (seeded), so no row always follows the same one. */
+function forkOrder<T>(items: readonly T[], seed: number, fork: number): T[] {
+  const rng = Rng.derive(seed, 'fork-order', fork);
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+const judge = (ctx: RunContext, state: RowState): RowResult | undefined => {
+  if (!state.raw) return undefined;
+  const row = readRowResult(state.raw, ctx.settings, ctx.floor);
+  return state.crashed ? collapseSides(row, state.crashed) : row;
 };
 
 /**
- * The harness against a null server, right before the read rows, with both engines up, warm and
- * idle: the floor under every latency row (rows within 2x of it on both sides are TIE).
+ * A fork: a fresh process of each engine on the same data (except the first fork, whose
+ * processes loaded it... and are restarted too, so every fork starts the same way), pinned,
+ * prewarmed on the rows it will time, then left until both are idle.
  */
-export const floorStage: Stage = {
-  name: 'floor',
-  steps: () => 0,
-  async run(ctx) {
-    const floor = await measureRunFloor(ctx.settings, ctx.progress.log);
-    if (floor) ctx.floor = floor;
-  },
-};
+async function startFork(ctx: RunContext, fork: number, families: readonly Family[]): Promise<void> {
+  const { sides, progress } = ctx;
+  for (const role of ['candidate', 'baseline'] as const) {
+    progress.step('fork', `${fork + 1}: restarting the ${role} on its data`);
+    await ctx.guard.phase(`fork ${fork + 1} restart`, async () => {
+      if (await sides[role].fork(ctx.index, ctx.corpus.docs))
+        progress.log(`fork ${fork + 1}: ${role} restarted on its data (pid ${sides[role].engine.pid})`);
+    });
+  }
+  await placeEngines(ctx, 'timed');
+  await ctx.guard.phase(`fork ${fork + 1} prewarm`, () =>
+    prewarm(families, sides, ctx.index, ctx.settings, fork, (role, family) =>
+      progress.step('prewarm', `fork ${fork + 1} ${role} ${family.id}`),
+    ),
+  );
+  progress.step('fork', `${fork + 1}: waiting until both engines are idle`);
+  const idle = await waitIdle(sides, ctx.clock);
+  ctx.idle.push(idle);
+  const cpu = Object.entries(idle.cpuMsPerSecond)
+    .map(([role, ms]) => `${role} ${ms} ms/s`)
+    .join(', ');
+  if (idle.checked)
+    progress.log(
+      `fork ${fork + 1}: ${idle.quiet ? 'idle' : 'still busy'} after ${(idle.waitedMs / 1000).toFixed(1)} s (CPU ${cpu})`,
+    );
+}
 
-const roundSteps = (ctx: RunContext) => ctx.settings.rounds * 2;
-
-/** The read rows: one per selected family, each measured in paired rounds until decisive (adaptiveReadRow.ts). */
+/**
+ * The read rows, measured in forks (Kalibera & Jones's levels: forks x rounds x requests). Each
+ * fork restarts both engines, waits until they are idle, prewarms, and times every row still
+ * being measured, in an order shuffled per fork; the first fork also probes each row (a 4xx is
+ * N/A). After the planned forks, rows whose interval is not yet decisive get more forks, up to
+ * --max-forks, whichever way they lean. Then each row is judged on all its forks, and its cache
+ * probe runs in the last fork's processes. The harness's floor is measured once, in the first
+ * fork, with both engines up, warm and idle.
+ */
 export const readStage: Stage = {
   name: 'read',
-  steps: (ctx) => ctx.families.length * roundSteps(ctx),
+  steps: (ctx) => ctx.families.length * ctx.settings.forks,
   async run(ctx) {
-    const { settings } = ctx;
-    for (const family of ctx.families) {
-      ctx.progress.step('read', family.id);
-      let phases = 0;
-      const { id, group, title } = family;
-      const meta = { id, group, family: family.family, title, unit: 'ms', betterIs: 'lower' } as const;
-      const row = await ctx.guard.row(meta, async () => {
-        const { raw, row } = await measureReadRowAdaptive(family, ctx.sides, ctx.index, settings, ctx.clock, {
-          ...(ctx.floor ? { floor: ctx.floor } : {}),
-          onProgress: (what) => {
-            // Called as each engine-round starts, so the one before it has just finished;
-            // re-measured rounds are beyond the bar's total and do not advance it.
-            if (phases++ > 0 && phases <= roundSteps(ctx)) ctx.progress.advance();
-            ctx.progress.step('read', `${family.id} ${what}`);
-          },
+    const { settings, progress } = ctx;
+    const states = ctx.families.map((family): RowState => ({ family }));
+    let live = states;
+    for (let fork = 0; fork < settings.maxForks && live.length > 0; fork++) {
+      if (fork >= settings.forks) {
+        live = live.filter((s) => {
+          const row = judge(ctx, s);
+          return row !== undefined && !s.crashed && wantsMoreRounds(row, settings.tieMargin);
         });
-        const kept = (side: typeof raw.candidate) => ({
+        if (live.length === 0) break;
+        progress.log(
+          `fork ${fork + 1}: re-measuring ${live.length} undecided rows (${live.map((s) => s.family.id).join(', ')})`,
+        );
+      }
+      await startFork(
+        ctx,
+        fork,
+        live.map((s) => s.family),
+      );
+      if (fork === 0) ctx.floor = await measureRunFloor(settings, progress.log, ctx.cpus?.engines);
+      for (const state of forkOrder(live, settings.seed, fork)) {
+        const { family } = state;
+        progress.step('read', `${family.id} fork ${fork + 1}`);
+        const crash = await ctx.guard.attempt(`${family.id} (fork ${fork + 1})`, async () => {
+          state.raw ??= await probeReadRow(family, ctx.sides, ctx.index, settings);
+          if (!measurable(state.raw) || state.crashed) return;
+          await measureRounds(
+            state.raw,
+            ctx.sides,
+            ctx.index,
+            settings,
+            ctx.clock,
+            { fork, rounds: settings.rounds },
+            (what) => progress.step('read', `${family.id} ${what}`),
+          );
+        });
+        if (crash) state.crashed = { ...state.crashed, ...crash };
+        if (fork < settings.forks) progress.advance();
+      }
+      // A row that crashed or cannot be measured is done.
+      live = live.filter((s) => s.raw !== undefined && measurable(s.raw) && !s.crashed);
+    }
+    for (const state of states) {
+      const meta = {
+        id: state.family.id,
+        group: state.family.group,
+        family: state.family.family,
+        title: state.family.title,
+        unit: 'ms',
+        betterIs: 'lower',
+      } as const;
+      const { raw } = state;
+      if (raw && measurable(raw) && !state.crashed) {
+        const crash = await ctx.guard.attempt(`${meta.id} cache probe`, () =>
+          probeCache(raw, ctx.sides, ctx.index, settings, ctx.clock),
+        );
+        if (crash) state.crashed = crash;
+      }
+      // No raw at all: an engine died before the row's probe in the first fork.
+      const row = judge(ctx, state) ?? crashedRowResult(meta, state.crashed ?? {});
+      if (raw) {
+        const kept = (side: ReadRowRaw['candidate']) => ({
           timed: side.timed,
           warmup: side.warmup,
           repeated: side.repeated,
+          cpu: side.cpu,
+          idle: side.idle,
         });
-        await writeSamples(ctx.out, ctx.runId, family.id, {
+        await writeSamples(ctx.out, ctx.runId, meta.id, {
           candidate: kept(raw.candidate),
           baseline: kept(raw.baseline),
         });
-        return row;
-      });
-      // An unsupported (or crashed) row skips its rounds; count them done either way.
-      for (let i = Math.max(Math.min(phases, roundSteps(ctx)), 1); i <= roundSteps(ctx); i++)
-        ctx.progress.advance();
+      }
       ctx.rows.push(row);
     }
   },
