@@ -16,8 +16,9 @@ const config: NextConfig = {
   images: { unoptimized: true },
   poweredByHeader: false,
   reactStrictMode: true,
-  // vega's CommonJS/ESM mix loads from node_modules at build time.
-  serverExternalPackages: ['vega', 'vega-lite'],
+  // vega's CommonJS/ESM mix loads from node_modules at build time, and so do native modules that
+  // the harness's flag table reaches through its imports (DuckDB): none of them is bundled.
+  serverExternalPackages: ['vega', 'vega-lite', '@duckdb/node-api', '@duckdb/node-bindings'],
   turbopack: { root: resolve(process.cwd(), '../..') },
   // The harness package is TypeScript with NodeNext imports ("./flags.js" for flags.ts). Turbopack
   // cannot map those yet (vercel/next.js#82945), so the site builds with webpack and this alias.

@@ -153,9 +153,9 @@ export function ThroughputView({ view }: { view: RunView }) {
                 <figure className="latency-chart">
                   <Chart chart={chart} href={href} />
                   <figcaption>
-                    Solid p50, dashed p99, against the offered rate; the dotted line is the p99 bound. Filled
-                    points count toward capacity; hollow ones were disqualified (p99 over the bound, or the
-                    engine fell below 95% of the offered rate), as the table says.
+                    Solid p50, dashed p99, against the offered rate; the dotted line is the p99 bound. Circles
+                    count toward capacity; a cross (p99 over the bound) or a triangle (the engine fell below
+                    95% of the offered rate) was disqualified, as the table says.
                   </figcaption>
                 </figure>
               ) : null}

@@ -214,7 +214,7 @@ export function runCharts(card: Scorecard): ChartFile[] {
   for (const sweep of card.sweeps ?? []) {
     const data = sweepData(sweep);
     if (data.length === 0) continue;
-    const alt = `Latency (p50 solid, p99 dashed) of both engines against the offered request rate, ${sweep.family}; filled points were sustained, hollow ones were disqualified (p99 over the ${sweep.p99BoundMs} ms bound, or the engine fell behind the offered rate).`;
+    const alt = `Latency (p50 solid, p99 dashed) of both engines against the offered request rate, ${sweep.family}; circles were sustained; crosses (p99 over the ${sweep.p99BoundMs} ms bound) and triangles (the engine fell behind the offered rate) were disqualified.`;
     charts.push({
       name: `sweep-${sweep.family.replace(/[^\w-]+/g, '_')}`,
       alt,

@@ -12,7 +12,12 @@ import { base, type ChartSize, ENGINES, type Engine, engineColour, type Variant 
 import type { RowResult, Sweep } from './definitions';
 
 export function drillSize(variant: Variant): ChartSize {
-  return variant === 'wide' ? { width: 640, height: 280 } : { width: 350, height: 260 };
+  return variant === 'wide' ? { width: 680, height: 300 } : { width: 350, height: 340 };
+}
+
+/** The narrow drawings keep only the engine legend (see base() in charts.ts). */
+function only<T extends object>(variant: Variant, encoding: T): T {
+  return variant === 'narrow' ? { ...encoding, legend: null } : encoding;
 }
 
 const percentileDash = {
@@ -128,7 +133,7 @@ export function timelineSpec(
         axis: { format: '~g', grid: true },
       },
       color: engineColour,
-      strokeDash: percentileDash,
+      strokeDash: only(variant, percentileDash),
       detail: { field: 'series', type: 'nominal' },
     },
   };
@@ -214,29 +219,23 @@ export function sweepSpec(
               x,
               y: { ...y, field: 'ms', title: 'Latency (ms, log scale)' },
               color: engineColour,
-              strokeDash: percentileDash,
+              strokeDash: only(variant, percentileDash),
               detail: { field: 'series', type: 'nominal' },
             },
           },
           {
-            // Filled: the point counts toward capacity; hollow: disqualified, and the legend says why.
-            mark: { type: 'point', size: 46, strokeWidth: 1.5 },
+            // A circle counts toward capacity; a cross (p99 over the bound) or a triangle (fell behind) does not.
+            mark: { type: 'point', size: 60, filled: true, opacity: 1 },
             encoding: {
               x,
               y: { ...y, field: 'ms' },
-              color: { ...engineColour, legend: null },
-              fill: {
+              color: engineColour,
+              shape: only(variant, {
                 field: 'status',
-                type: 'nominal',
+                type: 'nominal' as const,
                 title: 'Point',
-                scale: { domain: [...POINT_STATUSES], range: ['#374151', '#ffffff', '#ffffff'] },
-              },
-              shape: {
-                field: 'status',
-                type: 'nominal',
-                title: 'Point',
-                scale: { domain: [...POINT_STATUSES], range: ['circle', 'circle', 'square'] },
-              },
+                scale: { domain: [...POINT_STATUSES], range: ['circle', 'cross', 'triangle-down'] },
+              }),
             },
           },
         ],

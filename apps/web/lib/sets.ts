@@ -63,7 +63,9 @@ export function setSlug(card: Scorecard): string {
 /** One line naming the set: "llm-telemetry-v1, 1,000,000 docs, vs OpenSearch 2.19.1". */
 export function setLabel(set: ComparableSet): string {
   const rows = set.families === '*' ? '' : `, rows ${set.families}`;
-  return `${set.corpus}, ${docsLabel(set.docs)}, vs ${set.baseline}${rows}`;
+  // The harness writes product and version; a product name that already ends in its version says it once.
+  const baseline = set.baseline.replace(/(\S+) \1(?=$|,)/, '$1');
+  return `${set.corpus}, ${docsLabel(set.docs)}, vs ${baseline}${rows}`;
 }
 
 /** Every set, the one with the newest run first; runs inside a set oldest first. */

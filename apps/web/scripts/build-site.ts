@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { loadAll } from '../lib/data';
-import { copyRunFiles } from './copy-run-files';
+import { copyRunFiles, dropRouterPayloads } from './copy-run-files';
 import { scorecardsDirFromEnv, webDir } from './paths';
 
 const scorecards = scorecardsDirFromEnv();
@@ -42,5 +42,9 @@ if (result.status !== 0) {
 }
 
 const out = join(webDir, process.env.EVERYCELL_OUT_DIR ?? 'out');
+// Every page link is a plain <a> (lib/routes.ts): the router's per-page payloads (.txt) are never
+// fetched, and they were a third of the export. The browser tests fail on any request that 404s.
+const dropped = dropRouterPayloads(out);
+console.log(`router payloads: removed ${dropped} .txt file(s) the static site never loads`);
 const copied = copyRunFiles(scorecards, out);
 if (copied > 0) console.log(`run files: copied ${copied} diff file(s) into ${out}/runs/`);

@@ -3,7 +3,7 @@
  * from `<scorecards>/<run>/` into `<out>/runs/<run>/`, so the row page's link works in the static
  * export. The site build has already validated every scorecard (diffPath stays inside its run folder).
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 export function copyRunFiles(scorecards: string, out: string): number {
@@ -25,4 +25,15 @@ export function copyRunFiles(scorecards: string, out: string): number {
     }
   }
   return copied;
+}
+
+/** Removes Next's client-router payloads (`index.txt`, `__next.*.txt`) from an export; returns how many. */
+export function dropRouterPayloads(dir: string): number {
+  let removed = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !/^(index|__next\..*)\.txt$/.test(entry.name)) continue;
+    rmSync(join(entry.parentPath, entry.name));
+    removed += 1;
+  }
+  return removed;
 }
