@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,7 +50,11 @@ describe('coverage against the previous comparable run', () => {
     await withHistory(historyPath(out), (conn) => appendRun(conn, noLose('20261121T100000Z-aaaaaaa', 10)));
     const now = noLose('20261121T110000Z-bbbbbbb', 11, 'query.term');
     expect(now.exitCode).toBe(0);
-    await annotateFromHistory(out, now);
+    // Unpublished (not committed): no coverage figure may rest on it.
+    const unpublished = structuredClone(now);
+    await annotateFromHistory(out, unpublished);
+    expect(unpublished.coverage).toBeUndefined();
+    await annotateFromHistory(out, now, () => true);
     expect(now.coverage?.fell).toBe(true);
     expect(now.exitCode).toBe(3);
     const md = renderMarkdown(now);
@@ -78,6 +83,11 @@ describe('coverage against the previous comparable run', () => {
     fakes.push(fast, slow);
     const first = await run(fast, slow);
     expect(first.code, first.stdout + first.stderr).toBe(0);
+    // Coverage compares with published runs only: commit the first one, as main does.
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: out, stdio: 'ignore' });
+    git('init', '-q');
+    git('add', '--', '*/scorecard.json');
+    git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'first run');
     // Now the candidate refuses every search and _count: no LOSE, but all four rows are N/A
     // (memory.rss is N/A in both runs: engines given by URL have no process to read).
     const refusing = await startFakeEs({ name: 'fake-refusing', searchStatus: 400 });

@@ -48,12 +48,13 @@ describe('flakiness from the history', () => {
       ...(['LOSE', 'TIE', 'LOSE', 'LOSE', 'LOSE', 'TIE', 'LOSE', 'LOSE', 'LOSE'] as Verdict[]).map((v, i) =>
         runAt(2 + i, v),
       ),
-      // Not comparable or not clean: other scale, other candidate, a failed run. None may count.
+      // Not comparable or not clean: other scale, other commit, a failed run. None may count.
       runAt(12, 'WIN', (c) => {
         c.manifest.corpus.docs = 100_000;
       }),
+      // Another commit: its verdict may differ because the code did, which is not flakiness.
       runAt(13, 'WIN', (c) => {
-        c.manifest.candidate.product = 'everycell 0.2.0';
+        c.manifest.gitRevision = '0123456789abcdef';
       }),
       runAt(14, 'WIN', (c) => {
         c.status = 'failed';
@@ -63,7 +64,7 @@ describe('flakiness from the history', () => {
       for (const card of past) await appendRun(conn, card);
     });
     const now = runAt(20, 'LOSE');
-    expect(await annotateFromHistory(dir, now)).toBeUndefined();
+    expect(await annotateFromHistory(dir, now, () => true)).toBeUndefined();
     const term = now.rows.find((r) => r.id === 'query.term');
     // Window: the 9 runs at hours 2..10 plus this one. LOSE TIE LOSE LOSE LOSE TIE LOSE LOSE LOSE LOSE.
     expect(FLAKY_WINDOW).toBe(9);

@@ -31,7 +31,7 @@ describe('scorecard', () => {
     expect(md).toContain('# everycell scorecard `20261122T023000Z-abcdef1`');
     expect(md).toContain('| 1 | 1 | 0 | 1 |');
     expect(md).toContain(
-      '| `ingest.1-client` | bulk ingest | 30,000 docs/s | 10,000 docs/s | 3x | [2.5, 3.5] | **WIN** |',
+      '| `ingest.1-client` | bulk ingest | 30,000 docs/s | 10,000 docs/s | 3x | [2.5, 3.5] | - | **WIN** |',
     );
     expect(md).toContain('p50 2 ms, p99 9');
     // Pipes inside cells are escaped so the table survives.

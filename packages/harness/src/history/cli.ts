@@ -3,10 +3,13 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../repo.js';
 import { historyPath, listRuns, rebuildHistory, withHistory } from './db.js';
+import { verifyHistory } from './verify.js';
 
-const USAGE = `usage: npm run history -w packages/harness -- [list|rebuild] [--out DIR]
+const USAGE = `usage: npm run history -- [list|rebuild|verify] [--out DIR]
   list      recent runs in <out>/history.duckdb with their verdict counts (default)
   rebuild   recreate <out>/history.duckdb from every <out>/*/scorecard.json
+  verify    recompute every published card's flaky marks and coverage from the rebuilt
+            history and list any that differ from what the card published (exit 1)
   --out     scorecards folder (default: <repo>/scorecards)`;
 
 async function main(argv: string[]): Promise<number> {
@@ -36,6 +39,15 @@ async function main(argv: string[]): Promise<number> {
     console.log(`rebuilt ${historyPath(out)} from ${n} scorecard${n === 1 ? '' : 's'}`);
     return 0;
   }
+  if (command === 'verify') {
+    await rebuildHistory(out);
+    const { checked, older, problems } = await verifyHistory(out);
+    for (const p of problems) console.log(p);
+    console.log(
+      `${checked} published card${checked === 1 ? '' : 's'} checked${older > 0 ? ` (${older} of schema 1, annotated under the older rules, not checked)` : ''}: ${problems.length === 0 ? 'every flaky mark and coverage figure reproduces' : `${problems.length} differ`}`,
+    );
+    return problems.length === 0 ? 0 : 1;
+  }
   if (command === 'list') {
     if (!existsSync(historyPath(out))) {
       console.log(`no history at ${historyPath(out)}: run a bench, or \`rebuild\` from the scorecards`);
@@ -50,7 +62,7 @@ async function main(argv: string[]): Promise<number> {
     }
     return 0;
   }
-  console.error(`history: unknown command "${command}"; use list or rebuild`);
+  console.error(`history: unknown command "${command}"; use list, rebuild or verify`);
   return 2;
 }
 

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { comparableKey } from '../scorecard/comparable.js';
 import { HISTORY_DDL, HISTORY_SCHEMA_VERSION, type Scorecard } from '../scorecard/schema.js';
 
 export const historyPath = (outDir: string) => join(outDir, 'history.duckdb');
@@ -39,6 +40,7 @@ export async function withHistory<T>(path: string, fn: (conn: DuckDBConnection) 
   const conn = await instance.connect();
   try {
     await conn.run(HISTORY_DDL);
+    await migrate(conn);
     await conn.run('INSERT OR REPLACE INTO meta VALUES ($1, $2)', [
       'history_schema_version',
       String(HISTORY_SCHEMA_VERSION),
@@ -51,6 +53,23 @@ export async function withHistory<T>(path: string, fn: (conn: DuckDBConnection) 
 }
 
 const orNull = (x: number | undefined): DuckDBValue => (x === undefined ? null : x);
+
+/**
+ * Bring a history written by an older harness up to HISTORY_SCHEMA_VERSION in place.
+ * 1 -> 2: runs gain comparable_key (comparable.ts), filled from each run's stored scorecard.
+ */
+export async function migrate(conn: DuckDBConnection): Promise<void> {
+  const reader = await conn.runAndReadAll(`SELECT value FROM meta WHERE key = 'history_schema_version'`);
+  const version = Number(reader.getRows()[0]?.[0] ?? HISTORY_SCHEMA_VERSION);
+  if (version >= 2) return;
+  await conn.run('ALTER TABLE runs ADD COLUMN IF NOT EXISTS comparable_key VARCHAR');
+  const runs = await conn.runAndReadAll('SELECT run_id, CAST(scorecard AS VARCHAR) FROM runs');
+  for (const [runId, json] of runs.getRows())
+    await conn.run('UPDATE runs SET comparable_key = $1 WHERE run_id = $2', [
+      comparableKey(JSON.parse(String(json)) as Scorecard),
+      String(runId),
+    ]);
+}
 
 /**
  * Insert one run and all its rows in a single transaction: either all of it lands or none, even
@@ -66,8 +85,8 @@ export async function appendRun(
   try {
     await conn.run(
       `INSERT INTO runs (run_id, created_at, status, git_revision, corpus, docs, candidate, baseline,
-         wins, loses, ties, na, exit_code, scorecard)
-       VALUES ($1, CAST($2 AS TIMESTAMP), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+         wins, loses, ties, na, exit_code, scorecard, comparable_key)
+       VALUES ($1, CAST($2 AS TIMESTAMP), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
       [
         card.runId,
         card.createdAt,
@@ -83,6 +102,7 @@ export async function appendRun(
         card.counts['N/A'],
         card.exitCode,
         JSON.stringify(card),
+        comparableKey(card),
       ],
     );
     for (const row of card.rows) {

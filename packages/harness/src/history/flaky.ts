@@ -5,7 +5,8 @@ import type { PastVerdicts } from './recent.js';
 export const FLAKY_WINDOW = 9;
 
 /**
- * Verdict flips per row over this run and the past comparable runs (newest first): each time a
+ * Verdict flips per row over this run and its repeat runs (same commit, same comparable set; newest
+ * first): each time a
  * row's verdict differs from its verdict in the run before, that is a flip. Runs without the
  * row are skipped, not counted as a change. Sets `row.flaky` only where a flip happened.
  */

@@ -20,6 +20,8 @@ export interface LoadSettings {
    * forks gets more forks (each a fresh pair of processes), up to this many.
    */
   maxForks: number;
+  /** Where the design (forks, rounds, requests) came from, recorded with it in the manifest. */
+  designBasis: string;
   /**
    * Paired rounds per row per fork; engine order alternates each round (C B, B C, ...). The
    * verdict's interval resamples forks, then rounds within them (stats/roundBootstrap.ts).
@@ -95,6 +97,8 @@ export const DEFAULT_SETTINGS: RunSettings = {
   forks: 5,
   maxForks: 7,
   rounds: 2,
+  designBasis:
+    'defaults: 5 forks so a t interval has 4 degrees of freedom; 2 rounds per fork so each fork measures both engine orders',
   connections: 64,
   timeoutMs: 15_000,
   bulkSize: 1000,

@@ -1,6 +1,8 @@
+import { describePlacement } from '../engines/placement.js';
 import type { RunningEngine } from '../engines/types.js';
 import { annotateFromHistory } from '../history/annotate.js';
 import { appendRun, historyPath, withHistory } from '../history/db.js';
+import { perRound } from '../model/settings.js';
 import { aaLine } from '../scorecard/aa.js';
 import { buildScorecard } from '../scorecard/build.js';
 import type { Scorecard } from '../scorecard/schema.js';
@@ -53,6 +55,22 @@ export async function finishRun(
     }),
     rows: ctx.rows,
   });
+  card.manifest.design = {
+    forks: settings.forks,
+    roundsPerFork: settings.rounds,
+    requestsPerRound: perRound(settings),
+    basis: settings.designBasis,
+  };
+  card.manifest.placement = describePlacement(
+    ctx.cpus,
+    !done.engines.candidate.pid || !done.engines.baseline.pid,
+  );
+  if (ctx.idle.length > 0)
+    card.manifest.idle = ctx.idle.map(({ waitedMs, quiet, cpuMsPerSecond }) => ({
+      waitedMs,
+      quiet,
+      cpuMsPerSecond,
+    }));
   if (ctx.floor) card.floor = ctx.floor;
   if (ctx.sweeps.length > 0) card.sweeps = ctx.sweeps;
   if (settings.aa) {

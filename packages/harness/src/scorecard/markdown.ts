@@ -30,6 +30,24 @@ function ciCell(row: RowResult): string {
   return row.ci ? `[${num(row.ci[0], 3)}, ${num(row.ci[1], 3)}]` : '-';
 }
 
+/** "99%" from the settings, "95%" for cards from before the setting existed. */
+function confidenceLabel(card: Scorecard): string {
+  const c = card.manifest.settings.confidence;
+  return typeof c === 'number' ? `${num(c * 100, 1)}%` : '95%';
+}
+
+/** "0.21 vs 0.63 ms (3.0x [2.7, 3.4])": engine CPU per request, where both engines' CPU was read. */
+function cpuCell(row: RowResult): string {
+  const c = row.candidate.cpuMsPerRequest;
+  const b = row.baseline.cpuMsPerRequest;
+  if (c === undefined || b === undefined) return '-';
+  const ratio =
+    row.cpuRatio === undefined
+      ? ''
+      : ` (${num(row.cpuRatio, 2)}x${row.cpuCi ? ` [${num(row.cpuCi[0], 2)}, ${num(row.cpuCi[1], 2)}]` : ''})`;
+  return `${num(c, 3)} vs ${num(b, 3)} ms${ratio}`;
+}
+
 function methodology(card: Scorecard): string[] {
   const s = card.manifest.settings;
   const v = (key: string) => {
@@ -63,11 +81,36 @@ function methodology(card: Scorecard): string[] {
         ]
       : []),
     `- **Read rows**: open loop at ${v('rate')} requests/s per engine: request *i* is due at t0 + i/rate whatever happened before; latency is measured from that intended instant, service time from the actual send. At most ${v('connections')} requests in flight; beyond that a request is dropped and counted, never queued. Each request is bounded by ${v('timeoutMs')} ms and its body is read in full.`,
-    `- **Schedule**: engines are measured one at a time, the other idle; ${v('iterations')} timed requests per engine per row over ${v('rounds')} rounds with the engine order alternating per round (C B, B C, ...); ${v('warmup')} untimed warmup requests per engine per round. Before any read row is timed, each engine (one at a time) gets ${v('prewarm')} untimed requests of every row, so a JIT-compiled engine is measured warm (breadth rows, marked in the code, get a third of the timed requests and half the prewarm). Both engines receive the identical request sequence; every search carries \`track_total_hits: true\` and \`request_cache=false\`.`,
+    // Cards from before forks described a single process per engine.
+    ...(card.manifest.design
+      ? [
+          `- **Forks and schedule**: ${designLine(card)} Each fork restarts both engines on the same data (JIT, caches and heap start over), pins them to ${card.manifest.placement?.engineCpus === undefined ? 'the machine' : `CPU ${card.manifest.placement.engineCpus}`} while the harness spins on ${card.manifest.placement?.harnessCpus === undefined ? 'the same CPUs' : `CPU ${card.manifest.placement.harnessCpus}`}, prewarms every row (${v('prewarm')} untimed requests per engine, a few in flight, the first engine alternating per fork), then waits until both engines' process trees spend under 30 ms of CPU per second for 1.5 s (merges, refreshes and JIT compilation finished${idleLine(card)}), and times every row in an order shuffled per fork. Within a fork an engine is measured one at a time, the other idle, the order alternating per round (C B, B C, ...), ${v('warmup')} untimed warmups before each engine's round. Rows still undecided after ${v('forks')} forks get more forks, up to ${v('maxForks')}, whichever way they lean. Both engines receive the identical request sequence; every search carries \`track_total_hits: true\` and \`request_cache=false\`.`,
+        ]
+      : [
+          `- **Schedule**: engines are measured one at a time, the other idle; ${v('iterations')} timed requests per engine per row over ${v('rounds')} rounds with the engine order alternating per round (C B, B C, ...); ${v('warmup')} untimed warmup requests per engine per round. Before any read row is timed, each engine (one at a time) gets ${v('prewarm')} untimed requests of every row, so a JIT-compiled engine is measured warm (breadth rows, marked in the code, get a third of the timed requests and half the prewarm). Both engines receive the identical request sequence; every search carries \`track_total_hits: true\` and \`request_cache=false\`.`,
+        ]),
     `- **Correctness**: a probe request per row must succeed on both (a 4xx makes the row N/A with the engine's error), and result signals (hit totals and relation, top ids for sorts on unique fields, sorted values, bucket keys and doc counts, metric values to 1e-6 relative, or 5% for the approximate percentiles and cardinality; empty buckets ignored) are compared on the probe and on every ${v('signalEvery')}th timed response. Any difference makes the row N/A.`,
-    `- **Statistics**: percentiles are nearest-rank over successful timed requests; p99 is reported only with at least 100 samples. Latency ratio = baseline p50 / candidate p50 (> 1: candidate faster) with a seeded two-level bootstrap 95% interval (${v('bootstrapResamples')} resamples): each resample draws the paired rounds with replacement (both engines' samples of a round travel together), then within each drawn round circular blocks of up to ${v('bootstrapBlock')} consecutive requests per engine, so drift between rounds and bursts of machine noise are not mistaken for independent evidence. With R rounds the interval is widened around the ratio by sqrt(R/(R-1)) x t(R-1)/z, as a t interval on R paired values would be (4 rounds: x1.87; 2 rounds: x9.2, so a 2-round row is rarely decisive). Each round's own ratio is kept on the row.`,
-    `- **Verdicts**: WIN when the whole interval is above 1, the ratio is at least 1 + ${pct('tieMargin')} and a strict majority of the paired rounds favour the candidate; LOSE in the mirror case (interval below 1, ratio at most 1 / (1 + ${pct('tieMargin')}), most rounds favour the baseline); TIE otherwise. A side with more than ${pct('collapseErrorRate')} failed or dropped requests has collapsed and loses the row; a candidate with more failed requests than the baseline cannot WIN. A read row where the harness's own send lag p99 exceeded ${v('maxSendLagP99Ms')} ms on both sides is N/A (the machine could not keep the schedule whichever engine ran); on one side only, the engine measured then is taken to have saturated the machine, the lag stays in its latency and the reason says so.`,
+    card.manifest.design
+      ? `- **Statistics**: percentiles are nearest-rank over successful timed requests; p99 is reported only with at least 100 samples. Latency ratio = baseline p50 / candidate p50 (> 1: candidate faster). Its ${pct('confidence')} interval is a t interval over the forks' log ratios (each fork's rounds pooled), centred on the pooled ratio, with forks - 1 degrees of freedom (Kalibera & Jones): a fork carries the noise of its rounds and requests, and forks are the independent replications, since two processes of one engine can differ for their whole life. Rows measured in one process (kNN, read-under-write) use their rounds instead. **Engine CPU per request**: each engine's process tree's on-CPU time during its timed phases (every thread's \`/proc/<pid>/task/<tid>/schedstat\`, read just before and after each phase) over the requests sent; its ratio (baseline / candidate, > 1: the candidate spends less) has its own interval from the forks; the idle engine's CPU during the other's phases is reported to show it stayed idle.`
+      : `- **Statistics**: percentiles are nearest-rank over successful timed requests; p99 is reported only with at least 100 samples. Latency ratio = baseline p50 / candidate p50 (> 1: candidate faster) with a seeded two-level bootstrap 95% interval (${v('bootstrapResamples')} resamples) over the paired rounds, then blocks of requests inside each round, widened for few rounds as a t interval on the rounds would be.`,
+    `- **Verdicts**: latency is the headline. WIN when the whole interval is above 1, the ratio is at least 1 + ${pct('tieMargin')} and a strict majority of the forks (or, in one process, of the paired rounds) favour the candidate; LOSE in the mirror case (interval below 1, ratio at most 1 / (1 + ${pct('tieMargin')}), most forks favour the baseline); TIE otherwise. A side with more than ${pct('collapseErrorRate')} failed or dropped requests has collapsed and loses the row; a candidate with more failed requests than the baseline cannot WIN. A read row where the harness's own send lag p99 exceeded ${v('maxSendLagP99Ms')} ms on both sides (both engines saturated the machine) is scored on service time, from the actual send, and says so; on one side only, the engine measured then is taken to have saturated the machine, the lag stays in its latency and the reason says so.`,
   ];
+}
+
+/** "5 forks x 2 rounds x 60 requests per engine per row (basis)". */
+function designLine(card: Scorecard): string {
+  const d = card.manifest.design;
+  if (!d) return '';
+  return `${d.forks} forks x ${d.roundsPerFork} rounds x ${d.requestsPerRound} timed requests per engine per row (${d.basis}).`;
+}
+
+/** How long the forks waited for idle engines, and whether every wait ended quiet. */
+function idleLine(card: Scorecard): string {
+  const idle = card.manifest.idle;
+  if (!idle || idle.length === 0) return '';
+  const waited = idle.map((i) => num(i.waitedMs / 1000, 1)).join(', ');
+  const busy = idle.filter((i) => !i.quiet).length;
+  return `; waited ${waited} s per fork${busy > 0 ? `, ${busy} fork${busy === 1 ? '' : 's'} timed out still busy` : ''}`;
 }
 
 /** A row whose verdict changed across recent comparable runs: how often, so a reader discounts it. */
@@ -129,12 +172,12 @@ function coverageLines(card: Scorecard): string[] {
 
 function resultsTable(card: Scorecard): string[] {
   const lines = [
-    '| Row | What | Candidate | Baseline | Ratio (>1: candidate better) | 95% CI | Verdict | Reason |',
-    '|---|---|---|---|---|---|---|---|',
+    `| Row | What | Candidate | Baseline | Ratio (>1: candidate better) | ${confidenceLabel(card)} CI | CPU per request (ratio, CI) | Verdict | Reason |`,
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const row of card.rows) {
     lines.push(
-      `| \`${row.id}\` | ${cell(row.title)} | ${sideCell(row, row.candidate)} | ${sideCell(row, row.baseline)} | ${ratioCell(row)} | ${ciCell(row)} | **${row.verdict}**${flakyMark(row)} | ${cell(row.reason)} |`,
+      `| \`${row.id}\` | ${cell(row.title)} | ${sideCell(row, row.candidate)} | ${sideCell(row, row.baseline)} | ${ratioCell(row)} | ${ciCell(row)} | ${cpuCell(row)} | **${row.verdict}**${flakyMark(row)} | ${cell(row.reason)} |`,
     );
   }
   return lines;

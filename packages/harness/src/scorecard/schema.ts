@@ -80,6 +80,8 @@ export interface Manifest {
   settings: Record<string, string | number | boolean | string[]>;
   design?: MeasurementDesign;
   placement?: Placement;
+  /** The state each fork's timing started from: how long the harness waited for both engines to go idle. */
+  idle?: { waitedMs: number; quiet: boolean; cpuMsPerSecond: Partial<Record<Role, number>> }[];
 }
 
 /** One engine's measurement of one row. */
@@ -303,13 +305,14 @@ export interface Scorecard {
  * The DuckDB history (scorecards/history.duckdb, not committed: rebuilt from the committed
  * scorecard.json files by `npm run history -w packages/harness -- rebuild`).
  */
-export const HISTORY_SCHEMA_VERSION = 1;
+export const HISTORY_SCHEMA_VERSION = 2;
 export const HISTORY_DDL = `
 CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
 CREATE TABLE IF NOT EXISTS runs (
   run_id VARCHAR PRIMARY KEY, created_at TIMESTAMP, status VARCHAR, git_revision VARCHAR,
   corpus VARCHAR, docs BIGINT, candidate VARCHAR, baseline VARCHAR,
-  wins INTEGER, loses INTEGER, ties INTEGER, na INTEGER, exit_code INTEGER, scorecard JSON
+  wins INTEGER, loses INTEGER, ties INTEGER, na INTEGER, exit_code INTEGER, scorecard JSON,
+  comparable_key VARCHAR
 );
 CREATE TABLE IF NOT EXISTS rows (
   run_id VARCHAR, row_id VARCHAR, grp VARCHAR, family VARCHAR, title VARCHAR, unit VARCHAR,
