@@ -118,9 +118,9 @@ export const MAIL_FAMILIES: readonly Family[] = [
     id: 'mail.highlight',
     group: 'feature',
     family: 'highlight',
-    title: 'highlight subject and body of the messages holding a body word (first 10 by uid)',
+    title: 'highlight subject and body of the messages holding a subject word in either (first 10 by uid)',
     request: (rng) => ({
-      query: { match: { body: pickWord(rng, 'body') } },
+      query: { multi_match: { query: pickWord(rng, 'subject'), fields: ['subject', 'body'] } },
       sort: [{ uid: { order: 'asc' } }],
       size: 10,
       highlight: { fields: { subject: {}, body: {} } },
