@@ -32,7 +32,7 @@ import {
   summarise,
   writeResults,
 } from './results.js';
-import { candidateProblem, cleanUp, PIN, send } from './runner.js';
+import { candidateProblem, cleanUp, PIN, send, sharedSetup } from './runner.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const RESULTS = join(HERE, 'RESULTS.md');
@@ -77,10 +77,18 @@ async function seed(base: string): Promise<void> {
   await createAndLoad(base, [NESTED_INDEX], NESTED_MAPPING, nestedBulkBody());
 }
 
-/** Runs a case's requests in order on one engine (the candidate's variants where a step has them). */
-async function runSteps(base: string, c: ConformanceCase, isCandidate: boolean): Promise<Reply[]> {
-  const replies: Reply[] = [];
-  for (const step of stepsOf(c)) {
+/**
+ * Runs a case's requests in order on one engine (the candidate's variants where a step has them),
+ * after `done`: the replies to its first steps when they were shared with the previous case.
+ */
+async function runSteps(
+  base: string,
+  c: ConformanceCase,
+  isCandidate: boolean,
+  done: Reply[],
+): Promise<Reply[]> {
+  const replies: Reply[] = [...done];
+  for (const step of stepsOf(c).slice(done.length)) {
     const request = isCandidate && step.candidate ? { ...step, ...step.candidate } : step;
     replies.push(await send(base, request, replies));
   }
@@ -124,13 +132,32 @@ describe(`conformance: candidate vs ${BASELINE_NAME}`, () => {
   async function runFamily({ family, cases }: Family): Promise<void> {
     const base = baseline as RunningEngine;
     const cand = candidate as RunningServer;
+    // What the last stateful case left in place when its setup may be shared (see sharedSetup).
+    let left: { key: string; theirs: Reply[]; ours: Reply[] } | undefined;
+    let dirty = false;
+    const clean = async (): Promise<void> => {
+      if (dirty) await Promise.all([cleanUp(base.url, SEEDED, true), cleanUp(cand.url, SEEDED, false)]);
+      dirty = false;
+      left = undefined;
+    };
     for (const c of cases) {
       // Cases run one after another (single-request write cases see each other's effects in
       // order); the two engines answer each case at the same time.
+      const setup = c.steps ? sharedSetup(c) : undefined;
+      const reuse = setup !== undefined && left?.key === setup.key;
+      if (c.steps && !reuse) await clean();
       const started = performance.now();
-      const [theirs, ours] = await Promise.all([runSteps(base.url, c, false), runSteps(cand.url, c, true)]);
+      const [theirs, ours] = await Promise.all([
+        runSteps(base.url, c, false, reuse ? (left?.theirs ?? []) : []),
+        runSteps(cand.url, c, true, reuse ? (left?.ours ?? []) : []),
+      ]);
       const ms = Math.round(performance.now() - started);
-      if (c.steps) await Promise.all([cleanUp(base.url, SEEDED, true), cleanUp(cand.url, SEEDED, false)]);
+      if (c.steps) {
+        dirty = true;
+        if (setup && !reuse)
+          left = { key: setup.key, theirs: theirs.slice(0, setup.length), ours: ours.slice(0, setup.length) };
+        if (!setup) await clean();
+      }
       let baselineProblem: string | undefined;
       let problem: string | undefined;
       stepsOf(c).forEach((step, n) => {
@@ -161,6 +188,7 @@ describe(`conformance: candidate vs ${BASELINE_NAME}`, () => {
         candidate: ours.map(dumpable),
       });
     }
+    await clean();
     if (PINNING) writeFileSync(join(CASES, `${family}.json`), `${JSON.stringify(cases, null, 2)}\n`);
   }
 

@@ -1,6 +1,6 @@
 /** Sending a case's requests to one engine, judging the candidate's reply, cleaning up after. */
 import { connect } from 'node:net';
-import { type Request, requestInit, type Step } from './cases.js';
+import { type ConformanceCase, type Request, requestInit, type Step } from './cases.js';
 import { dropPath, firstDifference, project, type Reply, unmetExpectation, valueAt } from './compare.js';
 
 /** The placeholder a new case's expectation holds until CONFORMANCE_PIN=1 fills it in. */
@@ -168,4 +168,32 @@ export async function cleanUp(base: string, keep: string[], lists: boolean): Pro
     if (deleted.status !== 200)
       throw new Error(`${base}: cleanup could not delete ${path}: ${deleted.status}`);
   }
+}
+
+const CREATES_INDEX = /^\/[^/_?][^/?]*$/;
+const BULK = /\/_bulk(\?|$)/;
+const SEARCHES = /\/(_search|_count|_mget|_msearch)(\?|$)/;
+
+const isSetup = (s: Step): boolean =>
+  (s.method === 'PUT' && CREATES_INDEX.test(s.path) && !s.path.includes('?')) ||
+  ((s.method ?? 'POST') !== 'GET' && BULK.test(s.path));
+
+/** A step that changes no index: reads by GET/HEAD or a search-like POST, never a refresh. */
+const isRead = (s: Step): boolean =>
+  !s.path.includes('refresh') &&
+  !s.path.includes('scroll') &&
+  (s.method === 'GET' || s.method === 'HEAD' || ((s.method ?? 'POST') === 'POST' && SEARCHES.test(s.path)));
+
+/**
+ * A stateful case that builds its indexes (creates, bulk loads) and then only reads them: its
+ * setup steps and their key. Consecutive cases with the same key share one setup, since none of
+ * them changes what it built; that saves an index creation and deletion per case on the baseline.
+ */
+export function sharedSetup(c: ConformanceCase): { key: string; length: number } | undefined {
+  const steps = c.steps ?? [];
+  let length = 0;
+  while (length < steps.length && isSetup(steps[length] as Step)) length++;
+  if (length === 0 || length === steps.length || !steps.slice(length).every(isRead)) return undefined;
+  const request = (s: Step): unknown[] => [s.method, s.path, s.body, s.ndjson, s.raw, s.headers, s.candidate];
+  return { key: JSON.stringify(steps.slice(0, length).map(request)), length };
 }
