@@ -238,6 +238,8 @@ describe('breadth rows', () => {
     const s = { ...DEFAULT_SETTINGS, iterations: 600, prewarm: 200, rounds: 2 };
     expect(rowSettings(family('query.term'), s)).toBe(s);
     expect(rowSettings(family('query.fuzzy'), s)).toMatchObject({ iterations: 200, prewarm: 100 });
-    expect(rowSettings(family('query.fuzzy'), { ...s, iterations: 2 }).iterations).toBe(2);
+    // Never fewer than one request per round of every fork.
+    expect(rowSettings(family('query.fuzzy'), { ...s, iterations: 2, forks: 1 }).iterations).toBe(2);
+    expect(rowSettings(family('query.fuzzy'), { ...s, iterations: 2, forks: 5 }).iterations).toBe(10);
   });
 });
