@@ -13,7 +13,7 @@ import { ScoreTable } from '../components/score-table';
 import { SideStats } from '../components/side-stats';
 import { rowCharts, runCharts } from '../lib/chart-files';
 import { renderSpecSvg } from '../lib/charts';
-import type { Scorecard } from '../lib/definitions';
+import type { Scorecard, Waiver } from '../lib/definitions';
 import { ecdfData, ecdfSpec } from '../lib/latency-charts';
 import { rowMarkers } from '../lib/markers';
 import { groupRows } from '../lib/prepare';
@@ -98,7 +98,13 @@ describe('no HTML injection from scorecard text', () => {
         />
         <MarkerList
           markers={rowMarkers(saturated, {
-            waiver: { row: saturated.id, reason: HOSTILE, who: HOSTILE, expires: '2026-12-31' },
+            waiver: {
+              row: saturated.id,
+              kind: 'lose',
+              reason: HOSTILE,
+              who: HOSTILE,
+              expires: '2026-12-31',
+            } as Waiver,
             active: true,
           })}
         />
