@@ -11,3 +11,6 @@ const breadthRow =
 export const breadthQuery = breadthRow('query');
 export const breadthMetric = breadthRow('metric');
 export const breadthBucket = breadthRow('bucket');
+
+/** A row sent to `_search`, stating its own group (and breadth, if any). */
+export const searchRow = (f: Omit<Family, 'endpoint'>): Family => ({ ...f, endpoint: '_search' });

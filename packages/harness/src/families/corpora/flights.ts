@@ -1,5 +1,6 @@
 import type { Rng } from '../../rng.js';
 import { PERCENTILE_TOLERANCE } from '../aggs/metrics-approximate.js';
+import { searchRow } from '../define.js';
 import { bucketsOf, sourceValuesOf, totalOf, totalOnly, withTolerance } from '../signals/core.js';
 import { multiMetricOf, percentilesOf } from '../signals/metrics.js';
 import type { Family } from '../types.js';
@@ -36,10 +37,8 @@ function pickDelayBand(rng: Rng): { gte: number; lt: number } {
 const airport = (rng: Rng): string => rng.pick(BUSY_AIRPORTS);
 const fromAirport = (rng: Rng) => ({ bool: { filter: [{ term: { origin: airport(rng) } }] } });
 
-const row = (f: Omit<Family, 'endpoint'>): Family => ({ ...f, endpoint: '_search' });
-
 export const FLIGHTS_FAMILIES: readonly Family[] = [
-  row({
+  searchRow({
     id: 'flights.range_delay',
     group: 'query',
     family: 'range',
@@ -47,7 +46,7 @@ export const FLIGHTS_FAMILIES: readonly Family[] = [
     request: (rng) => ({ query: { range: { delay: pickDelayBand(rng) } }, size: 10 }),
     signal: totalOnly,
   }),
-  row({
+  searchRow({
     id: 'flights.range_date',
     group: 'query',
     family: 'range',
@@ -65,7 +64,7 @@ export const FLIGHTS_FAMILIES: readonly Family[] = [
     }),
     signal: totalOnly,
   }),
-  row({
+  searchRow({
     id: 'flights.sort_delay',
     group: 'query',
     family: 'sort',
@@ -79,7 +78,7 @@ export const FLIGHTS_FAMILIES: readonly Family[] = [
     }),
     signal: (response) => ({ total: totalOf(response), sortValues: sourceValuesOf(response, 'delay') }),
   }),
-  row({
+  searchRow({
     id: 'flights.terms_origin',
     group: 'bucket',
     family: 'terms',
@@ -94,7 +93,7 @@ export const FLIGHTS_FAMILIES: readonly Family[] = [
       buckets: { origins: bucketsOf(response, 'origins') },
     }),
   }),
-  row({
+  searchRow({
     id: 'flights.terms_destination',
     group: 'bucket',
     family: 'terms',
@@ -111,7 +110,7 @@ export const FLIGHTS_FAMILIES: readonly Family[] = [
       buckets: { routes: bucketsOf(response, 'routes', ['late']) },
     }),
   }),
-  row({
+  searchRow({
     id: 'flights.histogram_delay',
     group: 'bucket',
     family: 'histogram',
@@ -123,7 +122,7 @@ export const FLIGHTS_FAMILIES: readonly Family[] = [
     }),
     signal: (response) => ({ total: totalOf(response), buckets: { delays: bucketsOf(response, 'delays') } }),
   }),
-  row({
+  searchRow({
     id: 'flights.histogram_distance',
     group: 'bucket',
     family: 'histogram',
@@ -143,7 +142,7 @@ export const FLIGHTS_FAMILIES: readonly Family[] = [
       buckets: { distances: bucketsOf(response, 'distances', ['late']) },
     }),
   }),
-  row({
+  searchRow({
     id: 'flights.date_histogram_day',
     group: 'bucket',
     family: 'date_histogram',
@@ -158,7 +157,7 @@ export const FLIGHTS_FAMILIES: readonly Family[] = [
       buckets: { per_day: bucketsOf(response, 'per_day') },
     }),
   }),
-  row({
+  searchRow({
     id: 'flights.stats_delay',
     group: 'metric',
     family: 'stats',
@@ -173,7 +172,7 @@ export const FLIGHTS_FAMILIES: readonly Family[] = [
       metrics: multiMetricOf(response, 'late', ['count', 'min', 'max', 'avg', 'sum']),
     }),
   }),
-  row({
+  searchRow({
     id: 'flights.percentiles_delay',
     group: 'metric',
     family: 'percentiles',
@@ -189,7 +188,7 @@ export const FLIGHTS_FAMILIES: readonly Family[] = [
       ...withTolerance(percentilesOf(response, 'late'), PERCENTILE_TOLERANCE),
     }),
   }),
-  row({
+  searchRow({
     id: 'flights.percentiles_distance',
     group: 'metric',
     family: 'percentiles',

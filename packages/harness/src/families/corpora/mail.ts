@@ -1,5 +1,6 @@
 import { loadMail, type Mail } from '../../corpus/mail.js';
 import type { Rng } from '../../rng.js';
+import { searchRow } from '../define.js';
 import { bucketsOf, idsOf, totalOf, totalOnly } from '../signals/core.js';
 import { highlightsOf } from '../signals/hits.js';
 import type { Family } from '../types.js';
@@ -50,10 +51,8 @@ function pickWeek(rng: Rng): { gte: string; lt: string } {
   return { gte: new Date(start).toISOString(), lt: new Date(start + 7 * 86_400_000).toISOString() };
 }
 
-const row = (f: Omit<Family, 'endpoint'>): Family => ({ ...f, endpoint: '_search' });
-
 export const MAIL_FAMILIES: readonly Family[] = [
-  row({
+  searchRow({
     id: 'mail.match',
     group: 'query',
     family: 'match',
@@ -61,7 +60,7 @@ export const MAIL_FAMILIES: readonly Family[] = [
     request: (rng) => ({ query: { match: { body: pickWord(rng, 'body') } }, size: 10 }),
     signal: totalOnly,
   }),
-  row({
+  searchRow({
     id: 'mail.multi_match',
     group: 'query',
     family: 'multi_match',
@@ -77,7 +76,7 @@ export const MAIL_FAMILIES: readonly Family[] = [
     }),
     signal: totalOnly,
   }),
-  row({
+  searchRow({
     id: 'mail.match_phrase',
     group: 'query',
     family: 'match_phrase',
@@ -85,7 +84,7 @@ export const MAIL_FAMILIES: readonly Family[] = [
     request: (rng) => ({ query: { match_phrase: { body: pickMailPhrase(rng) } }, size: 10 }),
     signal: totalOnly,
   }),
-  row({
+  searchRow({
     id: 'mail.bool_spam',
     group: 'query',
     family: 'bool',
@@ -102,7 +101,7 @@ export const MAIL_FAMILIES: readonly Family[] = [
     }),
     signal: totalOnly,
   }),
-  row({
+  searchRow({
     id: 'mail.range_date',
     group: 'query',
     family: 'range',
@@ -114,7 +113,7 @@ export const MAIL_FAMILIES: readonly Family[] = [
     }),
     signal: (response) => ({ total: totalOf(response), ids: idsOf(response) }),
   }),
-  row({
+  searchRow({
     id: 'mail.highlight',
     group: 'feature',
     family: 'highlight',
@@ -131,7 +130,7 @@ export const MAIL_FAMILIES: readonly Family[] = [
       lists: { subject: highlightsOf(response, 'subject'), body: highlightsOf(response, 'body') },
     }),
   }),
-  row({
+  searchRow({
     id: 'mail.date_histogram_month',
     group: 'bucket',
     family: 'date_histogram',
@@ -146,7 +145,7 @@ export const MAIL_FAMILIES: readonly Family[] = [
       buckets: { per_month: bucketsOf(response, 'per_month') },
     }),
   }),
-  row({
+  searchRow({
     id: 'mail.date_histogram_day',
     group: 'bucket',
     family: 'date_histogram',
@@ -161,7 +160,7 @@ export const MAIL_FAMILIES: readonly Family[] = [
       buckets: { per_day: bucketsOf(response, 'per_day') },
     }),
   }),
-  row({
+  searchRow({
     id: 'mail.terms_domain',
     group: 'bucket',
     family: 'terms',
@@ -177,7 +176,7 @@ export const MAIL_FAMILIES: readonly Family[] = [
       buckets: { domains: bucketsOf(response, 'domains') },
     }),
   }),
-  row({
+  searchRow({
     id: 'mail.terms_domain_top',
     group: 'bucket',
     family: 'terms',

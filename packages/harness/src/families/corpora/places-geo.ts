@@ -1,4 +1,5 @@
 import type { Rng } from '../../rng.js';
+import { searchRow } from '../define.js';
 import { namedBucketsOf } from '../signals/buckets.js';
 import { bucketsOf, idsOf, totalOf } from '../signals/core.js';
 import type { Family } from '../types.js';
@@ -22,10 +23,8 @@ const point = (rng: Rng) => {
 
 const clamp = (x: number, limit: number) => Math.max(-limit, Math.min(limit, x));
 
-const row = (f: Omit<Family, 'endpoint'>): Family => ({ ...f, endpoint: '_search' });
-
 export const PLACES_GEO_FAMILIES: readonly Family[] = [
-  row({
+  searchRow({
     id: 'geo.distance',
     group: 'query',
     family: 'geo_distance',
@@ -45,7 +44,7 @@ export const PLACES_GEO_FAMILIES: readonly Family[] = [
     }),
     signal: totalIdsPopulation,
   }),
-  row({
+  searchRow({
     id: 'geo.bounding_box',
     group: 'query',
     family: 'geo_bounding_box',
@@ -74,7 +73,7 @@ export const PLACES_GEO_FAMILIES: readonly Family[] = [
     },
     signal: totalIdsPopulation,
   }),
-  row({
+  searchRow({
     id: 'geo.sort_distance',
     group: 'query',
     family: 'sort',
@@ -91,7 +90,7 @@ export const PLACES_GEO_FAMILIES: readonly Family[] = [
     },
     signal: (response) => ({ total: totalOf(response), ids: idsOf(response) }),
   }),
-  row({
+  searchRow({
     id: 'geo.geohash_grid',
     group: 'bucket',
     family: 'geohash_grid',
@@ -103,7 +102,7 @@ export const PLACES_GEO_FAMILIES: readonly Family[] = [
     }),
     signal: (response) => ({ total: totalOf(response), buckets: { cells: bucketsOf(response, 'cells') } }),
   }),
-  row({
+  searchRow({
     id: 'geo.distance_agg',
     group: 'bucket',
     family: 'geo_distance',

@@ -1,6 +1,7 @@
 import { loadPlaces, type Place } from '../../corpus/places.js';
 import type { Rng } from '../../rng.js';
 import { CARDINALITY_TOLERANCE } from '../aggs/metrics-approximate.js';
+import { searchRow } from '../define.js';
 import { namedBucketsOf } from '../signals/buckets.js';
 import { bucketsOf, idsOf, metricOf, sourceValuesOf, totalOf, totalOnly } from '../signals/core.js';
 import { multiMetricOf } from '../signals/metrics.js';
@@ -37,10 +38,8 @@ export const totalIdsPopulation = (response: unknown): Signal => ({
 /** Population bands from a village to a metropolis. */
 const POPULATION_STEPS = [1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 500_000, 1_000_000];
 
-const row = (f: Omit<Family, 'endpoint'>): Family => ({ ...f, endpoint: '_search' });
-
 export const PLACES_FAMILIES: readonly Family[] = [
-  row({
+  searchRow({
     id: 'places.term_name',
     group: 'query',
     family: 'term',
@@ -48,7 +47,7 @@ export const PLACES_FAMILIES: readonly Family[] = [
     request: (rng) => ({ query: { term: { 'name.raw': samplePlace(rng).name } }, size: 10 }),
     signal: totalOnly,
   }),
-  row({
+  searchRow({
     id: 'places.match_name',
     group: 'query',
     family: 'match',
@@ -63,7 +62,7 @@ export const PLACES_FAMILIES: readonly Family[] = [
     },
     signal: totalOnly,
   }),
-  row({
+  searchRow({
     id: 'places.prefix_name',
     group: 'query',
     family: 'prefix',
@@ -78,7 +77,7 @@ export const PLACES_FAMILIES: readonly Family[] = [
     },
     signal: totalIdsPopulation,
   }),
-  row({
+  searchRow({
     id: 'places.sort_population',
     group: 'query',
     family: 'sort',
@@ -90,7 +89,7 @@ export const PLACES_FAMILIES: readonly Family[] = [
     }),
     signal: totalIdsPopulation,
   }),
-  row({
+  searchRow({
     id: 'places.range_population',
     group: 'query',
     family: 'range',
@@ -107,7 +106,7 @@ export const PLACES_FAMILIES: readonly Family[] = [
     },
     signal: totalOnly,
   }),
-  row({
+  searchRow({
     id: 'places.range_latitude',
     group: 'query',
     family: 'range',
@@ -124,7 +123,7 @@ export const PLACES_FAMILIES: readonly Family[] = [
     },
     signal: totalIdsPopulation,
   }),
-  row({
+  searchRow({
     id: 'places.terms_country',
     group: 'bucket',
     family: 'terms',
@@ -145,7 +144,7 @@ export const PLACES_FAMILIES: readonly Family[] = [
       buckets: { by_country: bucketsOf(response, 'by_country', ['people']) },
     }),
   }),
-  row({
+  searchRow({
     id: 'places.terms_admin1',
     group: 'bucket',
     family: 'terms',
@@ -165,7 +164,7 @@ export const PLACES_FAMILIES: readonly Family[] = [
       buckets: { regions: bucketsOf(response, 'regions', ['largest']) },
     }),
   }),
-  row({
+  searchRow({
     id: 'places.range_agg_population',
     group: 'bucket',
     family: 'range',
@@ -192,7 +191,7 @@ export const PLACES_FAMILIES: readonly Family[] = [
       buckets: { sizes: namedBucketsOf(response, 'sizes') },
     }),
   }),
-  row({
+  searchRow({
     id: 'places.stats_population',
     group: 'metric',
     family: 'stats',
@@ -207,7 +206,7 @@ export const PLACES_FAMILIES: readonly Family[] = [
       metrics: multiMetricOf(response, 'people', ['count', 'min', 'max', 'avg', 'sum']),
     }),
   }),
-  row({
+  searchRow({
     id: 'places.cardinality_admin1',
     group: 'metric',
     family: 'cardinality',
