@@ -72,8 +72,9 @@ function card(spec: CardSpec): Scorecard {
   return buildScorecard(args);
 }
 
-const waiver = (rowId: string, expires: string): Waiver => ({
+const waiver = (rowId: string, expires: string, kind: Waiver['kind'] = 'lose'): Waiver => ({
   row: rowId,
+  kind,
   reason: `accepted while ${rowId} is reworked`,
   who: '@octo',
   expires,
@@ -194,6 +195,46 @@ describe('evaluateGate', () => {
     expect(result.headline).toBe('passed with 1 waived LOSE row(s)');
   });
 
+  it('fails a regression against the merge-base build (exit 4), lists regressions and improvements by size, and a regression waiver lets one through', () => {
+    const scorecard = card({ rows: CLEAN });
+    scorecard.manifest.base = { ...scorecard.manifest.candidate, role: 'base', revision: 'b'.repeat(40) };
+    const versus = (verdict: 'REGRESSED' | 'IMPROVED' | 'SAME', ratio: number, cpuRatio: number) => ({
+      baseRevision: 'b'.repeat(40),
+      ratio,
+      ci: [ratio * 0.95, ratio * 1.05] as [number, number],
+      cpuRatio,
+      cpuCi: [cpuRatio * 0.98, cpuRatio * 1.02] as [number, number],
+      verdict,
+      reason: `${verdict} ${ratio}`,
+    });
+    const rows = scorecard.rows;
+    (rows[1] as RowResult).versusBase = versus('REGRESSED', 0.95, 0.8);
+    (rows[2] as RowResult).versusBase = versus('REGRESSED', 0.7, 0.75);
+    (rows[3] as RowResult).versusBase = versus('IMPROVED', 1.3, 1.1);
+    const regressed = evaluateGate({ scorecard, waivers: [], today: TODAY });
+    expect(regressed.exitCode).toBe(4);
+    // Worst first: the further-from-1 of latency and CPU.
+    expect(regressed.regressions.map((r) => [r.id, r.size])).toEqual([
+      [rows[2]?.id, 0.7],
+      [rows[1]?.id, 0.8],
+    ]);
+    expect(regressed.improvements.map((r) => r.id)).toEqual([rows[3]?.id]);
+    expect(regressed.headline).toMatch(/^2 rows regressed against the merge-base build bbbbbbb, worst/);
+    expect(regressed.summaryMarkdown).toContain('### Regressions against the merge-base build');
+    expect(regressed.summaryMarkdown).toContain('### Improvements against the merge-base build');
+    // A LOSE waiver does not cover a regression; a regression waiver does, through its day.
+    const both = [
+      waiver(rows[1]?.id as string, TODAY, 'regression'),
+      waiver(rows[2]?.id as string, TODAY, 'regression'),
+    ];
+    expect(
+      evaluateGate({ scorecard, waivers: both.map((w) => ({ ...w, kind: 'lose' as const })), today: TODAY })
+        .exitCode,
+    ).toBe(4);
+    expect(evaluateGate({ scorecard, waivers: both, today: TODAY }).exitCode).toBe(0);
+    expect(evaluateGate({ scorecard, waivers: both, today: '2026-11-23' }).exitCode).toBe(4);
+  });
+
   it('fails a LOSE whose waiver expired (exit 1) and says it expired', () => {
     const result = evaluateGate({
       scorecard: card({ rows: { ...CLEAN, 'query.term': 'LOSE' } }),
@@ -215,7 +256,7 @@ describe('evaluateGate', () => {
     });
     expect(result.exitCode).toBe(1);
     expect(result.unusedWaivers.map((w) => w.row)).toEqual(['query.match']);
-    expect(result.summaryMarkdown).toContain('unused waiver for `query.match`');
+    expect(result.summaryMarkdown).toContain('unused lose waiver for `query.match`');
     expect(result.summaryMarkdown).toContain('expired waiver for `bucket.terms`');
   });
 
@@ -274,8 +315,18 @@ describe('waivers file', () => {
       'waivers[0].until is not a waiver field',
     );
     expect(parse({ waivers: [waiver('a', '2026-12-01'), waiver('a', '2026-12-02')] })).toThrow(
-      'waivers[1].row "a" is already waived by waivers[0]',
+      'waivers[1].row "a" already has a lose waiver, waivers[0]',
     );
+    // One per row and kind: a LOSE waiver and a regression waiver for one row are two things.
+    expect(
+      parse({ waivers: [waiver('a', '2026-12-01'), waiver('a', '2026-12-02', 'regression')] })(),
+    ).toHaveLength(2);
+    expect(parse({ waivers: [{ ...waiver('a', '2026-12-01'), kind: 'slow' }] })).toThrow(
+      'waivers[0].kind must be one of lose, regression (default lose), got "slow"',
+    );
+    // Files written before kinds existed read as LOSE waivers.
+    const { kind: _, ...old } = waiver('a', '2026-12-01');
+    expect(parse({ waivers: [old] })()[0]?.kind).toBe('lose');
   });
 
   it('holds through its expiry day and expires the day after', () => {

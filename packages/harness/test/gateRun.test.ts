@@ -82,7 +82,7 @@ describe('ci:gate runner', () => {
     ]);
     expect(lose.code, lose.stdout + lose.stderr).toBe(1);
     expect(lose.stdout).toContain(
-      '--docs 20000 --iterations 300 --rounds 4 --prewarm 100 --no-sweep --families query.count',
+      '--docs 20000 --iterations 300 --prewarm 100 --no-sweep --families query.count',
     );
     const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
     expect(summary).toMatch(/^## ❌ everycell gate failed: LOSE \(exit 1\)/);

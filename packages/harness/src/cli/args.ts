@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { selectFamilies } from '../families/index.js';
 import { type Workload, workloadById } from '../families/workloads.js';
 import { selectMixed } from '../measure/mixed.js';
@@ -18,6 +19,8 @@ export interface BenchArgs {
   candidateUrl?: string;
   baselineUrl?: string;
   help: boolean;
+  /** The merge-base build to measure beside the candidate (the gate's regression check). */
+  base?: { server: string; revision: string };
   /** Background write load of the mixed rows, docs/s; 0 leaves the mixed rows out. */
   mixedWriteRate: number;
   /** Latency-at-throughput sweeps: on unless --no-sweep (and only for selected throughput.* rows). */
@@ -156,6 +159,17 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     throw new UsageError('--sweep and --no-sweep contradict each other: pass one');
   // --sweep adds the throughput rows to an explicit --families selection.
   if (values.sweep === true && selectSweeps(s.families).length === 0) s.families += ',throughput.*';
+  if ((str('base-build') === undefined) !== (str('base-revision') === undefined))
+    throw new UsageError('--base-build and --base-revision go together: pass both, or neither');
+  if (str('base-build') !== undefined) {
+    const dir = resolve(process.env.INIT_CWD ?? process.cwd(), str('base-build') as string);
+    const server = join(dir, 'dist', 'server.js');
+    if (!existsSync(server))
+      throw new UsageError(
+        `--base-build ${dir} has no dist/server.js: build it (npm run build -w packages/engine-napi there)`,
+      );
+    args.base = { server, revision: str('base-revision') as string };
+  }
   if (str('candidate-url') !== undefined)
     args.candidateUrl = parseUrl('candidate-url', str('candidate-url') as string);
   if (str('baseline-url') !== undefined)

@@ -155,6 +155,18 @@ so every WIN or LOSE is false; the summary counts them. Writes to <repo>/.runs/a
 unless --out is given, so A/A cards never reach the gate or the site`,
   },
   { name: 'candidate-url', value: 'U', help: 'use a running candidate at U instead of starting one' },
+  {
+    name: 'base-build',
+    value: 'DIR',
+    help: `an engine-napi package folder of another build (the pull-request gate's merge-base build):
+its service runs as a third engine on the read rows, and each row gets versusBase
+(this build against it: latency and CPU per request; exit 4 on a regression)`,
+  },
+  {
+    name: 'base-revision',
+    value: 'REV',
+    help: 'the commit --base-build was built from (recorded in the manifest)',
+  },
   { name: 'baseline-url', value: 'U', help: 'use a running baseline at U instead of starting OpenSearch' },
   { name: 'out', value: 'DIR', help: 'where run folders and history.duckdb go (default <repo>/scorecards)' },
   { name: 'help', short: 'h', help: 'this text' },

@@ -30,24 +30,26 @@ process.on('exit', () => {
   for (const child of live) child.kill('SIGKILL');
 });
 
-/** Start the candidate engine; resolves when it printed its ready line and answered GET /. */
-export async function startCandidate(opts: StartOptions): Promise<RunningEngine> {
-  if (!existsSync(CANDIDATE_SERVER)) {
+/**
+ * Start the candidate engine; resolves when it printed its ready line and answered GET /.
+ * `server` is another build's service (the gate's merge-base build), started as the 'base' role.
+ */
+export async function startCandidate(
+  opts: StartOptions & { server?: string; role?: 'candidate' | 'base' },
+): Promise<RunningEngine> {
+  const server = opts.server ?? CANDIDATE_SERVER;
+  if (!existsSync(server)) {
     throw new Error(
-      `candidate engine not built (${CANDIDATE_SERVER} missing): run npm run build -w packages/engine-napi`,
+      `candidate engine not built (${server} missing): run npm run build -w packages/engine-napi`,
     );
   }
   const timeoutMs = opts.startTimeoutMs ?? 60_000;
   await mkdir(opts.dataDir, { recursive: true });
   await mkdir(dirname(opts.logFile), { recursive: true });
   const log = createWriteStream(opts.logFile, { flags: 'a' });
-  const child = spawn(
-    process.execPath,
-    [CANDIDATE_SERVER, '--port', String(opts.port), '--data-dir', opts.dataDir],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [server, '--port', String(opts.port), '--data-dir', opts.dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   live.add(child);
   let tail = '';
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
@@ -101,7 +103,7 @@ export async function startCandidate(opts: StartOptions): Promise<RunningEngine>
     const info = await fetchRootInfo(url);
     const version = packageVersion();
     return {
-      role: 'candidate',
+      role: opts.role ?? 'candidate',
       product: `${info.name} ${version} (${info.library ?? 'unknown library'}, ES API ${info.version})`,
       version,
       url,

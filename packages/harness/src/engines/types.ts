@@ -1,7 +1,13 @@
+/**
+ * The part an engine plays in a run: the candidate and the baseline of the scorecard, and (in the
+ * pull-request gate) the candidate built at the merge base, measured beside them to find
+ * regressions against main.
+ */
+export type EngineRole = 'candidate' | 'baseline' | 'base';
+
 /** A search engine process (or remote URL) the harness drives over the Elasticsearch REST API. */
 export interface RunningEngine {
-  /** 'candidate' or 'baseline': the side of the scorecard this engine sits on. */
-  readonly role: 'candidate' | 'baseline';
+  readonly role: EngineRole;
   /** Human name with version, e.g. "everycell 0.1.0 (tantivy 0.27)" or "OpenSearch 2.19.1". */
   readonly product: string;
   readonly version: string;

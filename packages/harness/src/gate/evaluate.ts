@@ -4,8 +4,11 @@ import { comparable } from './comparable.js';
 import { renderSummary } from './render.js';
 import { isExpired, isIsoDay, type Waiver } from './waivers.js';
 
-/** 0 pass, 1 an unwaived LOSE, 2 the run failed, 3 coverage fell against the previous run. */
-export type GateExitCode = 0 | 1 | 2 | 3;
+/**
+ * 0 pass, 1 an unwaived LOSE, 2 the run failed, 3 coverage fell against the previous run,
+ * 4 a row regressed against the merge-base build (unwaived).
+ */
+export type GateExitCode = 0 | 1 | 2 | 3 | 4;
 
 export interface GateInput {
   scorecard: Scorecard;
@@ -55,8 +58,22 @@ export interface Coverage {
   dropped: boolean;
 }
 
+/** A row whose candidate changed against the merge-base build beyond the margin. */
+export interface BaseChange {
+  id: string;
+  title: string;
+  verdict: 'REGRESSED' | 'IMPROVED';
+  /** The larger of the latency and CPU changes, as a factor (> 1 better, < 1 worse). */
+  size: number;
+  reason: string;
+  waiver?: Waiver;
+}
+
 export interface GateResult {
   exitCode: GateExitCode;
+  /** Regressions (unwaived first) and improvements against the merge-base build, largest first. */
+  regressions: BaseChange[];
+  improvements: BaseChange[];
   /** One line: what the gate decided and why. */
   headline: string;
   summaryMarkdown: string;
@@ -121,11 +138,37 @@ function changedRows(card: Scorecard, previous: Scorecard | undefined): ChangedR
   return changed.sort((a, b) => Number(b.flip) - Number(a.flip));
 }
 
+/**
+ * Rows whose candidate moved against the merge-base build, CodSpeed-style: regressions (worst
+ * first) and improvements (best first). The size is the further-from-1 of the latency and CPU
+ * ratios that cleared the margin.
+ */
+function baseChanges(card: Scorecard, waivers: Map<string, Waiver>, today: string) {
+  const changes: BaseChange[] = [];
+  for (const row of card.rows) {
+    const v = row.versusBase;
+    if (!v || (v.verdict !== 'REGRESSED' && v.verdict !== 'IMPROVED')) continue;
+    const ratios = [v.ratio, v.cpuRatio].filter((x): x is number => x !== undefined);
+    const size = v.verdict === 'REGRESSED' ? Math.min(...ratios) : Math.max(...ratios);
+    const change: BaseChange = { id: row.id, title: row.title, verdict: v.verdict, size, reason: v.reason };
+    const waiver = waivers.get(row.id);
+    if (waiver && v.verdict === 'REGRESSED') change.waiver = waiver;
+    changes.push(change);
+  }
+  const live = (c: BaseChange) => c.waiver === undefined || isExpired(c.waiver, today);
+  const regressions = changes
+    .filter((c) => c.verdict === 'REGRESSED')
+    .sort((a, b) => Number(live(b)) - Number(live(a)) || a.size - b.size);
+  const improvements = changes.filter((c) => c.verdict === 'IMPROVED').sort((a, b) => b.size - a.size);
+  return { regressions, improvements };
+}
+
 /** Decide the gate for one run. Pure: same input, same result, no I/O. */
 export function evaluateGate(input: GateInput): GateResult {
   const { scorecard: card, previous, waivers, today } = input;
   if (!isIsoDay(today)) throw new Error(`evaluateGate: today must be YYYY-MM-DD, got "${today}"`);
-  const byRow = new Map(waivers.map((w) => [w.row, w]));
+  const byRow = new Map(waivers.filter((w) => w.kind === 'lose').map((w) => [w.row, w]));
+  const regressionWaiver = new Map(waivers.filter((w) => w.kind === 'regression').map((w) => [w.row, w]));
   const loses: RowResult[] = card.rows.filter((r) => r.verdict === 'LOSE');
 
   const failingRows: FailingRow[] = [];
@@ -140,9 +183,14 @@ export function evaluateGate(input: GateInput): GateResult {
       failingRows.push(failing);
     }
   }
+  const { regressions, improvements } = baseChanges(card, regressionWaiver, today);
+  const unwaivedRegressions = regressions.filter((r) => r.waiver === undefined || isExpired(r.waiver, today));
   const losing = new Set(loses.map((r) => r.id));
+  const regressed = new Set(regressions.map((r) => r.id));
   const expiredWaivers = waivers.filter((w) => isExpired(w, today));
-  const unusedWaivers = waivers.filter((w) => !isExpired(w, today) && !losing.has(w.row));
+  const unusedWaivers = waivers.filter(
+    (w) => !isExpired(w, today) && !(w.kind === 'lose' ? losing : regressed).has(w.row),
+  );
   const cov = coverage(card, previous);
   const failure = runFailure(card);
 
@@ -155,6 +203,10 @@ export function evaluateGate(input: GateInput): GateResult {
     exitCode = 1;
     const expired = failingRows.filter((r) => r.expiredWaiver).length;
     headline = `${failingRows.length} LOSE row${failingRows.length === 1 ? '' : 's'} not waived${expired ? ` (${expired} with an expired waiver)` : ''}`;
+  } else if (unwaivedRegressions.length > 0) {
+    exitCode = 4;
+    const worst = unwaivedRegressions[0] as BaseChange;
+    headline = `${unwaivedRegressions.length} row${unwaivedRegressions.length === 1 ? '' : 's'} regressed against the merge-base build ${card.manifest.base?.revision.slice(0, 7) ?? ''}, worst ${worst.id} ${worst.size.toFixed(3)}x`;
   } else if (cov.dropped) {
     exitCode = 3;
     const parts = [];
@@ -169,6 +221,8 @@ export function evaluateGate(input: GateInput): GateResult {
   const result: Omit<GateResult, 'summaryMarkdown'> = {
     exitCode,
     headline,
+    regressions,
+    improvements,
     failingRows,
     changedRows: changedRows(card, previous),
     waivedRows,

@@ -6,12 +6,13 @@ import type { Waiver } from './waivers.js';
 
 type Result = Omit<GateResult, 'summaryMarkdown'>;
 
-const ICON: Record<number, string> = { 0: '✅', 1: '❌', 2: '💥', 3: '⚠️' };
+const ICON: Record<number, string> = { 0: '✅', 1: '❌', 2: '💥', 3: '⚠️', 4: '🐢' };
 const LABEL: Record<number, string> = {
   0: 'passed',
   1: 'failed: LOSE',
   2: 'failed: the run failed',
   3: 'failed: coverage fell',
+  4: 'failed: regression against main',
 };
 
 /** Table cells come from scorecards a PR can influence: keep them on one line and inside their cell. */
@@ -94,6 +95,52 @@ function changedSection(result: Result, previous: Scorecard | undefined): string
   ];
 }
 
+/**
+ * A row id linked to its page on the published site when SITE_URL is set (the workflow sets
+ * it), else the id in code.
+ */
+function rowLink(id: string): string {
+  const site = process.env.SITE_URL?.replace(/\/$/, '');
+  return site ? `[${code(id)}](${site}/rows/${encodeURIComponent(id)}/)` : code(id);
+}
+
+const factor = (x: number) => `${x.toFixed(3)}x`;
+
+/**
+ * Rows whose candidate moved against the merge-base build, largest change first (CodSpeed-style):
+ * regressions fail the gate unless a regression waiver covers them; improvements are news.
+ */
+function baseSections(card: Scorecard, result: Result): string[] {
+  const base = card.manifest.base;
+  if (!base) return [];
+  const at = code(base.revision.slice(0, 7));
+  const out: string[] = [];
+  if (result.regressions.length === 0 && result.improvements.length === 0)
+    return [`No row moved against the merge-base build ${at} beyond the margin.`, ''];
+  if (result.regressions.length > 0)
+    out.push(
+      `### Regressions against the merge-base build ${at}`,
+      '',
+      '| row | change (> 1: faster) | reason |',
+      '|---|---:|---|',
+      ...result.regressions.map(
+        (r) =>
+          `| ${rowLink(r.id)}${r.waiver ? ` (waived until ${r.waiver.expires})` : ''} | ${factor(r.size)} | ${cell(r.reason)} |`,
+      ),
+      '',
+    );
+  if (result.improvements.length > 0)
+    out.push(
+      `### Improvements against the merge-base build ${at}`,
+      '',
+      '| row | change (> 1: faster) | reason |',
+      '|---|---:|---|',
+      ...result.improvements.map((r) => `| ${rowLink(r.id)} | ${factor(r.size)} | ${cell(r.reason)} |`),
+      '',
+    );
+  return out;
+}
+
 function coverageSection(result: Result): string[] {
   const c = result.coverage;
   if (!c.compared) return [`Coverage: ${cell(c.note ?? 'not compared')}.`, ''];
@@ -109,7 +156,9 @@ function waiverHousekeeping(result: Result): string[] {
   for (const w of result.expiredWaivers)
     lines.push(`- expired waiver for ${code(w.row)}: ${waiverText(w)}: renew it with a reason or delete it`);
   for (const w of result.unusedWaivers)
-    lines.push(`- unused waiver for ${code(w.row)} (the row did not LOSE): ${waiverText(w)}`);
+    lines.push(
+      `- unused ${w.kind} waiver for ${code(w.row)} (the row did not ${w.kind === 'lose' ? 'LOSE' : 'regress'}): ${waiverText(w)}`,
+    );
   return lines.length === 0 ? [] : ['### Waivers to tidy (scorecards/waivers.json)', '', ...lines, ''];
 }
 
@@ -127,6 +176,7 @@ export function renderSummary(card: Scorecard, previous: Scorecard | undefined, 
     ...(result.runFailure ? [`Run failure: ${cell(result.runFailure)}`, ''] : []),
     ...failingSection(result),
     ...waivedSection(result),
+    ...baseSections(card, result),
     ...changedSection(result, previous),
     ...coverageSection(result),
     ...waiverHousekeeping(result),
@@ -162,6 +212,7 @@ export function renderComment(
           '',
         ]
       : []),
+    ...baseSections(card, result),
     ...changedSection(result, previous),
     ...(result.coverage.compared ? coverageSection(result) : []),
     link,

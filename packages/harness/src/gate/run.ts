@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT } from '../repo.js';
 import { DEFAULT_WAIVERS, fromCaller } from './args.js';
+import { buildBase, defaultBaseRevision, engineChanged } from './baseBuild.js';
 import { judge, reportNoScorecard } from './judge.js';
 import { ScorecardInputError } from './scorecards.js';
 import { WaiverFileError } from './waivers.js';
@@ -18,27 +19,23 @@ import { WaiverFileError } from './waivers.js';
  * a few minutes on a 2-core runner; p99 still has >= 100 samples per engine per row.
  */
 // No sweeps at CI scale: they add about 40 s per family and pull requests are judged on the rest.
-export const CI_SCALE = [
-  '--docs',
-  '20000',
-  '--iterations',
-  '300',
-  '--rounds',
-  '4',
-  '--prewarm',
-  '100',
-  '--no-sweep',
-];
+export const CI_SCALE = ['--docs', '20000', '--iterations', '300', '--prewarm', '100', '--no-sweep'];
 
 const HELP = `usage: npm run ci:gate -- [--out DIR] [--scorecards DIR] [--waivers FILE] [--summary FILE]
-                       [--comment FILE] [bench flags...]
+                       [--comment FILE] [--base REV | --no-base] [bench flags...]
 
-Runs the bench at CI scale (${CI_SCALE.join(' ')}) into --out (default ci-out), then the gate
-on the new run against the newest committed run in --scorecards (default scorecards/).
+Builds the candidate at the merge base (--base, default: the merge base with main, or HEAD's
+parent on main itself) when the engine's sources changed since, then runs the bench at CI
+scale (${CI_SCALE.join(' ')}) into --out (default ci-out) with that build as a third engine
+on the read rows, and judges the new run against the newest committed run in --scorecards
+(default scorecards/): LOSE rows against the baseline, and rows slower than the merge-base build.
 Any other flag goes to the bench after the CI-scale ones, so it overrides them (e.g. --docs 5000).
-Exit status: 0 pass, 1 unwaived LOSE, 2 run failed, 3 coverage fell.`;
+Exit status: 0 pass, 1 unwaived LOSE, 2 run failed, 3 coverage fell, 4 a row regressed against
+the merge-base build (unwaived).`;
 
 interface RunnerArgs {
+  /** The merge-base revision to build and compare with; null: --no-base. */
+  base?: string | null;
   out: string;
   scorecards: string;
   waivers: string;
@@ -48,7 +45,7 @@ interface RunnerArgs {
   help: boolean;
 }
 
-const OWN = new Set(['--out', '--scorecards', '--waivers', '--summary', '--comment']);
+const OWN = new Set(['--out', '--scorecards', '--waivers', '--summary', '--comment', '--base']);
 
 function parseRunnerArgs(argv: string[]): RunnerArgs {
   const own = new Map<string, string>();
@@ -58,6 +55,7 @@ function parseRunnerArgs(argv: string[]): RunnerArgs {
     const token = argv[i] as string;
     const [flag, inline] = token.split(/=(.*)/s, 2) as [string, string | undefined];
     if (flag === '--help' || flag === '-h') help = true;
+    else if (flag === '--no-base') own.set('--no-base', 'yes');
     else if (OWN.has(flag)) {
       const value = inline ?? argv[++i];
       if (value === undefined || value.startsWith('--') || value.trim() === '')
@@ -79,6 +77,8 @@ function parseRunnerArgs(argv: string[]): RunnerArgs {
     bench,
     help,
   };
+  if (own.has('--no-base')) args.base = null;
+  else if (own.has('--base')) args.base = own.get('--base') as string;
   const summary = path('--summary');
   if (summary) args.summary = summary;
   const comment = path('--comment');
@@ -122,6 +122,27 @@ function runBench(args: string[]): Promise<number | null> {
   });
 }
 
+/**
+ * The bench flags that add the merge-base build, or none: --no-base, no base revision (a first
+ * commit), or no engine change since it (the same engine would be measured against itself).
+ */
+function baseBuildArgs(base: string | null | undefined): string[] {
+  if (base === null) return [];
+  const revision = base ?? defaultBaseRevision();
+  if (!revision) {
+    console.log('ci:gate: no merge base to compare with (no parent commit): regression check skipped');
+    return [];
+  }
+  if (!engineChanged(revision)) {
+    console.log(
+      `ci:gate: the candidate engine's sources are the same at ${revision.slice(0, 7)}: regression check skipped (nothing to compare)`,
+    );
+    return [];
+  }
+  const dir = buildBase(revision, (line) => console.log(`ci:gate: ${line}`));
+  return ['--base-build', dir, '--base-revision', revision];
+}
+
 async function main(argv: string[]): Promise<number> {
   let args: RunnerArgs;
   try {
@@ -136,7 +157,10 @@ async function main(argv: string[]): Promise<number> {
   }
   mkdirSync(args.out, { recursive: true });
   const before = runFolders(args.out);
-  const benchArgs = ['--out', args.out, ...CI_SCALE, ...args.bench];
+  // A candidate given by URL is not this checkout's build: there is no merge-base build to pit it against.
+  const byUrl = args.bench.some((t) => t === '--candidate-url' || t.startsWith('--candidate-url='));
+  const baseArgs = byUrl ? [] : baseBuildArgs(args.base);
+  const benchArgs = ['--out', args.out, ...CI_SCALE, ...baseArgs, ...args.bench];
   console.log(`ci:gate: npm run bench -w packages/harness -- ${benchArgs.join(' ')}`);
   const benchCode = await runBench(benchArgs);
   const fresh = [...runFolders(args.out)].filter((name) => !before.has(name)).sort();
@@ -161,8 +185,9 @@ async function main(argv: string[]): Promise<number> {
     throw error;
   }
   // The bench's own status can only make things worse: a crash after writing is still a failed run.
-  // 3 is the bench's own coverage check against its out folder; the gate judged coverage above.
-  if (benchCode !== 0 && benchCode !== 1 && benchCode !== 3 && gateCode !== 2) {
+  // 3 is the bench's own coverage check against its out folder; the gate judged coverage above;
+  // 4 is a regression the gate judged with the waivers.
+  if (benchCode !== 0 && benchCode !== 1 && benchCode !== 3 && benchCode !== 4 && gateCode !== 2) {
     console.error(`ci:gate: the bench exited with ${benchCode ?? 'a signal'}: the run counts as failed`);
     return 2;
   }

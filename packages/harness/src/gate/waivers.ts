@@ -8,11 +8,19 @@ import { readFileSync } from 'node:fs';
 export interface Waiver {
   /** A row id from the scorecard, e.g. "query.term". */
   row: string;
+  /**
+   * What it lets through: a LOSE against the baseline ("lose", the default), or a regression
+   * against the merge-base build ("regression": a deliberate slowdown, e.g. a correctness fix).
+   */
+  kind: WaiverKind;
   reason: string;
   who: string;
   /** Last day (UTC) the waiver holds, YYYY-MM-DD. */
   expires: string;
 }
+
+export type WaiverKind = 'lose' | 'regression';
+export const WAIVER_KINDS: readonly WaiverKind[] = ['lose', 'regression'];
 
 /** The waivers file is wrong: the message names the file and the field to fix. */
 export class WaiverFileError extends Error {}
@@ -55,10 +63,15 @@ export function parseWaivers(file: string, raw: unknown): Waiver[] {
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
       throw new WaiverFileError(`${file}: ${at} must be an object with row, reason, who, expires`);
     const e = entry as Record<string, unknown>;
-    const unknownKey = Object.keys(e).find((k) => !['row', 'reason', 'who', 'expires'].includes(k));
+    const unknownKey = Object.keys(e).find((k) => !['row', 'kind', 'reason', 'who', 'expires'].includes(k));
     if (unknownKey !== undefined)
       throw new WaiverFileError(
-        `${file}: ${at}.${unknownKey} is not a waiver field (fields: row, reason, who, expires)`,
+        `${file}: ${at}.${unknownKey} is not a waiver field (fields: row, kind, reason, who, expires)`,
+      );
+    const kind = e.kind === undefined ? 'lose' : e.kind;
+    if (!WAIVER_KINDS.includes(kind as WaiverKind))
+      throw new WaiverFileError(
+        `${file}: ${at}.kind must be one of ${WAIVER_KINDS.join(', ')} (default lose), got ${JSON.stringify(e.kind)}`,
       );
     const row = nonEmptyString(file, `${at}.row`, e.row);
     const reason = nonEmptyString(file, `${at}.reason`, e.reason);
@@ -66,13 +79,14 @@ export function parseWaivers(file: string, raw: unknown): Waiver[] {
     const expires = nonEmptyString(file, `${at}.expires`, e.expires);
     if (!isIsoDay(expires))
       throw new WaiverFileError(`${file}: ${at}.expires must be a date YYYY-MM-DD, got "${expires}"`);
-    const first = seen.get(row);
+    const key = `${kind} ${row}`;
+    const first = seen.get(key);
     if (first !== undefined)
       throw new WaiverFileError(
-        `${file}: ${at}.row "${row}" is already waived by waivers[${first}]: keep one waiver per row`,
+        `${file}: ${at}.row "${row}" already has a ${kind} waiver, waivers[${first}]: keep one per row and kind`,
       );
-    seen.set(row, i);
-    return { row, reason, who, expires };
+    seen.set(key, i);
+    return { row, kind: kind as WaiverKind, reason, who, expires };
   });
 }
 

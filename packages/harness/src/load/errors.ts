@@ -1,7 +1,9 @@
+import type { EngineRole } from '../engines/types.js';
+
 /** The run itself failed (exit 2): an engine died or cannot be reached. Never a row verdict. */
 export class EngineFailure extends Error {
   constructor(
-    readonly role: 'candidate' | 'baseline',
+    readonly role: EngineRole,
     message: string,
   ) {
     super(`${role}: ${message}`);

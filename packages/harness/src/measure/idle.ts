@@ -1,13 +1,13 @@
+import type { EngineRole } from '../engines/types.js';
 import type { Clock } from '../load/clock.js';
 import type { Side } from '../load/side.js';
-import type { Role } from '../scorecard/schema.js';
 
 /** What "both engines idle" meant when a fork's timing started, for the scorecard. */
 export interface IdleState {
   /** How long the harness waited for it, ms. */
   waitedMs: number;
   /** Each engine's CPU use over the last window, ms of CPU per second (undefined: not readable). */
-  cpuMsPerSecond: Partial<Record<Role, number>>;
+  cpuMsPerSecond: Partial<Record<EngineRole, number>>;
   /** False when the wait timed out with an engine still busy (the fork is timed anyway). */
   quiet: boolean;
   /** False when neither engine's CPU could be read (both given by URL): nothing was checked. */
@@ -39,21 +39,34 @@ export const DEFAULT_IDLE: IdleOptions = {
  * way). Engines whose CPU cannot be read (given by URL) are not waited for.
  */
 export async function waitIdle(
-  sides: Record<Role, Side>,
+  sides: Partial<Record<EngineRole, Side>>,
   clock: Clock,
   options: IdleOptions = DEFAULT_IDLE,
 ): Promise<IdleState> {
   const start = clock.now();
-  const roles = Object.keys(sides) as Role[];
+  const roles = (Object.keys(sides) as EngineRole[]).filter((r) => sides[r] !== undefined);
+  const side = (r: EngineRole) => sides[r] as Side;
   let quietInARow = 0;
-  let last: Partial<Record<Role, number>> = {};
+  let last: Partial<Record<EngineRole, number>> = {};
   for (;;) {
-    const before = await Promise.all(roles.map((r) => sides[r].cpuNs().catch(() => undefined)));
+    const before = await Promise.all(
+      roles.map((r) =>
+        side(r)
+          .cpuNs()
+          .catch(() => undefined),
+      ),
+    );
     if (before.every((x) => x === undefined))
       return { waitedMs: 0, cpuMsPerSecond: {}, quiet: true, checked: false };
     const t0 = clock.now();
     await clock.sleepUntil(t0 + BigInt(options.windowMs) * 1_000_000n);
-    const after = await Promise.all(roles.map((r) => sides[r].cpuNs().catch(() => undefined)));
+    const after = await Promise.all(
+      roles.map((r) =>
+        side(r)
+          .cpuNs()
+          .catch(() => undefined),
+      ),
+    );
     const seconds = Number(clock.now() - t0) / 1e9;
     last = {};
     roles.forEach((role, i) => {

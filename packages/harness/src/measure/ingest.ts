@@ -160,3 +160,21 @@ export async function ingestBoth(
   }
   return raws;
 }
+
+/**
+ * Load the corpus into one more engine, untimed (the gate's merge-base build: it needs the same
+ * index to be measured on the read rows, not an ingest figure). Throws when it did not take it all.
+ */
+export async function loadUntimed(side: Side, corpus: PreparedCorpus, index: string, settings: RunSettings) {
+  const raw: IngestSideRaw = { supported: true, bulkMs: [], elapsedMs: 0, failedBulks: 0, failedItems: 0 };
+  const error = await recreateIndex(side, index, corpus.indexBody);
+  if (error) throw new Error(`${side.role}: ${error}`);
+  const numbered = corpus.batches.map((b, n) => ({ n, body: b.body }));
+  await ingestChunk(side, raw, numbered, index, settings, true);
+  const count = await side.json('POST', `/${index}/_count`, { query: { match_all: {} } });
+  const n = (count.body as { count?: number }).count;
+  if (raw.failedBulks > 0 || n !== corpus.docs)
+    throw new Error(
+      `${side.role}: loaded ${n ?? 'no'} of ${corpus.docs} documents${raw.error ? ` (${raw.error})` : ''}`,
+    );
+}

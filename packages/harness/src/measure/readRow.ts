@@ -65,16 +65,29 @@ const ROLES = ['candidate', 'baseline'] as const;
 /** CPU of a side, or undefined when it cannot be read (an engine given by URL). */
 const cpuOf = (side: Side) => side.cpuNs().catch(() => undefined);
 
+/** The engines a row is timed on: both sides, and the merge-base build when the gate runs one. */
+export type RowSides = Record<Role, Side> & { base?: Side };
+type SideKey = Role | 'base';
+
+/**
+ * The order engines are timed in round `round`: rotated by the round index, so every engine
+ * takes every position equally often (two engines: C B, B C, ...; three: C B A, B A C, A C B).
+ */
+export function roundOrder(keys: readonly SideKey[], round: number): SideKey[] {
+  const k = round % keys.length;
+  return [...keys.slice(k), ...keys.slice(0, k)];
+}
+
 /**
  * `plan.rounds` more rounds of a row in fork `plan.fork`, appended to raw: per round warmups and
- * timed open-loop requests on one engine at a time, the order alternating with the row's round
- * index (C B, B C, ...) so drift hits both. Each timed phase also records the engine's on-CPU
- * time (and the idle engine's, which should stay near zero). Sampled responses of the same
- * request index are compared across engines.
+ * timed open-loop requests on one engine at a time, the order rotating with the row's round index
+ * (roundOrder) so drift hits every engine alike. Each timed phase also records the engine's
+ * on-CPU time, and the idle engines' (which should stay near zero). Sampled responses of the same
+ * request index are compared across the candidate and the baseline.
  */
 export async function measureRounds(
   raw: ReadRowRaw,
-  sides: Record<Role, Side>,
+  sides: RowSides,
   index: string,
   settings: RunSettings,
   clock: Clock,
@@ -87,17 +100,21 @@ export async function measureRounds(
     string,
     Captured
   >;
+  const keys: SideKey[] = [...ROLES, ...(sides.base && raw.base?.supported ? (['base'] as const) : [])];
+  const rawOf = (key: SideKey) => (key === 'base' ? (raw.base as NonNullable<ReadRowRaw['base']>) : raw[key]);
+  const sideOf = (key: SideKey) => (key === 'base' ? (sides.base as Side) : sides[key]);
   const to = raw.rounds + plan.rounds;
   for (let round = raw.rounds; round < to; round++) {
-    const order = round % 2 === 0 ? ROLES : ([...ROLES].reverse() as Role[]);
     const warm = bodiesFor(family, settings.seed, settings.warmup, 'warmup', round);
     const timed = bodiesFor(family, settings.seed, perRound(settings), 'round', round);
-    for (const role of order) {
-      onProgress?.(`${role} fork ${plan.fork + 1} round ${round + 1}`);
-      const side = sides[role];
-      const other = sides[role === 'candidate' ? 'baseline' : 'candidate'];
-      raw[role].warmup.push(...(await phase(side, family, index, warm, settings, clock, 'warmup', round)));
-      const [cpu0, otherCpu0] = [await cpuOf(side), await cpuOf(other)];
+    for (const key of roundOrder(keys, round)) {
+      onProgress?.(`${key} fork ${plan.fork + 1} round ${round + 1}`);
+      const side = sideOf(key);
+      const mine = rawOf(key);
+      const idle = keys.filter((k) => k !== key);
+      mine.warmup.push(...(await phase(side, family, index, warm, settings, clock, 'warmup', round)));
+      const cpu0 = await cpuOf(side);
+      const idle0 = await Promise.all(idle.map((k) => cpuOf(sideOf(k))));
       const t0 = clock.now();
       const samples = await phase(
         side,
@@ -108,29 +125,31 @@ export async function measureRounds(
         clock,
         'timed',
         round,
-        captured[role],
+        key === 'base' ? undefined : captured[key],
       );
       const wallNs = Number(clock.now() - t0);
-      const [cpu1, otherCpu1] = [await cpuOf(side), await cpuOf(other)];
+      const cpu1 = await cpuOf(side);
+      const idle1 = await Promise.all(idle.map((k) => cpuOf(sideOf(k))));
       const sent = samples.filter((x) => x.outcome !== 'dropped').length;
       if (cpu0 !== undefined && cpu1 !== undefined) {
-        raw[role].cpu ??= [];
-        raw[role].cpu.push({ fork: plan.fork, round, requests: sent, cpuNs: cpu1 - cpu0, wallNs });
+        mine.cpu ??= [];
+        mine.cpu.push({ fork: plan.fork, round, requests: sent, cpuNs: cpu1 - cpu0, wallNs });
       }
-      const otherRole = role === 'candidate' ? 'baseline' : 'candidate';
-      if (otherCpu0 !== undefined && otherCpu1 !== undefined) {
-        raw[otherRole].idle ??= [];
-        raw[otherRole].idle.push({ cpuNs: otherCpu1 - otherCpu0, wallNs });
-      }
+      idle.forEach((k, i) => {
+        const [a, b] = [idle0[i], idle1[i]];
+        if (a === undefined || b === undefined) return;
+        const other = rawOf(k);
+        other.idle ??= [];
+        other.idle.push({ cpuNs: b - a, wallNs });
+      });
       // Lay this phase after the engine's earlier timed phases of the row: i unique within the row,
       // atMs the intended send on the engine's own timed schedule (its place in the row's timeline).
-      const earlier = raw[role].timed;
-      const last = earlier[earlier.length - 1];
+      const last = mine.timed[mine.timed.length - 1];
       const offsetMs =
         last === undefined ? 0 : last.atMs + (last.atMs > 0 ? last.atMs / Math.max(last.i, 1) : 0);
-      const base = earlier.length;
-      raw[role].timed.push(
-        ...samples.map((x) => ({ ...x, fork: plan.fork, i: x.i + base, atMs: x.atMs + offsetMs })),
+      const before = mine.timed.length;
+      mine.timed.push(
+        ...samples.map((x) => ({ ...x, fork: plan.fork, i: x.i + before, atMs: x.atMs + offsetMs })),
       );
     }
     raw.rounds = round + 1;
@@ -149,7 +168,7 @@ export async function measureRounds(
  */
 export async function probeReadRow(
   family: Family,
-  sides: Record<Role, Side>,
+  sides: RowSides,
   index: string,
   settings: RunSettings,
 ): Promise<ReadRowRaw> {
@@ -175,6 +194,12 @@ export async function probeReadRow(
   }
   if (probes.candidate.ok && probes.baseline.ok)
     recordCheck(raw, probes.candidate.signal, probes.baseline.signal);
+  if (sides.base) {
+    const p = await probe(sides.base, probeWire.path, probeWire.body, family);
+    raw.base = p.ok
+      ? { supported: true, timed: [], warmup: [] }
+      : { supported: false, error: p.error, timed: [], warmup: [] };
+  }
   return raw;
 }
 
@@ -210,15 +235,16 @@ const PREWARM_IN_FLIGHT = 4;
  */
 export async function prewarm(
   families: readonly Family[],
-  sides: Record<Role, Side>,
+  sides: RowSides,
   index: string,
   settings: RunSettings,
   fork: number,
   onFamily?: (role: string, family: Family) => void,
 ): Promise<void> {
   if (settings.prewarm <= 0) return;
-  const order = fork % 2 === 0 ? ROLES : ([...ROLES].reverse() as Role[]);
-  for (const role of order) {
+  const keys: SideKey[] = [...ROLES, ...(sides.base ? (['base'] as const) : [])];
+  for (const role of roundOrder(keys, fork)) {
+    const side = role === 'base' ? (sides.base as Side) : sides[role];
     for (const family of families) {
       const s = rowSettings(family, settings);
       if (s.prewarm <= 0) continue;
@@ -231,7 +257,7 @@ export async function prewarm(
       const worker = async () => {
         while (!refused && next < wires.length) {
           const wire = wires[next++] as (typeof wires)[number];
-          const res = await sides[role].send('POST', wire.path, wire.body).catch((error: unknown) => {
+          const res = await side.send('POST', wire.path, wire.body).catch((error: unknown) => {
             if (error instanceof TransportError) return { status: 0, text: '' };
             throw error;
           });

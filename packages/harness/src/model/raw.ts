@@ -31,6 +31,8 @@ export interface ReadRowRaw {
   probeBody: Record<string, unknown>;
   candidate: SideRowRaw;
   baseline: SideRowRaw;
+  /** The merge-base build's measurement (the gate's regression check), when it ran. */
+  base?: SideRowRaw;
   /** Rounds measured per engine so far, over every fork. */
   rounds: number;
   /** Forks (process executions per engine) that measured the row so far. */

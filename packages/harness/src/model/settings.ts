@@ -63,6 +63,11 @@ export interface LoadSettings {
 /** How measurements are judged: thresholds and the statistics' own knobs. */
 export interface JudgeSettings {
   /**
+   * The gate's regression check (this build against the merge-base build): a row regressed when
+   * its latency or engine CPU per request is worse than 1 / (1 + this) with the whole interval.
+   */
+  regressionMargin: number;
+  /**
    * Two-sided confidence of a row's interval (read, mixed and kNN rows: a t interval over forks,
    * or rounds within one fork). A run judges ~90 rows at once: at 95% a clean run would show a
    * few false WIN/LOSE every time, so the default is stricter.
@@ -106,6 +111,7 @@ export const DEFAULT_SETTINGS: RunSettings = {
   ingestWarmupBatches: 20,
   signalEvery: 20,
   confidence: 0.99,
+  regressionMargin: 0.1,
   tieMargin: 0.05,
   collapseErrorRate: 0.01,
   bootstrapResamples: 1000,

@@ -28,6 +28,8 @@ export interface BenchOptions {
   abort: AbortSignal;
   /** Docs/s re-indexed during the mixed rows; 0 or absent leaves them out. */
   mixedWriteRate?: number;
+  /** The candidate built at the merge base: its service and revision (the gate's regression check). */
+  base?: { server: string; revision: string };
   /** Run the latency-at-throughput sweeps of the selected throughput.* rows. */
   sweep?: boolean;
   sweepP99Ms?: number;
@@ -62,11 +64,17 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
 
   let engines: Awaited<ReturnType<typeof startEngines>>;
   try {
-    engines = await startEngines({ ...opts, aa: settings.aa, runDir, log: progress.log });
+    engines = await startEngines({
+      ...opts,
+      aa: settings.aa,
+      runDir,
+      log: progress.log,
+      ...(opts.base ? { baseServer: opts.base.server } : {}),
+    });
   } catch (error) {
     return { exitCode: 2, error: `could not start or reach the engines: ${(error as Error).message}` };
   }
-  for (const e of [engines.candidate, engines.baseline])
+  for (const e of [engines.candidate, engines.baseline, ...(engines.base ? [engines.base] : [])])
     progress.log(
       `${`${e.role}:`.padEnd(10)} ${e.product} at ${e.url}${e.pid === undefined ? '' : ` (pid ${e.pid})`}`,
     );
@@ -79,7 +87,11 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
     candidate: new Side(engines.candidate, settings.connections, settings.timeoutMs, abort),
     baseline: new Side(engines.baseline, settings.connections, settings.timeoutMs, abort),
   };
+  const base = engines.base
+    ? new Side(engines.base, settings.connections, settings.timeoutMs, abort)
+    : undefined;
   const ctx: RunContext = {
+    ...(base && opts.base ? { base, baseRevision: opts.base.revision } : {}),
     settings,
     runId,
     out: opts.out,
@@ -124,11 +136,12 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
       failure = `${crashed}; ${lost} row${lost === 1 ? '' : 's'} recorded collapsed, the others measured`;
     }
     progress.stop();
-    await Promise.all([sides.candidate.client.close(), sides.baseline.client.close()]);
+    const all = [sides.candidate, sides.baseline, ...(base ? [base] : [])];
+    await Promise.all(all.map((side) => side.client.close()));
     // The sides hold the current processes: a restarted engine is not the one first started.
-    await Promise.all([sides.candidate.engine.stop(), sides.baseline.engine.stop()]);
+    await Promise.all(all.map((side) => side.engine.stop()));
     // Engine data is bulky and rebuilt every run; the logs stay for post-mortems.
-    for (const dir of ['candidate/data', 'baseline/home/data', 'candidate-aa/home/data'])
+    for (const dir of ['candidate/data', 'baseline/home/data', 'candidate-aa/home/data', 'base/data'])
       await rm(join(runDir, dir), { recursive: true, force: true });
   }
   return finishRun(ctx, {

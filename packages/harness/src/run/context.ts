@@ -32,6 +32,10 @@ export interface RunContext {
   readonly spec: CorpusSpec;
   readonly index: string;
   readonly sides: Record<Role, Side>;
+  /** The candidate built at the merge base (the gate's regression check), measured on the read rows. */
+  readonly base?: Side;
+  /** The merge-base revision that build was made from. */
+  readonly baseRevision?: string;
   readonly guard: RowGuard;
   readonly clock: Clock;
   readonly progress: RunProgress;

@@ -12,6 +12,8 @@ export interface EngineSources {
   aa?: boolean;
   /** Run folder for engine data and logs (outside scorecards/). */
   runDir: string;
+  /** The merge-base build's service (dist/server.js), started as a third engine: the 'base' role. */
+  baseServer?: string;
   log(line: string): void;
 }
 
@@ -21,7 +23,7 @@ export interface EngineSources {
  */
 export async function startEngines(
   src: EngineSources,
-): Promise<{ candidate: RunningEngine; baseline: RunningEngine }> {
+): Promise<{ candidate: RunningEngine; baseline: RunningEngine; base?: RunningEngine }> {
   const candidate = (async (): Promise<RunningEngine> => {
     if (src.candidateUrl) return connectRemote('candidate', src.candidateUrl);
     if (src.aa) {
@@ -58,10 +60,20 @@ export async function startEngines(
       port: await freePort(),
     });
   })();
-  const [c, b] = await Promise.allSettled([candidate, baseline]);
-  if (c.status === 'fulfilled' && b.status === 'fulfilled') return { candidate: c.value, baseline: b.value };
-  if (c.status === 'fulfilled') await c.value.stop();
-  if (b.status === 'fulfilled') await b.value.stop();
-  const reasons = [c, b].filter((r) => r.status === 'rejected').map((r) => (r.reason as Error).message);
+  const base = (async () => {
+    if (!src.baseServer) return undefined;
+    return startCandidate({
+      server: src.baseServer,
+      role: 'base',
+      dataDir: join(src.runDir, 'base', 'data'),
+      logFile: join(src.runDir, 'base', 'engine.log'),
+      port: await freePort(),
+    });
+  })();
+  const [c, b, a] = await Promise.allSettled([candidate, baseline, base]);
+  if (c.status === 'fulfilled' && b.status === 'fulfilled' && a.status === 'fulfilled')
+    return { candidate: c.value, baseline: b.value, ...(a.value ? { base: a.value } : {}) };
+  for (const r of [c, b, a]) if (r.status === 'fulfilled') await r.value?.stop();
+  const reasons = [c, b, a].filter((r) => r.status === 'rejected').map((r) => (r.reason as Error).message);
   throw new Error(reasons.join('\n'));
 }

@@ -22,7 +22,8 @@ export async function finishRun(
     durationMs: number;
     status: Scorecard['status'];
     failure?: string;
-    engines: { candidate: RunningEngine; baseline: RunningEngine };
+    engines: { candidate: RunningEngine; baseline: RunningEngine; base?: RunningEngine };
+    baseRevision?: string;
     log: (line: string) => void;
   },
 ): Promise<BenchOutcome> {
@@ -55,6 +56,8 @@ export async function finishRun(
     }),
     rows: ctx.rows,
   });
+  if (done.engines.base && done.baseRevision)
+    card.manifest.base = { ...engineInfo(done.engines.base), revision: done.baseRevision };
   card.manifest.design = {
     forks: settings.forks,
     roundsPerFork: settings.rounds,

@@ -15,24 +15,31 @@ export function countVerdicts(rows: readonly RowResult[]): Record<Verdict, numbe
 }
 
 /**
- * Exit status of a run: 2 unless it completed, then 1 if anything lost, then 3 if coverage fell
- * against the previous comparable run, else 0 (the gate's order: a failed run trumps a LOSE,
- * a LOSE trumps lost coverage).
+ * Exit status of a run: 2 unless it completed, then 1 if anything lost, then 4 if a row regressed
+ * against the merge-base build, then 3 if coverage fell against the previous comparable run,
+ * else 0 (the gate's order: a failed run trumps a LOSE, a LOSE a regression, a regression lost
+ * coverage).
  */
 export function exitCodeFor(
   status: Scorecard['status'],
   counts: Record<Verdict, number>,
   coverage?: Coverage,
+  regressed = false,
 ): Scorecard['exitCode'] {
   if (status !== 'complete') return 2;
   if (counts.LOSE > 0) return 1;
+  if (regressed) return 4;
   return coverage?.fell ? 3 : 0;
 }
+
+/** Any row whose candidate regressed against the merge-base build (waivers are the gate's call). */
+export const anyRegressed = (rows: readonly RowResult[]) =>
+  rows.some((r) => r.versusBase?.verdict === 'REGRESSED');
 
 /** Attach the coverage comparison and settle the exit status again. */
 export function setCoverage(card: Scorecard, coverage: Coverage): void {
   card.coverage = coverage;
-  card.exitCode = exitCodeFor(card.status, card.counts, coverage);
+  card.exitCode = exitCodeFor(card.status, card.counts, coverage, anyRegressed(card.rows));
 }
 
 export function buildScorecard(args: {
@@ -54,7 +61,7 @@ export function buildScorecard(args: {
     manifest: args.manifest,
     counts,
     rows: args.rows,
-    exitCode: exitCodeFor(args.status, counts),
+    exitCode: exitCodeFor(args.status, counts, undefined, anyRegressed(args.rows)),
   };
   if (args.failure) card.failure = args.failure;
   return card;

@@ -128,7 +128,9 @@ function exitLine(card: Scorecard): string {
         ? 'at least one LOSE'
         : card.exitCode === 3
           ? `no LOSE, but coverage fell against \`${card.coverage?.previousRunId ?? '?'}\``
-          : 'the run did not complete cleanly';
+          : card.exitCode === 4
+            ? 'no LOSE, but a row regressed against the merge-base build'
+            : 'the run did not complete cleanly';
   return `Exit status ${card.exitCode}: ${why}.`;
 }
 
@@ -166,6 +168,28 @@ function coverageLines(card: Scorecard): string[] {
     '## Coverage',
     '',
     `Against \`${c.previousRunId}\` (the previous complete run on the same corpus, size and rows): N/A rows ${c.previousNA} then, ${c.na} now${missing}. ${c.fell ? '**Coverage fell.**' : 'Coverage held.'}`,
+    '',
+  ];
+}
+
+/** The regression check's table: each read row of this build against the merge-base build. */
+function baseLines(card: Scorecard): string[] {
+  const base = card.manifest.base;
+  if (!base) return [];
+  const rows = card.rows.filter((r) => r.versusBase);
+  return [
+    `## Against the merge-base build \`${base.revision.slice(0, 7)}\``,
+    '',
+    "This build's candidate against the candidate built at the merge base, measured in the same forks and rounds (ratio = merge-base build / this build: > 1 this build is faster). A row regressed when its latency or its engine CPU per request is worse beyond the margin with the whole interval; the gate fails on it (exit 4) unless a regression waiver covers it.",
+    '',
+    '| Row | Latency ratio | CI | CPU per request ratio | CI | Verdict |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((r) => {
+      const v = r.versusBase as NonNullable<RowResult['versusBase']>;
+      const f = (x: number | undefined) => (x === undefined ? '-' : `${num(x, 3)}x`);
+      const ci = (c: [number, number] | undefined) => (c ? `[${num(c[0], 3)}, ${num(c[1], 3)}]` : '-');
+      return `| \`${r.id}\` | ${f(v.ratio)} | ${ci(v.ci)} | ${f(v.cpuRatio)} | ${ci(v.cpuCi)} | **${v.verdict}** |`;
+    }),
     '',
   ];
 }
@@ -210,6 +234,7 @@ export function renderMarkdown(card: Scorecard): string {
     '',
     ...resultsTable(card),
     '',
+    ...baseLines(card),
     ...sweepLines(card),
     ...coverageLines(card),
   ];

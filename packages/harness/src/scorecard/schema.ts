@@ -24,7 +24,8 @@ export type RowGroup =
 export type Role = 'candidate' | 'baseline';
 
 export interface EngineInfo {
-  role: Role;
+  /** 'base': the candidate built at the merge base (the pull-request gate's regression check). */
+  role: Role | 'base';
   product: string;
   version: string;
   url: string;
@@ -75,6 +76,8 @@ export interface Manifest {
   gitRevision: string;
   candidate: EngineInfo;
   baseline: EngineInfo;
+  /** The candidate built at `revision` (the merge base), measured beside the others: versusBase on each row. */
+  base?: EngineInfo & { revision: string };
   corpus: { name: string; seed: number; docs: number; contentHash: string };
   /** Every harness setting that shaped the run (rate, iterations, warmups, rounds, timeouts, ...). */
   settings: Record<string, string | number | boolean | string[]>;

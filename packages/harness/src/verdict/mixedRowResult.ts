@@ -1,6 +1,5 @@
 import type { MixedRowRaw, MixedSideRaw } from '../model/raw.js';
 import type { RunSettings } from '../model/settings.js';
-import { Rng } from '../rng.js';
 import type { Floor, RowResult, SideMeasurement } from '../scorecard/schema.js';
 import { nestedRatioInterval, pairRounds } from '../stats/nestedInterval.js';
 import { minSamplesFor, percentileSorted } from '../stats/percentile.js';

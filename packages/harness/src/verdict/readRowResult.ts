@@ -12,6 +12,7 @@ import {
 } from '../stats/nestedInterval.js';
 import { percentile } from '../stats/percentile.js';
 import { achievedRate, saturationReason } from '../stats/saturation.js';
+import { baseComparison } from './baseComparison.js';
 import { failureRate, settleRow } from './decide.js';
 
 const round3 = (x: number | undefined) => (x === undefined ? undefined : Math.round(x * 1000) / 1000);
@@ -122,7 +123,12 @@ export function cpuRatio(raw: ReadRowRaw, confidence: number) {
  * With the run's floor (the harness against a null server), a row where both engines sit within
  * RESOLUTION_FACTOR x of it is marked below resolution (decide.ts says why that is a TIE).
  */
-export function readRowResult(raw: ReadRowRaw, settings: RunSettings, floor?: Pick<Floor, 'p50'>): RowResult {
+export function readRowResult(
+  raw: ReadRowRaw,
+  settings: RunSettings,
+  floor?: Pick<Floor, 'p50'>,
+  baseRevision?: string,
+): RowResult {
   const candidate = summarizeSide(raw.candidate, settings);
   const baseline = summarizeSide(raw.baseline, settings);
   const row: RowResult = {
@@ -194,5 +200,7 @@ export function readRowResult(raw: ReadRowRaw, settings: RunSettings, floor?: Pi
     delete row.cpuRatio;
     delete row.cpuCi;
   }
+  const versusBase = baseRevision === undefined ? undefined : baseComparison(raw, settings, baseRevision);
+  if (versusBase) row.versusBase = versusBase;
   return row;
 }

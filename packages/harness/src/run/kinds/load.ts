@@ -1,4 +1,4 @@
-import { ingestBoth } from '../../measure/ingest.js';
+import { ingestBoth, loadUntimed } from '../../measure/ingest.js';
 import { clientCounts } from '../../model/settings.js';
 import { writeSamples } from '../../scorecard/write.js';
 import { INGEST_ROW_ID, ingestRowResult } from '../../verdict/ingestRowResult.js';
@@ -21,6 +21,10 @@ export const loadStage: Stage = {
     sides.baseline.check();
     ctx.progress.advance();
     ctx.progress.advance();
+    if (ctx.base) {
+      ctx.progress.step('ingest', 'base (the merge-base build), untimed');
+      await loadUntimed(ctx.base, ctx.corpus, ctx.index, settings);
+    }
     const row = ingestRowResult(raw, ctx.corpus.docs, settings);
     if (clientCounts(settings).includes(1)) ctx.rows.push(row);
     await writeSamples(ctx.out, ctx.runId, INGEST_ROW_ID, {

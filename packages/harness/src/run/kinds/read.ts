@@ -1,8 +1,9 @@
 import type { Family } from '../../families/types.js';
 import { measureRunFloor } from '../../floor/measureFloor.js';
+import { EngineFailure } from '../../load/errors.js';
 import { probeCache } from '../../measure/cacheProbe.js';
 import { waitIdle } from '../../measure/idle.js';
-import { measurable, measureRounds, prewarm, probeReadRow } from '../../measure/readRow.js';
+import { measurable, measureRounds, prewarm, probeReadRow, type RowSides } from '../../measure/readRow.js';
 import type { ReadRowRaw } from '../../model/raw.js';
 import { Rng } from '../../rng.js';
 import type { Role, RowResult } from '../../scorecard/schema.js';
@@ -31,9 +32,12 @@ function forkOrder<T>(items: readonly T[], seed: number, fork: number): T[] {
   return out;
 }
 
+/** The engines the read rows are timed on: both sides, and the merge-base build if the gate runs one. */
+const rowSides = (ctx: RunContext): RowSides => ({ ...ctx.sides, ...(ctx.base ? { base: ctx.base } : {}) });
+
 const judge = (ctx: RunContext, state: RowState): RowResult | undefined => {
   if (!state.raw) return undefined;
-  const row = readRowResult(state.raw, ctx.settings, ctx.floor);
+  const row = readRowResult(state.raw, ctx.settings, ctx.floor, ctx.baseRevision);
   return state.crashed ? collapseSides(row, state.crashed) : row;
 };
 
@@ -43,12 +47,13 @@ const judge = (ctx: RunContext, state: RowState): RowResult | undefined => {
  * prewarmed on the rows it will time, then left until both are idle.
  */
 async function startFork(ctx: RunContext, fork: number, families: readonly Family[]): Promise<void> {
-  const { sides, progress } = ctx;
-  for (const role of ['candidate', 'baseline'] as const) {
-    progress.step('fork', `${fork + 1}: restarting the ${role} on its data`);
+  const { progress } = ctx;
+  const sides = rowSides(ctx);
+  for (const side of [sides.candidate, sides.baseline, ...(sides.base ? [sides.base] : [])]) {
+    progress.step('fork', `${fork + 1}: restarting the ${side.role} on its data`);
     await ctx.guard.phase(`fork ${fork + 1} restart`, async () => {
-      if (await sides[role].fork(ctx.index, ctx.corpus.docs))
-        progress.log(`fork ${fork + 1}: ${role} restarted on its data (pid ${sides[role].engine.pid})`);
+      if (await side.fork(ctx.index, ctx.corpus.docs))
+        progress.log(`fork ${fork + 1}: ${side.role} restarted on its data (pid ${side.engine.pid})`);
     });
   }
   await placeEngines(ctx, 'timed');
@@ -57,7 +62,7 @@ async function startFork(ctx: RunContext, fork: number, families: readonly Famil
       progress.step('prewarm', `fork ${fork + 1} ${role} ${family.id}`),
     ),
   );
-  progress.step('fork', `${fork + 1}: waiting until both engines are idle`);
+  progress.step('fork', `${fork + 1}: waiting until the engines are idle`);
   const idle = await waitIdle(sides, ctx.clock);
   ctx.idle.push(idle);
   const cpu = Object.entries(idle.cpuMsPerSecond)
@@ -106,17 +111,28 @@ export const readStage: Stage = {
         const { family } = state;
         progress.step('read', `${family.id} fork ${fork + 1}`);
         const crash = await ctx.guard.attempt(`${family.id} (fork ${fork + 1})`, async () => {
-          state.raw ??= await probeReadRow(family, ctx.sides, ctx.index, settings);
+          state.raw ??= await probeReadRow(family, rowSides(ctx), ctx.index, settings);
           if (!measurable(state.raw) || state.crashed) return;
-          await measureRounds(
-            state.raw,
-            ctx.sides,
-            ctx.index,
-            settings,
-            ctx.clock,
-            { fork, rounds: settings.rounds },
-            (what) => progress.step('read', `${family.id} ${what}`),
-          );
+          const { raw } = state;
+          try {
+            await measureRounds(
+              raw,
+              rowSides(ctx),
+              ctx.index,
+              settings,
+              ctx.clock,
+              { fork, rounds: settings.rounds },
+              (what) => progress.step('read', `${family.id} ${what}`),
+            );
+          } catch (error) {
+            // The merge-base build failing costs only the regression check of this row on.
+            if (!(error instanceof EngineFailure && error.role === 'base' && raw.base)) throw error;
+            raw.base.supported = false;
+            raw.base.error = `the merge-base build failed: ${error.message}`;
+            progress.log(
+              `${family.id}: ${raw.base.error}; ${await ctx.base?.recover(ctx.index, ctx.corpus.docs)}`,
+            );
+          }
         });
         if (crash) state.crashed = { ...state.crashed, ...crash };
         if (fork < settings.forks) progress.advance();

@@ -1,0 +1,92 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../repo.js';
+
+/** What decides the candidate's behaviour: a change outside these cannot make it slower. */
+export const ENGINE_PATHS = [
+  'packages/engine-core',
+  'packages/engine-napi/src',
+  'packages/engine-napi/ts',
+  'packages/engine-napi/build.rs',
+  'packages/engine-napi/Cargo.toml',
+  'packages/engine-napi/package.json',
+  'Cargo.toml',
+  'Cargo.lock',
+  '.cargo',
+];
+
+const git = (args: string[], cwd = REPO_ROOT) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+
+const revParse = (rev: string, cwd = REPO_ROOT): string | undefined => {
+  try {
+    return git(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], cwd);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The revision a pull request is measured against: the merge base with main (origin/main, else
+ * main). On main itself that is HEAD, so the check compares HEAD with its first parent: the
+ * last landing is then measured against the state before it, which is what caught nothing when
+ * 6daa13d made date_range 10x slower.
+ */
+export function defaultBaseRevision(cwd = REPO_ROOT): string | undefined {
+  const head = revParse('HEAD', cwd);
+  if (!head) return undefined;
+  for (const main of ['origin/main', 'main']) {
+    if (!revParse(main, cwd)) continue;
+    let base: string;
+    try {
+      base = git(['merge-base', 'HEAD', main], cwd);
+    } catch {
+      continue;
+    }
+    if (base !== head) return base;
+    return revParse('HEAD^', cwd);
+  }
+  return revParse('HEAD^', cwd);
+}
+
+/** Whether the candidate engine's sources differ between two revisions. */
+export function engineChanged(base: string, head = 'HEAD', cwd = REPO_ROOT): boolean {
+  const r = spawnSync('git', ['diff', '--quiet', base, head, '--', ...ENGINE_PATHS], { cwd });
+  return r.status !== 0;
+}
+
+/**
+ * Build the candidate at `revision` in a worktree of its own under .runs/base-builds/ (kept
+ * between runs: a second gate on the same base reuses it), sharing this checkout's node_modules
+ * and cargo target folder so only the engine's own crates compile. Returns the engine package
+ * folder (its dist/server.js is what the bench starts as the 'base' engine).
+ */
+export function buildBase(revision: string, log: (line: string) => void): string {
+  const full = revParse(revision);
+  if (!full) throw new Error(`--base ${revision} is not a commit of this repository`);
+  const tree = join(REPO_ROOT, '.runs', 'base-builds', full);
+  const pkg = join(tree, 'packages', 'engine-napi');
+  if (existsSync(join(pkg, 'dist', 'server.js')) && existsSync(join(tree, '.built'))) {
+    log(`base build ${full.slice(0, 7)}: reusing ${tree}`);
+    return pkg;
+  }
+  mkdirSync(join(REPO_ROOT, '.runs', 'base-builds'), { recursive: true });
+  if (!existsSync(tree)) {
+    // --force: a worktree left registered by an interrupted run would refuse the path.
+    git(['worktree', 'add', '--force', '--detach', tree, full]);
+  }
+  if (!existsSync(join(tree, 'node_modules')))
+    symlinkSync(join(REPO_ROOT, 'node_modules'), join(tree, 'node_modules'));
+  log(`base build ${full.slice(0, 7)}: building the candidate engine in ${tree}`);
+  const env = { ...process.env, CARGO_TARGET_DIR: join(REPO_ROOT, 'target') };
+  for (const script of ['build:native', 'build:ts']) {
+    const r = spawnSync('npm', ['run', script], { cwd: pkg, env, stdio: 'inherit' });
+    if (r.status !== 0)
+      throw new Error(
+        `building the base candidate at ${full.slice(0, 7)} failed (npm run ${script} in ${pkg})`,
+      );
+  }
+  execFileSync('touch', [join(tree, '.built')]);
+  return pkg;
+}
