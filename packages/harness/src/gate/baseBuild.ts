@@ -16,10 +16,10 @@ export const ENGINE_PATHS = [
   '.cargo',
 ];
 
-const git = (args: string[], cwd = REPO_ROOT) =>
+export const git = (args: string[], cwd = REPO_ROOT) =>
   execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
-const revParse = (rev: string, cwd = REPO_ROOT): string | undefined => {
+export const revParse = (rev: string, cwd = REPO_ROOT): string | undefined => {
   try {
     return git(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], cwd);
   } catch {
@@ -56,37 +56,50 @@ export function engineChanged(base: string, head = 'HEAD', cwd = REPO_ROOT): boo
   return r.status !== 0;
 }
 
+/** How a checkout of the engine becomes a runnable build: napi + tsc in this repository. */
+export type BuildStep = (packageDir: string, revision: string) => void;
+
+const napiBuild =
+  (repo: string): BuildStep =>
+  (pkg, revision) => {
+    const env = { ...process.env, CARGO_TARGET_DIR: join(repo, 'target') };
+    for (const script of ['build:native', 'build:ts']) {
+      const r = spawnSync('npm', ['run', script], { cwd: pkg, env, stdio: 'inherit' });
+      if (r.status !== 0)
+        throw new Error(
+          `building the candidate at ${revision.slice(0, 7)} failed (npm run ${script} in ${pkg})`,
+        );
+    }
+  };
+
 /**
  * Build the candidate at `revision` in a worktree of its own under .runs/base-builds/ (kept
- * between runs: a second gate on the same base reuses it), sharing this checkout's node_modules
- * and cargo target folder so only the engine's own crates compile. Returns the engine package
- * folder (its dist/server.js is what the bench starts as the 'base' engine).
+ * between runs: a second gate or bisect step on the same revision reuses it), sharing this
+ * checkout's node_modules and cargo target folder so only the engine's own crates compile.
+ * Returns the engine package folder (its dist/server.js is what the harness starts).
  */
-export function buildBase(revision: string, log: (line: string) => void): string {
-  const full = revParse(revision);
-  if (!full) throw new Error(`--base ${revision} is not a commit of this repository`);
-  const tree = join(REPO_ROOT, '.runs', 'base-builds', full);
+export function buildBase(
+  revision: string,
+  log: (line: string) => void,
+  repo = REPO_ROOT,
+  build: BuildStep = napiBuild(repo),
+): string {
+  const full = revParse(revision, repo);
+  if (!full) throw new Error(`${revision} is not a commit of ${repo}`);
+  const builds = join(repo, '.runs', 'base-builds');
+  const tree = join(builds, full);
   const pkg = join(tree, 'packages', 'engine-napi');
   if (existsSync(join(pkg, 'dist', 'server.js')) && existsSync(join(tree, '.built'))) {
-    log(`base build ${full.slice(0, 7)}: reusing ${tree}`);
+    log(`build ${full.slice(0, 7)}: reusing ${tree}`);
     return pkg;
   }
-  mkdirSync(join(REPO_ROOT, '.runs', 'base-builds'), { recursive: true });
-  if (!existsSync(tree)) {
-    // --force: a worktree left registered by an interrupted run would refuse the path.
-    git(['worktree', 'add', '--force', '--detach', tree, full]);
-  }
-  if (!existsSync(join(tree, 'node_modules')))
-    symlinkSync(join(REPO_ROOT, 'node_modules'), join(tree, 'node_modules'));
-  log(`base build ${full.slice(0, 7)}: building the candidate engine in ${tree}`);
-  const env = { ...process.env, CARGO_TARGET_DIR: join(REPO_ROOT, 'target') };
-  for (const script of ['build:native', 'build:ts']) {
-    const r = spawnSync('npm', ['run', script], { cwd: pkg, env, stdio: 'inherit' });
-    if (r.status !== 0)
-      throw new Error(
-        `building the base candidate at ${full.slice(0, 7)} failed (npm run ${script} in ${pkg})`,
-      );
-  }
+  mkdirSync(builds, { recursive: true });
+  // --force: a worktree left registered by an interrupted run would refuse the path.
+  if (!existsSync(tree)) git(['worktree', 'add', '--force', '--detach', tree, full], repo);
+  if (!existsSync(join(tree, 'node_modules')) && existsSync(join(repo, 'node_modules')))
+    symlinkSync(join(repo, 'node_modules'), join(tree, 'node_modules'));
+  log(`build ${full.slice(0, 7)}: building the candidate engine in ${tree}`);
+  build(pkg, full);
   execFileSync('touch', [join(tree, '.built')]);
   return pkg;
 }
