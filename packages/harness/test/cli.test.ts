@@ -157,6 +157,12 @@ describe('bench CLI', () => {
     ]);
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout, r.stdout).toMatch(/query.count .* LOSE/);
+    // The run's last lines are the result and the next step, whatever the exit status.
+    const tail = r.stdout.trimEnd().split('\n').slice(-10).join('\n');
+    expect(tail).toMatch(/\d LOSE: WIN \d+, LOSE \d/);
+    expect(tail).toMatch(/ {2}LOSE query\.count: /);
+    expect(tail).toContain('npm run bisect -- --row query.count');
+    expect(tail).toMatch(/exit status for scripts: 1\)$/);
   });
 
   it('exits 2 and writes a failed scorecard when an engine dies mid-run', async () => {

@@ -19,6 +19,8 @@ export interface BenchArgs {
   candidateUrl?: string;
   baselineUrl?: string;
   help: boolean;
+  /** Exit 0 after a completed run whatever its verdicts (the root `npm run bench`). */
+  verdictsExitZero: boolean;
   /** The merge-base build to measure beside the candidate (the gate's regression check). */
   base?: { server: string; revision: string };
   /** Background write load of the mixed rows, docs/s; 0 leaves the mixed rows out. */
@@ -138,6 +140,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         ? resolve(REPO_ROOT, s.aa ? '.runs/aa' : 'scorecards')
         : resolve(process.env.INIT_CWD ?? process.cwd(), str('out') as string),
     help: values.help === true,
+    verdictsExitZero: values['verdicts-exit-zero'] === true,
     mixedWriteRate:
       str('mixed-write-rate') === undefined
         ? DEFAULT_MIXED_WRITE_RATE

@@ -169,6 +169,12 @@ its service runs as a third engine on the read rows, and each row gets versusBas
   },
   { name: 'baseline-url', value: 'U', help: 'use a running baseline at U instead of starting OpenSearch' },
   { name: 'out', value: 'DIR', help: 'where run folders and history.duckdb go (default <repo>/scorecards)' },
+  {
+    name: 'verdicts-exit-zero',
+    help: `exit 0 once the run completed, whatever its verdicts (the root \`npm run bench\` passes it:
+a LOSE is read in the run's last lines, not in npm's error block); a failed run still exits 2.
+Scripts and the gate leave it out and get 1 (LOSE), 3 (coverage) and 4 (regression)`,
+  },
   { name: 'help', short: 'h', help: 'this text' },
 ];
 

@@ -43,7 +43,17 @@ export function rowNotes(row: RowResult): string {
 
 /** The end-of-run table for the terminal: one line per row, verdicts in colour. */
 export function renderSummary(card: Scorecard): string {
-  const header = ['row', 'candidate', 'baseline', 'ratio', '95% CI', 'verdict', 'notes'];
+  const confidence =
+    typeof card.manifest.settings.confidence === 'number' ? card.manifest.settings.confidence : 0.95;
+  const header = [
+    'row',
+    'candidate',
+    'baseline',
+    'ratio',
+    `${Math.round(confidence * 1000) / 10}% CI`,
+    'verdict',
+    'notes',
+  ];
   const body = card.rows.map((r) => [
     r.id,
     value(r, 'candidate'),
@@ -77,4 +87,44 @@ export function renderSummary(card: Scorecard): string {
 /** The harness's own latency against a null server: every read row's p50 includes this much. */
 export function floorLine(floor: NonNullable<Scorecard['floor']>): string {
   return `floor (harness vs a null server at ${floor.rate} req/s): p50 ${floor.p50.toFixed(3)} ms, p99 ${floor.p99.toFixed(3)} ms, send lag p50 ${floor.sendLagP50.toFixed(3)} / p99 ${floor.sendLagP99.toFixed(3)} ms; rows with both p50 under ${(2 * floor.p50).toFixed(3)} ms are below resolution`;
+}
+
+/**
+ * The last lines of a run a person reads: the verdict in one line, every row that lost (and every
+ * regression against a merge-base build), and what to do next. A LOSE is a finding, not a crash:
+ * it ends the run's output instead of npm's error block.
+ */
+export function renderOutcome(card: Scorecard, scorecardDir: string): string {
+  const { WIN, LOSE, TIE } = card.counts;
+  const counts = `WIN ${WIN}, LOSE ${LOSE}, TIE ${TIE}, N/A ${card.counts['N/A']}`;
+  const lost = card.rows.filter((r) => r.verdict === 'LOSE');
+  const regressed = card.rows.filter((r) => r.versusBase?.verdict === 'REGRESSED');
+  const out = [''];
+  if (card.status !== 'complete')
+    out.push(pc.red(pc.bold(`The run ${card.status}: ${card.failure ?? 'see above'} (${counts}).`)));
+  else if (lost.length === 0 && regressed.length === 0) out.push(pc.green(pc.bold(`No LOSE: ${counts}.`)));
+  else {
+    out.push(
+      pc.red(
+        pc.bold(
+          `${lost.length} LOSE${regressed.length > 0 ? `, ${regressed.length} regressed against ${card.manifest.base?.revision.slice(0, 7)}` : ''}: ${counts}.`,
+        ),
+      ),
+    );
+    for (const r of lost) out.push(pc.red(`  LOSE ${r.id}: ${r.reason}`));
+    for (const r of regressed) out.push(pc.red(`  REGRESSED ${r.id}: ${r.versusBase?.reason}`));
+    // Bisect and re-measuring alone are for read rows (one family each); ingest, disk and
+    // memory rows are whole-run measurements.
+    const read = (r: RowResult) => ['query', 'metric', 'bucket', 'feature', 'pipeline'].includes(r.group);
+    const first = ([...regressed, ...lost].find(read) ?? lost[0] ?? regressed[0]) as RowResult;
+    out.push('', 'Next:');
+    if (read(first))
+      out.push(
+        `  npm run bisect -- --row ${first.id} --good <a revision where it did not lose>   finds the commit that made it slower`,
+        `  npm run bench -- --families '${first.id}'   re-measures that row alone`,
+      );
+    out.push(`  npm run web, then /rows/${first.id}/   its latency, CPU and history`);
+  }
+  out.push(`Scorecard: ${scorecardDir}/SCORECARD.md (exit status for scripts: ${card.exitCode})`);
+  return out.join('\n');
 }
