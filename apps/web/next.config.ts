@@ -12,6 +12,8 @@ const config: NextConfig = {
   // A custom distDir is where a static export lands; the browser tests build into their own.
   distDir: process.env.EVERYCELL_OUT_DIR ?? '.next',
   basePath,
+  // lib/routes.ts prefixes links with it, in client components too: inline it into their bundles.
+  env: { EVERYCELL_BASE_PATH: basePath },
   trailingSlash: true,
   images: { unoptimized: true },
   poweredByHeader: false,

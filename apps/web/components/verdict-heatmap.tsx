@@ -1,20 +1,22 @@
-import { compareHref, rowHref, runHref } from '@/lib/routes';
-import type { Heatmap } from '@/lib/runs';
-import { TableScroll } from './table-scroll';
-import { verdictClass } from './verdict-badge';
+'use client';
 
-const shortDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-const SHORT: Record<string, string> = { WIN: 'W', LOSE: 'L', TIE: 'T', 'N/A': 'NA' };
+import { compareHref, rowHref, runHref } from '@/lib/routes';
+import type { CompactHeatmap } from '@/lib/runs';
+import { TableScroll } from './table-scroll';
+
+const WORD: Record<string, string> = { W: 'WIN', L: 'LOSE', T: 'TIE', N: 'N/A' };
+const CLASS: Record<string, string> = { W: 'h-win', L: 'h-lose', T: 'h-tie', N: 'h-na' };
+const LETTER: Record<string, string> = { W: 'W', L: 'L', T: 'T', N: 'NA' };
 
 /**
  * Rows x runs of one comparable set, each cell the row's verdict in that run as colour and a
  * letter (W, L, T, NA, spelled out in the caption); a cell whose verdict changed from the row's
  * previous one is outlined, says so in words for screen readers, and links to the comparison of
- * that run with its predecessor. Cells are kept small: the page holds rows x runs of them.
+ * that run with its predecessor. A client component over one character per cell, so the page
+ * carries the grid once as HTML and once as a short string, not as a tree per cell.
  */
-export function VerdictHeatmap({ heatmap, set }: { heatmap: Heatmap; set: string }) {
+export function VerdictHeatmap({ heatmap, set }: { heatmap: CompactHeatmap; set: string }) {
   const { runs } = heatmap;
-  const previousOf = new Map(runs.map((run, index) => [run.runId, runs[index - 1]?.runId]));
   return (
     <TableScroll label="Verdicts over time">
       <table className="heatmap">
@@ -30,8 +32,8 @@ export function VerdictHeatmap({ heatmap, set }: { heatmap: Heatmap; set: string
             {runs.map((run) => (
               <th scope="col" key={run.runId} className="heat-run">
                 <a href={runHref(run.runId)}>
-                  {shortDate.format(new Date(run.createdAt))}
-                  <span className="heat-time">{run.gitRevision.slice(0, 7)}</span>
+                  {run.day}
+                  <span className="heat-time">{run.commit}</span>
                 </a>
               </th>
             ))}
@@ -41,49 +43,49 @@ export function VerdictHeatmap({ heatmap, set }: { heatmap: Heatmap; set: string
           </tr>
         </thead>
         {heatmap.sections.map((section) => (
-          <tbody key={section.group}>
+          <tbody key={section.label}>
             <tr className="group-row">
               <th scope="rowgroup" colSpan={runs.length + 2}>
                 {section.label}
               </th>
             </tr>
-            {section.rows.map((row) => (
-              <tr key={row.rowId} data-row-id={row.rowId}>
-                <th scope="row" className="row-name">
-                  <a href={rowHref(set, row.rowId)}>{row.rowId}</a>
-                </th>
-                {row.cells.map((cell) => {
-                  if (!cell.verdict) return <td key={cell.runId}>·</td>;
-                  const before = previousOf.get(cell.runId);
-                  const letter = SHORT[cell.verdict];
-                  const className = `h h-${verdictClass(cell.verdict)}${cell.changedFrom ? ' hc' : ''}`;
-                  if (cell.changedFrom && before) {
+            {section.rows.map((row) => {
+              let previous: string | undefined;
+              let before: string | undefined;
+              return (
+                <tr key={row.id} data-row-id={row.id}>
+                  <th scope="row" className="row-name">
+                    <a href={rowHref(set, row.id)}>{row.id}</a>
+                  </th>
+                  {[...row.cells].map((code, index) => {
+                    const run = runs[index]?.runId ?? String(index);
+                    if (code === '.') return <td key={run}>·</td>;
+                    const changedFrom = previous !== undefined && previous !== code ? previous : undefined;
+                    const from = before;
+                    previous = code;
+                    before = run;
+                    if (changedFrom && from) {
+                      return (
+                        <td key={run} className={`${CLASS[code]} hc`} data-changed="true">
+                          <a href={compareHref(from, run)}>
+                            {LETTER[code]}
+                            <span className="visually-hidden">
+                              {` ${WORD[code]} (was ${WORD[changedFrom]})`}
+                            </span>
+                          </a>
+                        </td>
+                      );
+                    }
                     return (
-                      <td
-                        key={cell.runId}
-                        className={className}
-                        data-verdict={cell.verdict}
-                        data-changed="true"
-                      >
-                        <a href={compareHref(before, cell.runId)}>
-                          {letter}
-                          <span className="visually-hidden">
-                            {' '}
-                            {cell.verdict} (was {cell.changedFrom})
-                          </span>
-                        </a>
+                      <td key={run} className={CLASS[code]}>
+                        {LETTER[code]}
                       </td>
                     );
-                  }
-                  return (
-                    <td key={cell.runId} className={className} data-verdict={cell.verdict}>
-                      {letter}
-                    </td>
-                  );
-                })}
-                <td className="num">{row.changes}</td>
-              </tr>
-            ))}
+                  })}
+                  <td className="num">{row.changes}</td>
+                </tr>
+              );
+            })}
           </tbody>
         ))}
       </table>

@@ -122,7 +122,7 @@ export function timelineSpec(
   return {
     ...base(drillSize(variant), description),
     data: { values: data.map((d) => ({ ...d })) },
-    mark: { type: 'line', strokeWidth: 2, point: { size: 24, filled: true } },
+    mark: { type: 'line', strokeWidth: 2 },
     encoding: {
       x: { field: 't', type: 'quantitative', title: 'Time into the timed phase (s)', axis: { grid: true } },
       y: {

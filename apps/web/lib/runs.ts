@@ -131,3 +131,32 @@ function heatmapRow(row: RowResult, runs: readonly Scorecard[]): HeatmapRow {
   });
   return { rowId: row.id, title: row.title, group: row.group, cells, changes };
 }
+
+/** The heatmap as the page sends it to the browser: one character per cell ("W", "L", "T", "N", "."). */
+export interface CompactHeatmap {
+  runs: { runId: string; day: string; commit: string }[];
+  omitted: number;
+  sections: { label: string; rows: { id: string; cells: string; changes: number }[] }[];
+}
+
+const CODE: Record<Verdict, string> = { WIN: 'W', LOSE: 'L', TIE: 'T', 'N/A': 'N' };
+const shortDay = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+export function compactHeatmap(heatmap: Heatmap): CompactHeatmap {
+  return {
+    runs: heatmap.runs.map((run) => ({
+      runId: run.runId,
+      day: shortDay.format(new Date(run.createdAt)),
+      commit: run.gitRevision.slice(0, 7),
+    })),
+    omitted: heatmap.omitted,
+    sections: heatmap.sections.map((section) => ({
+      label: section.label,
+      rows: section.rows.map((row) => ({
+        id: row.rowId,
+        cells: row.cells.map((cell) => (cell.verdict ? CODE[cell.verdict] : '.')).join(''),
+        changes: row.changes,
+      })),
+    })),
+  };
+}

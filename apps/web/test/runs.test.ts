@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareRows, diffRuns } from '../lib/compare-data';
 import type { RowResult, Scorecard } from '../lib/definitions';
-import { consecutivePairs, summarizeRuns, verdictHeatmap } from '../lib/runs';
+import { compactHeatmap, consecutivePairs, summarizeRuns, verdictHeatmap } from '../lib/runs';
 import { loadFixtures } from './load-fixtures';
 
 const all = loadFixtures();
@@ -55,6 +55,17 @@ describe('verdictHeatmap', () => {
       .find((row) => row.rowId === 'query.range');
     expect(range?.changes).toBe(2);
     expect(cellsOf('query.bool')?.some((cell) => cell.changedFrom)).toBe(false);
+  });
+
+  it('travels to the browser as one character per cell', () => {
+    const compact = compactHeatmap(heatmap);
+    const range = compact.sections.flatMap((section) => section.rows).find((row) => row.id === 'query.range');
+    expect(range?.cells).toBe('TWT');
+    const avg = compact.sections.flatMap((section) => section.rows).find((row) => row.id === 'metric.avg');
+    expect(avg?.cells).toBe('.WW');
+    expect(compact.runs.map((run) => run.commit)).toEqual(
+      cards.map((card) => card.manifest.gitRevision.slice(0, 7)),
+    );
   });
 
   it('keeps only the newest runs under a limit and says how many it left out', () => {

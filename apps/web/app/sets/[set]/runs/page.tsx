@@ -4,6 +4,7 @@ import { SetPicker } from '@/components/set-picker';
 import { VerdictHeatmap } from '@/components/verdict-heatmap';
 import { getHeatmap, getSet, getSets } from '@/lib/data';
 import { runsHref, setHref } from '@/lib/routes';
+import { compactHeatmap } from '@/lib/runs';
 import { setLabel } from '@/lib/sets';
 
 type Params = { set: string };
@@ -34,7 +35,7 @@ export default async function SetRunsPage({ params }: { params: Promise<Params> 
         {setLabel(set.set)}, {set.set.machine}: {set.runs.length} run{set.runs.length === 1 ? '' : 's'}. See{' '}
         <a href={setHref(set.slug)}>the latest run</a> or <a href={runsHref()}>every run</a>.
       </p>
-      <VerdictHeatmap heatmap={heatmap} set={set.slug} />
+      <VerdictHeatmap heatmap={compactHeatmap(heatmap)} set={set.slug} />
     </>
   );
 }
