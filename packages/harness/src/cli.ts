@@ -32,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
   });
   process.on('SIGTERM', () => abort.abort());
 
+  for (const note of args.notes ?? []) console.log(pc.yellow(note));
   const many = args.scales.length > 1;
   const { exitCode } = await runScales(args.settings, args.scales, abort.signal, async (settings, i) => {
     if (many)

@@ -26,8 +26,8 @@ describe('--docs with a list of corpus sizes', () => {
     expect(() => parseBenchArgs(['--docs', '100k,,1m'])).toThrow(
       /--docs must be a whole number >= 1, got ""/,
     );
-    // Every size must fit the corpus, not just the first.
-    expect(() => parseBenchArgs(['--corpus', 'wordnet', '--docs', '10k,200k'])).toThrow(UsageError);
+    // Every size is capped at a real corpus's size, not just the first; never padded.
+    expect(parseBenchArgs(['--corpus', 'wordnet', '--docs', '10k,200k']).scales).toEqual([10_000, 117_791]);
   });
 
   it('exits with the worst pass in the gate order: 2, then 1, then 3, then 0', () => {

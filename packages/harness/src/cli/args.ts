@@ -21,6 +21,8 @@ export interface BenchArgs {
   help: boolean;
   /** Exit 0 after a completed run whatever its verdicts (the root `npm run bench`). */
   verdictsExitZero: boolean;
+  /** Things the CLI changed from what was asked, to print before the run (a capped --docs). */
+  notes?: string[];
   /** The merge-base build to measure beside the candidate (the gate's regression check). */
   base?: { server: string; revision: string };
   /** Background write load of the mixed rows, docs/s; 0 leaves the mixed rows out. */
@@ -34,7 +36,7 @@ export interface BenchArgs {
 import { BENCH_FLAGS, DEFAULT_MIXED_WRITE_RATE, DEFAULT_SWEEP_P99_MS } from './benchFlags.js';
 import { parseCount, parseFlags, parsePositive, parseUrl, UsageError } from './flags.js';
 
-export { HELP } from './benchFlags.js';
+export { HELP } from './help.js';
 export { UsageError };
 
 const d = DEFAULT_SETTINGS;
@@ -43,7 +45,8 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
   const values = parseFlags(BENCH_FLAGS, argv);
   const s: RunSettings = { ...DEFAULT_SETTINGS };
   const str = (k: string) => values[k] as string | undefined;
-  const scales =
+  let capped: string | undefined;
+  let scales =
     str('docs') === undefined
       ? [s.docs]
       : [...new Set((str('docs') as string).split(',').map((x) => parseCount('docs', x, 1)))];
@@ -85,11 +88,13 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
   }
   const { corpus } = workload;
   s.corpus = corpus.id;
-  for (const docs of scales) {
-    if (corpus.maxDocs !== undefined && docs > corpus.maxDocs)
-      throw new UsageError(
-        `the ${corpus.id} corpus has ${corpus.maxDocs} documents: use --docs ${corpus.maxDocs} or fewer`,
-      );
+  // A real corpus has as many documents as it has: a larger --docs runs at its real size (and
+  // says so), never padded with copies.
+  const max = corpus.maxDocs;
+  if (max !== undefined && scales.some((n) => n > max)) {
+    capped = `the ${corpus.id} corpus has ${max.toLocaleString('en-US')} documents: running at its real size instead of --docs ${scales.filter((n) => n > max).join(', ')}`;
+    scales = [...new Set(scales.map((n) => Math.min(n, max)))];
+    s.docs = scales[0] as number;
   }
   if (values.knn === true) s.knn = true;
   if (str('knn-docs') !== undefined) s.knnDocs = parseCount('knn-docs', str('knn-docs') as string, 100);
@@ -141,6 +146,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         : resolve(process.env.INIT_CWD ?? process.cwd(), str('out') as string),
     help: values.help === true,
     verdictsExitZero: values['verdicts-exit-zero'] === true,
+    ...(capped ? { notes: [capped] } : {}),
     mixedWriteRate:
       str('mixed-write-rate') === undefined
         ? DEFAULT_MIXED_WRITE_RATE

@@ -1,6 +1,5 @@
-import { WORKLOADS } from '../families/workloads.js';
 import { DEFAULT_SETTINGS, type RunSettings } from '../model/settings.js';
-import { type Flag, flagsForSettings, renderFlagHelp, shellWord } from './flags.js';
+import { type Flag, flagsForSettings, shellWord } from './flags.js';
 
 export const DEFAULT_MIXED_WRITE_RATE = 2000;
 export const DEFAULT_SWEEP_P99_MS = 50;
@@ -33,8 +32,8 @@ status is the worst of the passes (2, then 1, then 4, then 3, then 0)`,
     'corpus',
     'corpus',
     'ID',
-    `${WORKLOADS.map((w) => w.corpus.id).join(' | ')} (default ${d.corpus}): the seeded LLM-telemetry corpus,
-or WordNet 3.1's 117,791 real synsets with full-text rows (text.*); each has its own rows`,
+    `which corpus and read rows (default ${d.corpus}, seeded LLM-call telemetry); the real corpora
+and their rows are listed at the end of --help. A real corpus smaller than --docs runs at its size`,
   ),
   {
     name: 'knn',
@@ -177,22 +176,6 @@ Scripts and the gate leave it out and get 1 (LOSE), 3 (coverage) and 4 (regressi
   },
   { name: 'help', short: 'h', help: 'this text' },
 ];
-
-export const HELP = `usage: npm run bench -- [flags]
-
-Loads the same seeded corpus into the candidate (everycell) and the baseline (OpenSearch),
-measures every row on both, and writes <out>/<run-id>/scorecard.json, SCORECARD.md and the
-history database. Exit status: 0 no LOSE, 1 any LOSE, 2 the run failed, was interrupted or an
-engine crashed (the run goes on after a crash, restarting the engine where it can), 3 coverage fell
-against the previous complete run on the same corpus, size and --families.
-
-${renderFlagHelp(BENCH_FLAGS)}
-
-Rows measured once per engine (memory.rss, disk.store, ingest.<n>-clients) have no interval: WIN/LOSE
-only beyond a ${d.singleMeasurementMargin * 100}% margin. memory.rss (VmRSS of each engine's process tree, from /proc;
-N/A for a --*-url engine) and disk.store always run, after the reads.
-
-${WORKLOADS.map((w) => `Read row ids (--corpus ${w.corpus.id}): ${w.families.map((f) => f.id).join(', ')}`).join('\n\n')}`;
 
 /** Settings the manifest records that no flag sets: fixed by the code at the run's revision. */
 const FIXED_BY_CODE = new Set(

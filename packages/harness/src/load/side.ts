@@ -125,8 +125,9 @@ export class Side {
    * A planned restart between forks: a fresh process on the same data (JIT, caches and heap start
    * over), ready once `index` answers `_count` = `expectedDocs`. Unlike `recover`, nothing failed.
    * Engines given by URL cannot be restarted: false, and the fork runs on the same process.
+   * `expectedDocs` undefined: the engine refused the corpus, so only its answering is awaited.
    */
-  async fork(index: string, expectedDocs: number): Promise<boolean> {
+  async fork(index: string, expectedDocs: number | undefined): Promise<boolean> {
     const old = this.current;
     if (!old.restart) return false;
     this.check();
@@ -136,6 +137,8 @@ export class Side {
     await this.http.close().catch(() => {});
     const fresh = await old.restart();
     this.http = this.attach(fresh);
+    // An engine that never took the corpus (it refused the index) has nothing to wait for.
+    if (expectedDocs === undefined) return true;
     const counted = await this.waitForCount(index, expectedDocs);
     if (counted !== expectedDocs)
       throw new EngineFailure(

@@ -110,6 +110,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
     sweepP99Ms: opts.sweepP99Ms ?? 50,
     ...(cpus ? { cpus } : {}),
     rows: [],
+    loaded: { candidate: true, baseline: true },
     sweeps: [],
     idle: [],
   };

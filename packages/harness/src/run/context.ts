@@ -49,6 +49,8 @@ export interface RunContext {
   /** Where the harness and the engines run (undefined: one CPU, nothing pinned). */
   readonly cpus?: CpuPlan;
   rows: RowResult[];
+  /** Whether each side took the whole corpus (the load): one that refused it has no index to restart on. */
+  loaded: Record<Role, boolean>;
   floor?: Floor;
   /** The idle state each fork's timing started from (read stage). */
   idle: IdleState[];

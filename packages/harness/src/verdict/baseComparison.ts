@@ -35,13 +35,13 @@ export function baseComparison(
   const out: BaseComparison = {
     baseRevision,
     ratio: round3(ci.estimate),
-    ci: [round3(ci.low), round3(ci.high)],
+    ...(Number.isFinite(ci.high) ? { ci: [round3(ci.low), round3(ci.high)] as [number, number] } : {}),
     verdict: 'SAME',
     reason: '',
   };
   if (cpu) {
     out.cpuRatio = round3(cpu.estimate);
-    out.cpuCi = [round3(cpu.low), round3(cpu.high)];
+    if (Number.isFinite(cpu.high)) out.cpuCi = [round3(cpu.low), round3(cpu.high)];
   }
   const worseAt = 1 / (1 + settings.regressionMargin);
   const betterAt = 1 + settings.regressionMargin;

@@ -9,6 +9,8 @@ export interface VerdictInput {
   mismatch?: Mismatch;
   /** e.g. 0.05: the ratio must reach 1.05 (WIN) or 1/1.05 (LOSE). */
   tieMargin: number;
+  /** The interval's two-sided confidence, for the reason (default 0.95). */
+  confidence?: number;
   /** e.g. 0.01: above this failed+dropped share a side has collapsed. */
   collapseErrorRate: number;
   /**
@@ -131,11 +133,19 @@ function decideCore(input: VerdictInput): Decision {
     }
     return { verdict: 'WIN', reason: `baseline collapsed: ${how(b, bRate)}` };
   }
-  if (ratio === undefined || ci === undefined || !Number.isFinite(ratio)) {
+  if (ratio === undefined || !Number.isFinite(ratio)) {
     return { verdict: 'N/A', reason: 'no ratio: a side has no successful timed samples' };
   }
+  if (ci === undefined) {
+    // One fork of one round: one replication, no spread to build an interval from.
+    return {
+      verdict: 'TIE',
+      reason: `ratio ${fmt(ratio)} from a single replication: no interval, no verdict`,
+    };
+  }
 
-  const stated = `ratio ${fmt(ratio)}, 95% CI [${fmt(ci[0])}, ${fmt(ci[1])}]`;
+  const level = `${Math.round((input.confidence ?? 0.95) * 1000) / 10}%`;
+  const stated = `ratio ${fmt(ratio)}, ${level} CI [${fmt(ci[0])}, ${fmt(ci[1])}]`;
   if (input.belowResolution) {
     // Both engines answer within 2x of what the harness measures against a server that does
     // nothing: most of each latency is the harness, client and kernel, the same for both, so the
@@ -204,7 +214,10 @@ export function roundSplit(roundRatios: readonly number[] | undefined, unitName 
  */
 export function settleRow(
   row: RowResult,
-  rules: Pick<VerdictInput, 'tieMargin' | 'collapseErrorRate' | 'maxSendLagP99Ms' | 'floorP50'>,
+  rules: Pick<
+    VerdictInput,
+    'tieMargin' | 'collapseErrorRate' | 'maxSendLagP99Ms' | 'floorP50' | 'confidence'
+  >,
 ): RowResult {
   const decision = decideVerdict({
     candidate: row.candidate,

@@ -61,11 +61,12 @@ export function mixedRowResult(raw: MixedRowRaw, settings: RunSettings, floor?: 
     const rounds = pairRounds(okTimed(raw.baseline), okTimed(raw.candidate), (s) => s.latencyMs);
     const ci = nestedRatioInterval(rounds, p99, settings.confidence);
     row.ratio = round3(ci.estimate);
-    row.ci = [round3(ci.low), round3(ci.high)];
+    if (Number.isFinite(ci.high)) row.ci = [round3(ci.low) as number, round3(ci.high) as number];
     row.roundRatios = ci.roundRatios.map(round3);
   }
   settleRow(row, {
     tieMargin: settings.tieMargin,
+    confidence: settings.confidence,
     collapseErrorRate: settings.collapseErrorRate,
     maxSendLagP99Ms: settings.maxSendLagP99Ms,
     floorP50: floor?.p50,

@@ -169,13 +169,13 @@ export function readRowResult(
     );
     const ci = nestedRatioInterval(rounds, medianInPlace, settings.confidence);
     row.ratio = round3(ci.estimate);
-    row.ci = [round3(ci.low) as number, round3(ci.high) as number];
+    if (Number.isFinite(ci.high)) row.ci = [round3(ci.low) as number, round3(ci.high) as number];
     row.roundRatios = ci.roundRatios.map((r) => round3(r) as number);
     if (ci.level === 'forks') row.forkRatios = ci.forkRatios.map((r) => round3(r) as number);
     const cpu = cpuRatio(raw, settings.confidence);
     if (cpu) {
       row.cpuRatio = round3(cpu.estimate);
-      row.cpuCi = [round3(cpu.low) as number, round3(cpu.high) as number];
+      if (Number.isFinite(cpu.high)) row.cpuCi = [round3(cpu.low) as number, round3(cpu.high) as number];
     }
   }
   if (floor && candidate.p50 !== undefined && baseline.p50 !== undefined) {
@@ -184,6 +184,7 @@ export function readRowResult(
   }
   settleRow(row, {
     tieMargin: settings.tieMargin,
+    confidence: settings.confidence,
     collapseErrorRate: settings.collapseErrorRate,
     ...(onService ? {} : { maxSendLagP99Ms: settings.maxSendLagP99Ms }),
     floorP50: floor?.p50,

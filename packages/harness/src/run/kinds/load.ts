@@ -25,6 +25,8 @@ export const loadStage: Stage = {
       ctx.progress.step('ingest', 'base (the merge-base build), untimed');
       await loadUntimed(ctx.base, ctx.corpus, ctx.index, settings);
     }
+    for (const role of ['candidate', 'baseline'] as const)
+      ctx.loaded[role] = raw[role].supported && raw[role].count === ctx.corpus.docs;
     const row = ingestRowResult(raw, ctx.corpus.docs, settings);
     if (clientCounts(settings).includes(1)) ctx.rows.push(row);
     await writeSamples(ctx.out, ctx.runId, INGEST_ROW_ID, {

@@ -51,8 +51,9 @@ async function startFork(ctx: RunContext, fork: number, families: readonly Famil
   const sides = rowSides(ctx);
   for (const side of [sides.candidate, sides.baseline, ...(sides.base ? [sides.base] : [])]) {
     progress.step('fork', `${fork + 1}: restarting the ${side.role} on its data`);
+    const loaded = side.role === 'base' || ctx.loaded[side.role];
     await ctx.guard.phase(`fork ${fork + 1} restart`, async () => {
-      if (await side.fork(ctx.index, ctx.corpus.docs))
+      if (await side.fork(ctx.index, loaded ? ctx.corpus.docs : undefined))
         progress.log(`fork ${fork + 1}: ${side.role} restarted on its data (pid ${side.engine.pid})`);
     });
   }
