@@ -4,14 +4,19 @@ import { aaLine, renderSummary } from '../src/cli/summary.js';
 import { sampleCard } from './helpers/card.js';
 
 describe('A/A mode', () => {
-  it('is a flag that refuses a remote candidate and keeps its cards out of scorecards/', () => {
-    const args = parseBenchArgs(['--aa']);
-    expect(args.settings.aa).toBe(true);
+  it('names the engine run against itself, refuses a remote engine in the twin place, keeps its cards out of scorecards/', () => {
+    const args = parseBenchArgs(['--aa', 'baseline']);
+    expect(args.settings.aa).toBe('baseline');
     expect(args.out).toMatch(/\.runs\/aa$/);
+    expect(parseBenchArgs(['--aa', 'candidate']).settings.aa).toBe('candidate');
     expect(parseBenchArgs([]).settings.aa).toBe(false);
-    expect(() => parseBenchArgs(['--aa', '--candidate-url', 'http://127.0.0.1:9'])).toThrow(
+    expect(() => parseBenchArgs(['--aa', 'baseline', '--candidate-url', 'http://127.0.0.1:9'])).toThrow(
       /drop --candidate-url/,
     );
+    expect(() => parseBenchArgs(['--aa', 'candidate', '--baseline-url', 'http://127.0.0.1:9'])).toThrow(
+      /drop --baseline-url/,
+    );
+    expect(() => parseBenchArgs(['--aa', 'both'])).toThrow(/--aa baseline or --aa candidate/);
   });
 
   it('counts every WIN and LOSE as false, over the comparable rows', () => {
@@ -22,7 +27,8 @@ describe('A/A mode', () => {
     for (const row of card.rows.filter((r) => r.verdict === 'WIN' || r.verdict === 'LOSE'))
       expect(line).toContain(`${row.id} ${row.verdict}`);
     expect(renderSummary(card)).not.toContain('A/A');
-    card.manifest.settings.aa = true;
-    expect(renderSummary(card)).toContain(line);
+    card.manifest.settings.aa = 'baseline';
+    expect(renderSummary(card)).toContain(aaLine(card));
+    expect(aaLine(card)).toMatch(/^A\/A \(everycell 0\.1\.0 against itself\)/);
   });
 });

@@ -47,18 +47,52 @@ describe('calibration tallies', () => {
     expect(t.remeasured).toBe(1);
   });
 
-  it('power: LOSE share of comparable rows whose unslowed p50 is above 1 ms', () => {
+  it('A/A by CPU per request: an interval clear of 1 beyond the margin is false', () => {
+    const t = aaTally(
+      card([
+        read('query.a', 'TIE', 2, { cpuRatio: 0.9, cpuCi: [0.85, 0.95] }),
+        read('query.b', 'TIE', 2, { cpuRatio: 0.97, cpuCi: [0.95, 0.99] }), // inside the 5% margin
+        read('query.c', 'TIE', 2, { cpuRatio: 1.2, cpuCi: [0.9, 1.5] }),
+        read('query.d', 'TIE', 2),
+      ]),
+    );
+    expect(t.cpuRows).toBe(3);
+    expect(t.falseCpuVerdicts).toEqual(['query.a LOSE (CPU 0.9 [0.85, 0.95])']);
+  });
+
+  it('power: LOSE share by latency (rows whose unslowed p50 is at least 1 ms) and by CPU (every comparable row)', () => {
     const t = powerTally(
       card([
-        read('query.a', 'LOSE', 2),
-        read('query.b', 'TIE', 3),
-        read('query.c', 'LOSE', 0.8), // below 1 ms: not eligible
+        read('query.a', 'LOSE', 2, { cpuRatio: 0.9, cpuCi: [0.88, 0.92] }),
+        read('query.b', 'TIE', 3, { cpuRatio: 0.91, cpuCi: [0.9, 0.93] }),
+        read('query.c', 'LOSE', 0.8, { cpuRatio: 0.97, cpuCi: [0.9, 1.02] }), // below 1 ms for latency
         read('query.d', 'N/A', 5),
       ]),
       0.1,
     );
-    expect(t).toMatchObject({ eligible: 2, detected: 1, power: 0.5, notComparable: 1, slowdown: 0.1 });
-    expect(t.missed).toEqual(['query.b TIE (0.9 [0.85, 0.95])']);
-    expect(powerTally(card([]), 0.1).power).toBeNull();
+    expect(t).toMatchObject({ notComparable: 1, slowdown: 0.1 });
+    expect(t.latency).toMatchObject({ eligible: 2, detected: 1, power: 0.5 });
+    expect(t.latency.missed).toEqual(['query.b TIE (0.9 [0.85, 0.95])']);
+    expect(t.cpu).toMatchObject({ eligible: 3, detected: 2, power: 0.667 });
+    expect(powerTally(card([]), 0.1).latency.power).toBeNull();
+  });
+});
+
+describe('variance at each level (Kalibera & Jones)', () => {
+  it('separates the fork-level spread from the rounds within forks, and picks rounds per fork by cost', async () => {
+    const { optimalRoundsPerFork, varianceComponents } = await import('../src/calibrate/variance.js');
+    const c = card([
+      // Forks 1.0, 1.2, 0.8 (a fork effect); rounds within each fork agree exactly.
+      read('query.a', 'TIE', 2, { forkRatios: [1, 1.2, 0.8], roundRatios: [1, 1, 1.2, 1.2, 0.8, 0.8] }),
+    ]);
+    c.manifest.design = { forks: 3, roundsPerFork: 2, requestsPerRound: 60, basis: 'test' };
+    const v = varianceComponents([c]);
+    expect(v.rows).toBe(1);
+    expect(v.roundSdWithinFork).toBe(0);
+    expect(v.forkSd).toBeCloseTo(0.2, 1);
+    expect(v.forkComponentSd).toBeCloseTo(v.forkSd, 4);
+    // No within-fork noise: one round per fork is enough; pure within-fork noise wants many.
+    expect(optimalRoundsPerFork(v, 60, 1)).toBe(1);
+    expect(optimalRoundsPerFork({ ...v, forkComponentSd: 0, roundSdWithinFork: 0.1 }, 60, 1)).toBe(10);
   });
 });

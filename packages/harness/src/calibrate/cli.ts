@@ -1,68 +1,77 @@
 /**
- * `npm run calibrate`: how far the verdicts can be trusted on this machine.
- *   1. A/A: `--runs` runs of OpenSearch against a second OpenSearch (bench --aa): every WIN or
- *      LOSE on a read row is false.
- *   2. Power: OpenSearch (A) against itself behind a proxy that holds every answer for
- *      `--fraction` (default 0.1) of its upstream time (A'): the share of rows with p50 > 1 ms
- *      scored LOSE. Both sides go through a proxy process (A' with the delay, A with none), so
- *      the only difference between them is the injected slowdown. Both proxies front the same
- *      OpenSearch process: the same data, caches and JIT on both sides.
- * Writes <out>/calibration.json beside the calibration runs' scorecards (default
- * <repo>/.runs/calibrate, so calibration cards never reach the gate or the site).
- * Every other flag is a bench flag (--docs, --families, --rate, --rounds, ...).
+ * `npm run calibrate`: how far the verdicts can be trusted on this machine, with the same design
+ * the bench runs (forks, rounds, requests) and the default matrix's read rows.
+ *   1. A/A for both engines: --runs runs of the candidate against a second candidate process and
+ *      of OpenSearch against a second OpenSearch (alternating), each a full bench run. Every WIN or
+ *      LOSE, by latency or by engine CPU per request, is false.
+ *   2. Power: the candidate against a second candidate process whose service adds --fraction of
+ *      each search's own time as extra CPU work (a calibration-only switch the service reads from
+ *      its environment; no bench flag sets it). The share of rows found LOSE, by CPU per request
+ *      (every row) and by latency (rows with p50 >= 1 ms).
+ * Writes scorecards/calibration/<date>.json (committed: the README and the site's methodology
+ * page show it); the runs' own scorecards stay in .runs/calibrate, away from the gate and the site.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pc from 'picocolors';
-import { HELP as BENCH_HELP, parseBenchArgs, UsageError } from '../cli/args.js';
+import { parseBenchArgs, UsageError } from '../cli/args.js';
 import { createProgress } from '../cli/progress.js';
-import { ensureBaselineBuilt, startOpenSearch } from '../engines/opensearch.js';
-import { freePort } from '../engines/ports.js';
-import type { RunningEngine } from '../engines/types.js';
-import { type ChildServer, spawnServer } from '../floor/spawnServer.js';
 import type { RunSettings } from '../model/settings.js';
 import { REPO_ROOT } from '../repo.js';
 import { runBench } from '../run/bench.js';
+import type { Scorecard } from '../scorecard/schema.js';
 import { type AaTally, aaTally, type PowerTally, powerTally } from './tally.js';
+import { optimalRoundsPerFork, varianceComponents } from './variance.js';
 
-const PROXY = fileURLToPath(new URL('./delayProxy.ts', import.meta.url));
+const HELP = `usage: npm run calibrate -- [--runs N] [--engines LIST] [--fraction F] [--skip-aa] [--skip-power] [bench flags]
 
-const HELP = `usage: npm run calibrate -- [--runs N] [--fraction F] [--skip-aa] [--skip-power] [bench flags]
-
-  --runs N        A/A runs, OpenSearch vs OpenSearch (default 5; the issue's target is 10)
-  --fraction F    injected slowdown for the power run, a fraction of each request's upstream time (default 0.1)
+  --runs N        A/A runs per engine (default 10)
+  --engines LIST  which engines run against themselves: candidate,baseline (default both)
+  --fraction F    extra engine CPU for the power run, a fraction of each search's own time (default 0.1)
   --skip-aa       only the power run
   --skip-power    only the A/A runs
-  --out DIR       where the calibration runs and calibration.json go (default <repo>/.runs/calibrate)
-  --docs N        corpus size (default 20000 here)
-Other bench flags (--families, --rate, --rounds, --max-rounds, --iterations, ...) apply to every run;
---aa, --candidate-url and --baseline-url are set by calibrate itself.
-
-bench flags:
-${BENCH_HELP.split('\n').slice(5).join('\n')}`;
+  --result DIR    where the committed result goes (default <repo>/scorecards/calibration)
+Other bench flags (--docs, --families, --forks, --rounds, --iterations, ...) apply to every run;
+--aa is set by calibrate itself. The default is the bench's default matrix of read rows
+(--no-mixed --no-sweep: those rows are not read rows).`;
 
 interface CalibrateArgs {
   runs: number;
+  engines: ('candidate' | 'baseline')[];
   fraction: number;
   aa: boolean;
   power: boolean;
+  result: string;
   benchArgv: string[];
 }
 
 function parseCalibrateArgs(argv: string[]): CalibrateArgs | 'help' {
-  const args: CalibrateArgs = { runs: 5, fraction: 0.1, aa: true, power: true, benchArgv: [] };
+  const args: CalibrateArgs = {
+    runs: 10,
+    engines: ['candidate', 'baseline'],
+    fraction: 0.1,
+    aa: true,
+    power: true,
+    result: resolve(REPO_ROOT, 'scorecards', 'calibration'),
+    benchArgv: [],
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     if (a === '--help' || a === '-h') return 'help';
     if (a === '--skip-aa') args.aa = false;
     else if (a === '--skip-power') args.power = false;
-    else if (a === '--runs' || a === '--fraction') {
+    else if (a === '--result') args.result = resolve(process.env.INIT_CWD ?? process.cwd(), argv[++i] ?? '');
+    else if (a === '--engines') {
+      const list = (argv[++i] ?? '').split(',').map((x) => x.trim());
+      if (list.length === 0 || list.some((x) => x !== 'candidate' && x !== 'baseline'))
+        throw new UsageError(`--engines takes candidate, baseline or both, got "${list.join(',')}"`);
+      args.engines = list as CalibrateArgs['engines'];
+    } else if (a === '--runs' || a === '--fraction') {
       const raw = argv[++i];
       const n = Number(raw);
       if (a === '--runs' && !(Number.isInteger(n) && n >= 1 && n <= 100))
-        throw new UsageError(`--runs must be a whole number in 1-100, got "${raw}" (e.g. --runs 5)`);
+        throw new UsageError(`--runs must be a whole number in 1-100, got "${raw}" (e.g. --runs 10)`);
       if (a === '--fraction' && !(n > 0 && n < 10))
         throw new UsageError(`--fraction must be a number in (0, 10), got "${raw}" (e.g. --fraction 0.1)`);
       if (a === '--runs') args.runs = n;
@@ -73,20 +82,16 @@ function parseCalibrateArgs(argv: string[]): CalibrateArgs | 'help' {
   }
   if (!args.aa && !args.power)
     throw new UsageError('--skip-aa and --skip-power together leave nothing to run');
-  if (!args.benchArgv.includes('--docs')) args.benchArgv.push('--docs', '20000');
+  for (const flag of ['--no-mixed', '--no-sweep'])
+    if (!args.benchArgv.includes(flag)) args.benchArgv.push(flag);
   if (!args.benchArgv.includes('--out')) args.benchArgv.push('--out', resolve(REPO_ROOT, '.runs/calibrate'));
   return args;
 }
 
-async function oneRun(
-  settings: RunSettings,
-  out: string,
-  abort: AbortSignal,
-  urls: { candidateUrl?: string; baselineUrl?: string } = {},
-) {
+async function oneRun(settings: RunSettings, out: string, abort: AbortSignal): Promise<Scorecard> {
   // On a shared 2-core box a JVM can miss its start deadline; one retry, then the error stands.
   for (let attempt = 1; ; attempt++) {
-    const outcome = await runBench({ settings, out, ...urls, progress: createProgress(), abort });
+    const outcome = await runBench({ settings, out, progress: createProgress(), abort });
     if (outcome.card) return outcome.card;
     const error = outcome.error ?? 'the run failed before writing a scorecard';
     if (attempt >= 2 || !error.startsWith('could not start') || abort.aborted) throw new Error(error);
@@ -94,33 +99,19 @@ async function oneRun(
   }
 }
 
-/** A vs A': one OpenSearch, two proxy processes in front of it (none / `fraction` delay). */
-async function powerRun(settings: RunSettings, out: string, fraction: number, abort: AbortSignal) {
-  const home = join(REPO_ROOT, '.runs', `calibrate-power-${process.pid}`);
-  let engine: RunningEngine | undefined;
-  const proxies: ChildServer[] = [];
-  try {
-    await ensureBaselineBuilt({ log: console.log });
-    engine = await startOpenSearch({
-      dataDir: join(home, 'home'),
-      logFile: join(home, 'engine.log'),
-      port: await freePort(),
-      // A loaded shared machine can take minutes to bring a JVM to green.
-      startTimeoutMs: 300_000,
-    });
-    const plain = await spawnServer(PROXY, ['--upstream', engine.url, '--fraction', '0']);
-    proxies.push(plain);
-    const slowed = await spawnServer(PROXY, ['--upstream', engine.url, '--fraction', String(fraction)]);
-    proxies.push(slowed);
-    console.log(
-      `power: OpenSearch at ${engine.url}; A via ${plain.url}, A' (+${fraction * 100}%) via ${slowed.url}`,
-    );
-    return await oneRun(settings, out, abort, { candidateUrl: slowed.url, baselineUrl: plain.url });
-  } finally {
-    await Promise.all(proxies.map((p) => p.stop()));
-    await engine?.stop();
-    await rm(join(home, 'home', 'data'), { recursive: true, force: true });
-  }
+const sum = (xs: AaTally[], f: (t: AaTally) => number) => xs.reduce((n, t) => n + f(t), 0);
+
+function aaSummary(tallies: AaTally[]) {
+  return {
+    runs: tallies.length,
+    readRowRuns: sum(tallies, (t) => t.readRows),
+    comparableRowRuns: sum(tallies, (t) => t.counts.WIN + t.counts.LOSE + t.counts.TIE),
+    falseWin: sum(tallies, (t) => t.counts.WIN),
+    falseLose: sum(tallies, (t) => t.counts.LOSE),
+    cpuRowRuns: sum(tallies, (t) => t.cpuRows),
+    falseCpu: sum(tallies, (t) => t.falseCpuVerdicts.length),
+    perRun: tallies,
+  };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -133,7 +124,6 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     bench = parseBenchArgs(args.benchArgv);
-    // Calibration repeats one size; a --docs list would silently measure only its first.
     if (bench.scales.length > 1)
       throw new UsageError('--docs takes one size here: calibrate one size at a time');
   } catch (error) {
@@ -151,53 +141,94 @@ async function main(argv: string[]): Promise<number> {
   });
   await mkdir(bench.out, { recursive: true });
   const started = new Date();
-  const load: number[][] = [loadavg()];
-  const aa: AaTally[] = [];
-  let power: PowerTally | undefined;
+  const load: number[] = [loadavg()[0] as number];
+  const aaCards: Scorecard[] = [];
+  const tallies: AaTally[] = [];
   if (args.aa) {
-    for (let k = 1; k <= args.runs && !abort.signal.aborted; k++) {
-      console.log(pc.bold(`A/A run ${k}/${args.runs}`));
-      const t = aaTally(await oneRun({ ...bench.settings, aa: true }, bench.out, abort.signal));
-      aa.push(t);
-      load.push(loadavg());
-      console.log(
-        `A/A run ${k}: ${t.falseVerdicts.length} false of ${t.readRows} read rows ${t.falseVerdicts.join(', ')}`,
-      );
+    // Alternate the engines run by run, so a drifting machine touches both calibrations alike.
+    for (let k = 0; k < args.runs && !abort.signal.aborted; k++) {
+      for (const engine of args.engines) {
+        if (abort.signal.aborted) break;
+        console.log(pc.bold(`A/A ${engine} run ${k + 1}/${args.runs}`));
+        const card = await oneRun({ ...bench.settings, aa: engine }, bench.out, abort.signal);
+        aaCards.push(card);
+        const t = aaTally(card);
+        tallies.push(t);
+        load.push(loadavg()[0] as number);
+        console.log(
+          `A/A ${engine} run ${k + 1}: ${t.falseVerdicts.length} false by latency, ${t.falseCpuVerdicts.length} false by CPU, of ${t.readRows} read rows ${[...t.falseVerdicts, ...t.falseCpuVerdicts].join(', ')}`,
+        );
+      }
     }
   }
+  let power: PowerTally | undefined;
   if (args.power && !abort.signal.aborted) {
-    console.log(pc.bold(`power: A vs A' slowed by ${args.fraction * 100}%`));
-    power = powerTally(await powerRun(bench.settings, bench.out, args.fraction, abort.signal), args.fraction);
-    load.push(loadavg());
+    console.log(
+      pc.bold(`power: the candidate against itself with +${args.fraction * 100}% engine CPU on one side`),
+    );
+    const card = await oneRun(
+      { ...bench.settings, aa: 'candidate', calibrationExtraCpu: args.fraction },
+      bench.out,
+      abort.signal,
+    );
+    power = powerTally(card, args.fraction);
+    load.push(loadavg()[0] as number);
   }
-  const comparable = aa.reduce((n, t) => n + t.counts.WIN + t.counts.LOSE + t.counts.TIE, 0);
-  const falseCount = aa.reduce((n, t) => n + t.counts.WIN + t.counts.LOSE, 0);
+  const variance = varianceComponents(aaCards);
+  const s = bench.settings;
+  // Costs of one more fork (restarts, prewarm, idle wait) and one more round, from the runs.
+  const forkCostS =
+    aaCards.length > 0
+      ? aaCards.reduce((n, c) => n + (c.manifest.idle ?? []).reduce((m, i) => m + i.waitedMs, 0) / 1000, 0) /
+          Math.max(
+            1,
+            aaCards.reduce((n, c) => n + (c.manifest.idle?.length ?? 0), 0),
+          ) +
+        30
+      : 60;
+  const roundCostS = (2 * (s.warmup + Math.ceil(s.iterations / (s.forks * s.rounds)))) / s.rate;
   const result = {
     createdAt: started.toISOString(),
     durationMs: Date.now() - started.getTime(),
-    settings: bench.settings,
-    /** 1-minute load averages at the start and after each run: the machine is shared. */
-    loadAverages: load.map((l) => Math.round((l[0] as number) * 100) / 100),
-    aa: {
-      runs: aa,
-      falseWin: aa.reduce((n, t) => n + t.counts.WIN, 0),
-      falseLose: aa.reduce((n, t) => n + t.counts.LOSE, 0),
-      comparableRows: comparable,
-      target: '0 WIN and 0 LOSE across the read rows in 10 runs',
+    machine: aaCards[0]?.manifest.machine,
+    design: {
+      forks: s.forks,
+      roundsPerFork: s.rounds,
+      iterations: s.iterations,
+      confidence: s.confidence,
+      tieMargin: s.tieMargin,
     },
-    power: power && { ...power, target: '>= 95% of rows with p50 > 1 ms detected as LOSE at a 10% slowdown' },
+    settings: { docs: s.docs, corpus: s.corpus, families: s.families, rate: s.rate },
+    /** 1-minute load averages at the start and after each run: the machine is shared. */
+    loadAverages: load.map((l) => Math.round(l * 100) / 100),
+    aa: Object.fromEntries(args.engines.map((e) => [e, aaSummary(tallies.filter((t) => t.engine === e))])),
+    power: power ?? null,
+    variance: {
+      ...variance,
+      forkCostS: Math.round(forkCostS),
+      roundCostS: Math.round(roundCostS * 100) / 100,
+      optimalRoundsPerFork: optimalRoundsPerFork(variance, forkCostS, roundCostS),
+    },
+    targets: {
+      aa: '0 false WIN/LOSE in the A/A runs (10 per engine)',
+      powerCpu: '>= 95% of rows found LOSE by CPU per request at +10%',
+      powerLatency: '>= 80% of rows with p50 >= 1 ms found LOSE by latency at +10%',
+    },
   };
-  const file = join(bench.out, 'calibration.json');
+  await mkdir(args.result, { recursive: true });
+  const file = join(args.result, `${started.toISOString().slice(0, 10)}.json`);
   await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
-  if (args.aa)
+  for (const [engine, a] of Object.entries(result.aa))
     console.log(
-      `A/A: ${result.aa.falseWin} false WIN, ${result.aa.falseLose} false LOSE of ${comparable} comparable read rows over ${aa.length} runs (${falseCount} false)`,
+      `A/A ${engine}: ${a.falseWin} false WIN, ${a.falseLose} false LOSE of ${a.comparableRowRuns} comparable row-runs over ${a.runs} runs; ${a.falseCpu} false by CPU of ${a.cpuRowRuns}`,
     );
   if (power)
     console.log(
-      `power at +${power.slowdown * 100}%: ${power.detected} of ${power.eligible} comparable rows with p50 > ${power.minP50Ms} ms scored LOSE (${power.power === null ? 'n/a' : `${(power.power * 100).toFixed(0)}%`})${power.missed.length ? `; missed: ${power.missed.join(', ')}` : ''}`,
+      `power at +${power.slowdown * 100}%: CPU ${power.cpu.detected}/${power.cpu.eligible}, latency ${power.latency.detected}/${power.latency.eligible} (rows with p50 >= ${power.minP50Ms} ms)`,
     );
-  console.log(`load averages (1 min): ${result.loadAverages.join(', ')}`);
+  console.log(
+    `variance: fork sd ${variance.forkSd}, round sd within a fork ${variance.roundSdWithinFork} (log ratios, median of ${variance.rows} rows); rounds per fork for the least cost: ${result.variance.optimalRoundsPerFork}`,
+  );
   console.log(`calibration: ${file}`);
   return abort.signal.aborted ? 2 : 0;
 }

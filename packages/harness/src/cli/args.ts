@@ -131,10 +131,21 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     throw new UsageError(
       `--iterations (${s.iterations}) must be at least --forks x --rounds (${s.forks * s.rounds}): one timed request per round`,
     );
-  if (values.aa === true) {
-    if (str('candidate-url') !== undefined)
-      throw new UsageError('--aa starts its own second OpenSearch as the candidate; drop --candidate-url');
-    s.aa = true;
+  if (str('aa') !== undefined) {
+    const engine = str('aa');
+    if (engine !== 'baseline' && engine !== 'candidate')
+      throw new UsageError(
+        `--aa takes the engine to run against itself: --aa baseline or --aa candidate, got "${engine}"`,
+      );
+    if (engine === 'baseline' && str('candidate-url') !== undefined)
+      throw new UsageError(
+        '--aa baseline starts its own second OpenSearch as the candidate; drop --candidate-url',
+      );
+    if (engine === 'candidate' && str('baseline-url') !== undefined)
+      throw new UsageError(
+        '--aa candidate starts its own second candidate as the baseline; drop --baseline-url',
+      );
+    s.aa = engine;
   }
   const args: BenchArgs = {
     settings: s,

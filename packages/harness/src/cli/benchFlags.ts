@@ -148,11 +148,15 @@ t interval over the forks (Kalibera & Jones), so more forks make it narrower`,
   ),
   {
     name: 'aa',
+    value: 'ENGINE',
     setting: 'aa',
-    help: `A/A calibration: a second OpenSearch process (~1.2 GB) stands in for the candidate,
-so every WIN or LOSE is false; the summary counts them. Writes to <repo>/.runs/aa
+    toArgs: (v) =>
+      v === 'baseline' || v === 'candidate' ? ['--aa', v] : v === true ? ['--aa', 'baseline'] : undefined,
+    help: `A/A calibration, ENGINE baseline or candidate: a second process of the same engine takes the
+other side, so every WIN or LOSE is false; the summary counts them. Writes to <repo>/.runs/aa
 unless --out is given, so A/A cards never reach the gate or the site`,
   },
+
   { name: 'candidate-url', value: 'U', help: 'use a running candidate at U instead of starting one' },
   {
     name: 'base-build',

@@ -80,7 +80,7 @@ export function renderSummary(card: Scorecard): string {
     `${pc.green(`WIN ${WIN}`)}  ${pc.red(`LOSE ${LOSE}`)}  ${pc.yellow(`TIE ${TIE}`)}  ${pc.dim(`N/A ${card.counts['N/A']}`)}  (${card.status}, exit ${card.exitCode})`,
   );
   if (card.floor) out.push(pc.dim(floorLine(card.floor)));
-  if (card.manifest.settings.aa === true) out.push(aaLine(card));
+  if (card.manifest.settings.aa) out.push(aaLine(card));
   return out.join('\n');
 }
 

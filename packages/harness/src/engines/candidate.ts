@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fetchRootInfo } from './info.js';
-import type { RunningEngine, StartOptions } from './types.js';
+import type { EngineRole, RunningEngine, StartOptions } from './types.js';
 
 /** The candidate's HTTP service, built by `npm run build -w packages/engine-napi`. */
 export const CANDIDATE_SERVER = fileURLToPath(
@@ -35,7 +35,7 @@ process.on('exit', () => {
  * `server` is another build's service (the gate's merge-base build), started as the 'base' role.
  */
 export async function startCandidate(
-  opts: StartOptions & { server?: string; role?: 'candidate' | 'base' },
+  opts: StartOptions & { server?: string; role?: EngineRole; env?: Record<string, string> },
 ): Promise<RunningEngine> {
   const server = opts.server ?? CANDIDATE_SERVER;
   if (!existsSync(server)) {
@@ -49,6 +49,7 @@ export async function startCandidate(
   const log = createWriteStream(opts.logFile, { flags: 'a' });
   const child = spawn(process.execPath, [server, '--port', String(opts.port), '--data-dir', opts.dataDir], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}),
   });
   live.add(child);
   let tail = '';

@@ -47,8 +47,17 @@ export interface LoadSettings {
    */
   clients: string;
   forceMergeTimeoutMs: number;
-  /** A/A mode: a second OpenSearch stands in for the candidate; verdicts count false WIN/LOSE. */
-  aa: boolean;
+  /**
+   * A/A calibration: both sides run the same engine, so every WIN or LOSE is false. 'baseline': a
+   * second OpenSearch stands in for the candidate; 'candidate': a second candidate process stands
+   * in for the baseline. false: a real comparison.
+   */
+  aa: false | 'baseline' | 'candidate';
+  /**
+   * Calibration only (npm run calibrate's power run): the candidate service adds this fraction of
+   * each search's own time as extra CPU work. 0 in every benchmark run; no flag sets it.
+   */
+  calibrationExtraCpu: number;
   /** Identical requests repeated per engine per read row for the cache probe (0: no probe). */
   cacheProbe: number;
   /** Which corpus (and so which index and read rows): an id of CORPORA in corpus/corpora.ts. */
@@ -123,6 +132,7 @@ export const DEFAULT_SETTINGS: RunSettings = {
   singleMeasurementMargin: 0.1,
   forceMergeTimeoutMs: 300_000,
   aa: false,
+  calibrationExtraCpu: 0,
   cacheProbe: 50,
   corpus: 'llm-telemetry',
   knn: false,

@@ -67,6 +67,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
     engines = await startEngines({
       ...opts,
       aa: settings.aa,
+      calibrationExtraCpu: settings.calibrationExtraCpu,
       runDir,
       log: progress.log,
       ...(opts.base ? { baseServer: opts.base.server } : {}),
@@ -142,7 +143,13 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
     // The sides hold the current processes: a restarted engine is not the one first started.
     await Promise.all(all.map((side) => side.engine.stop()));
     // Engine data is bulky and rebuilt every run; the logs stay for post-mortems.
-    for (const dir of ['candidate/data', 'baseline/home/data', 'candidate-aa/home/data', 'base/data'])
+    for (const dir of [
+      'candidate/data',
+      'baseline/home/data',
+      'candidate-aa/home/data',
+      'baseline-aa/data',
+      'base/data',
+    ])
       await rm(join(runDir, dir), { recursive: true, force: true });
   }
   return finishRun(ctx, {

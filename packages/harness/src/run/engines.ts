@@ -8,8 +8,10 @@ import type { RunningEngine } from '../engines/types.js';
 export interface EngineSources {
   candidateUrl?: string;
   baselineUrl?: string;
-  /** A/A: the candidate side is a second, independent OpenSearch process (noise calibration). */
-  aa?: boolean;
+  /** A/A: one side is a second, independent process of the other's engine (noise calibration). */
+  aa?: false | 'baseline' | 'candidate';
+  /** Calibration only: extra CPU fraction the candidate-role service adds to each search. */
+  calibrationExtraCpu?: number;
   /** Run folder for engine data and logs (outside scorecards/). */
   runDir: string;
   /** The merge-base build's service (dist/server.js), started as a third engine: the 'base' role. */
@@ -26,7 +28,7 @@ export async function startEngines(
 ): Promise<{ candidate: RunningEngine; baseline: RunningEngine; base?: RunningEngine }> {
   const candidate = (async (): Promise<RunningEngine> => {
     if (src.candidateUrl) return connectRemote('candidate', src.candidateUrl);
-    if (src.aa) {
+    if (src.aa === 'baseline') {
       await ensureBaselineBuilt({ log: src.log });
       const twin = await startOpenSearch({
         dataDir: join(src.runDir, 'candidate-aa', 'home'),
@@ -49,10 +51,32 @@ export async function startEngines(
       dataDir: join(src.runDir, 'candidate', 'data'),
       logFile: join(src.runDir, 'candidate', 'engine.log'),
       port: await freePort(),
+      // Calibration's power run only: never set in a benchmark run.
+      ...(src.calibrationExtraCpu
+        ? { env: { EVERYCELL_CALIBRATION_EXTRA_CPU: String(src.calibrationExtraCpu) } }
+        : {}),
     });
   })();
   const baseline = (async () => {
     if (src.baselineUrl) return connectRemote('baseline', src.baselineUrl);
+    if (src.aa === 'candidate') {
+      // Same build on the baseline side: every WIN or LOSE it earns is a false one.
+      const twin = await startCandidate({
+        role: 'baseline',
+        dataDir: join(src.runDir, 'baseline-aa', 'data'),
+        logFile: join(src.runDir, 'baseline-aa', 'engine.log'),
+        port: await freePort(),
+      });
+      const asTwin = (e: RunningEngine): RunningEngine => {
+        const restart = e.restart;
+        return {
+          ...e,
+          product: `${e.product} (A/A twin)`,
+          ...(restart ? { restart: async () => asTwin(await restart()) } : {}),
+        };
+      };
+      return asTwin(twin);
+    }
     await ensureBaselineBuilt({ log: src.log });
     return startOpenSearch({
       dataDir: join(src.runDir, 'baseline', 'home'),

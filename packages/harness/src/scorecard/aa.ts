@@ -11,5 +11,6 @@ export function aaLine(card: Scorecard): string {
   const rows = card.rows
     .filter((r) => r.verdict === 'WIN' || r.verdict === 'LOSE')
     .map((r) => `${r.id} ${r.verdict}`);
-  return `A/A (OpenSearch vs OpenSearch): ${WIN} false WIN, ${LOSE} false LOSE of ${comparable} comparable rows (${rate})${rows.length > 0 ? `: ${rows.join(', ')}` : ''}`;
+  const twin = card.manifest.settings.aa === 'candidate' ? card.manifest.baseline : card.manifest.candidate;
+  return `A/A (${twin.product.replace(' (A/A twin)', '')} against itself): ${WIN} false WIN, ${LOSE} false LOSE of ${comparable} comparable rows (${rate})${rows.length > 0 ? `: ${rows.join(', ')}` : ''}`;
 }
