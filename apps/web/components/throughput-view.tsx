@@ -154,8 +154,9 @@ export function ThroughputView({ view }: { view: RunView }) {
                   <Chart chart={chart} href={href} />
                   <figcaption>
                     Solid p50, dashed p99, against the offered rate; the dotted line is the p99 bound. Circles
-                    count toward capacity; a cross (p99 over the bound) or a triangle (the engine fell below
-                    95% of the offered rate) was disqualified, as the table says.
+                    count toward capacity; a cross (p99 over the bound), a triangle (the engine fell below 95%
+                    of the offered rate) or a diamond (too many failed or dropped requests) was disqualified,
+                    as the table says.
                   </figcaption>
                 </figure>
               ) : null}
@@ -205,7 +206,7 @@ export function ThroughputView({ view }: { view: RunView }) {
                           {formatMs(point.baseline.p50)} / {formatMs(point.baseline.p99)}
                         </td>
                         <td>
-                          {`candidate ${pointStatus(point.candidate, point.offeredRate, sweep.p99BoundMs)}; baseline ${pointStatus(point.baseline, point.offeredRate, sweep.p99BoundMs)}`}
+                          {`candidate ${pointStatus(point.candidate, point.offeredRate, sweep.p99BoundMs, row?.candidate.value)}; baseline ${pointStatus(point.baseline, point.offeredRate, sweep.p99BoundMs, row?.baseline.value)}`}
                         </td>
                       </tr>
                     ))}

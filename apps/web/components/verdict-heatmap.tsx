@@ -18,77 +18,79 @@ const LETTER: Record<string, string> = { W: 'W', L: 'L', T: 'T', N: 'NA' };
 export function VerdictHeatmap({ heatmap, set }: { heatmap: CompactHeatmap; set: string }) {
   const { runs } = heatmap;
   return (
-    <TableScroll label="Verdicts over time">
-      <table className="heatmap">
-        <caption>
-          Verdict of every row in each run, oldest run on the left: W win, L lose, T tie, NA not comparable, ·
-          not measured. Outlined cells changed verdict since the row&apos;s previous run and link to that
-          comparison.
-          {heatmap.omitted > 0 ? ` The ${heatmap.omitted} oldest runs of the set are not shown.` : ''}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Row</th>
-            {runs.map((run) => (
-              <th scope="col" key={run.runId} className="heat-run">
-                <a href={runHref(run.runId)}>
-                  {run.day}
-                  <span className="heat-time">{run.commit}</span>
-                </a>
-              </th>
-            ))}
-            <th scope="col" className="num">
-              Changes
-            </th>
-          </tr>
-        </thead>
-        {heatmap.sections.map((section) => (
-          <tbody key={section.label}>
-            <tr className="group-row">
-              <th scope="rowgroup" colSpan={runs.length + 2}>
-                {section.label}
+    <>
+      <p className="heatmap-key">
+        W win, L lose, T tie, NA not comparable, · not measured. Outlined cells changed verdict since the
+        row&apos;s previous run and link to that comparison.
+        {heatmap.omitted > 0 ? ` The ${heatmap.omitted} oldest runs of the set are not shown.` : ''}
+      </p>
+      <TableScroll label="Verdicts over time">
+        <table className="heatmap">
+          <caption>Verdict of every row in each run, oldest run on the left.</caption>
+          <thead>
+            <tr>
+              <th scope="col">Row</th>
+              {runs.map((run) => (
+                <th scope="col" key={run.runId} className="heat-run">
+                  <a href={runHref(run.runId)}>
+                    {run.day}
+                    <span className="heat-time">{run.commit}</span>
+                  </a>
+                </th>
+              ))}
+              <th scope="col" className="num">
+                Changes
               </th>
             </tr>
-            {section.rows.map((row) => {
-              let previous: string | undefined;
-              let before: string | undefined;
-              return (
-                <tr key={row.id} data-row-id={row.id}>
-                  <th scope="row" className="row-name">
-                    <a href={rowHref(set, row.id)}>{row.id}</a>
-                  </th>
-                  {[...row.cells].map((code, index) => {
-                    const run = runs[index]?.runId ?? String(index);
-                    if (code === '.') return <td key={run}>·</td>;
-                    const changedFrom = previous !== undefined && previous !== code ? previous : undefined;
-                    const from = before;
-                    previous = code;
-                    before = run;
-                    if (changedFrom && from) {
+          </thead>
+          {heatmap.sections.map((section) => (
+            <tbody key={section.label}>
+              <tr className="group-row">
+                <th scope="rowgroup" colSpan={runs.length + 2}>
+                  {section.label}
+                </th>
+              </tr>
+              {section.rows.map((row) => {
+                let previous: string | undefined;
+                let before: string | undefined;
+                return (
+                  <tr key={row.id} data-row-id={row.id}>
+                    <th scope="row" className="row-name">
+                      <a href={rowHref(set, row.id)}>{row.id}</a>
+                    </th>
+                    {[...row.cells].map((code, index) => {
+                      const run = runs[index]?.runId ?? String(index);
+                      if (code === '.') return <td key={run}>·</td>;
+                      const changedFrom = previous !== undefined && previous !== code ? previous : undefined;
+                      const from = before;
+                      previous = code;
+                      before = run;
+                      if (changedFrom && from) {
+                        return (
+                          <td key={run} className={`${CLASS[code]} hc`} data-changed="true">
+                            <a href={compareHref(from, run)}>
+                              {LETTER[code]}
+                              <span className="visually-hidden">
+                                {` ${WORD[code]} (was ${WORD[changedFrom]})`}
+                              </span>
+                            </a>
+                          </td>
+                        );
+                      }
                       return (
-                        <td key={run} className={`${CLASS[code]} hc`} data-changed="true">
-                          <a href={compareHref(from, run)}>
-                            {LETTER[code]}
-                            <span className="visually-hidden">
-                              {` ${WORD[code]} (was ${WORD[changedFrom]})`}
-                            </span>
-                          </a>
+                        <td key={run} className={CLASS[code]}>
+                          {LETTER[code]}
                         </td>
                       );
-                    }
-                    return (
-                      <td key={run} className={CLASS[code]}>
-                        {LETTER[code]}
-                      </td>
-                    );
-                  })}
-                  <td className="num">{row.changes}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        ))}
-      </table>
-    </TableScroll>
+                    })}
+                    <td className="num">{row.changes}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          ))}
+        </table>
+      </TableScroll>
+    </>
   );
 }

@@ -212,9 +212,10 @@ export function runCharts(card: Scorecard): ChartFile[] {
     charts.push({ name: 'scaling', alt, size: drillSize, spec: (v) => scalingSpec(scaling, v, alt) });
   }
   for (const sweep of card.sweeps ?? []) {
-    const data = sweepData(sweep);
+    const row = card.rows.find((candidate) => candidate.id === sweep.rowId);
+    const data = sweepData(sweep, { candidate: row?.candidate.value, baseline: row?.baseline.value });
     if (data.length === 0) continue;
-    const alt = `Latency (p50 solid, p99 dashed) of both engines against the offered request rate, ${sweep.family}; circles were sustained; crosses (p99 over the ${sweep.p99BoundMs} ms bound) and triangles (the engine fell behind the offered rate) were disqualified.`;
+    const alt = `Latency (p50 solid, p99 dashed) of both engines against the offered request rate, ${sweep.family}; circles were sustained; crosses (p99 over the ${sweep.p99BoundMs} ms bound), triangles (the engine fell behind the offered rate) and diamonds (too many failed or dropped requests) were disqualified.`;
     charts.push({
       name: `sweep-${sweep.family.replace(/[^\w-]+/g, '_')}`,
       alt,

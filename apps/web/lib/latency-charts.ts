@@ -140,17 +140,32 @@ export function timelineSpec(
 }
 
 /** Why a sweep point does or does not count toward an engine's capacity (the harness's rule). */
-export type PointStatus = 'sustained' | 'p99 over the bound' | 'fell behind';
-export const POINT_STATUSES: readonly PointStatus[] = ['sustained', 'p99 over the bound', 'fell behind'];
+export type PointStatus = 'sustained' | 'p99 over the bound' | 'fell behind' | 'too many failed or dropped';
+export const POINT_STATUSES: readonly PointStatus[] = [
+  'sustained',
+  'p99 over the bound',
+  'fell behind',
+  'too many failed or dropped',
+];
 
-/** Sustained: p99 within the bound and at least 95% of the offered rate achieved. */
+/**
+ * The harness's rule (packages/harness/src/verdict/sweepRowResult.ts): a rate is sustained when at
+ * least 95% of it was achieved, p99 stayed within the bound and at most the collapse share of its
+ * requests failed or were dropped. The scorecard keeps the failed and dropped counts but not the
+ * requests per point, so a point with any is judged against the engine's recorded capacity: above
+ * it, the failures are what disqualified it.
+ */
 export function pointStatus(
-  side: { p99: number; achievedRate: number },
+  side: { p99: number; achievedRate: number; errors: number; dropped: number },
   offeredRate: number,
   boundMs: number,
+  capacity?: number,
 ): PointStatus {
   if (side.achievedRate < 0.95 * offeredRate) return 'fell behind';
-  if (side.p99 > boundMs) return 'p99 over the bound';
+  if (!(side.p99 <= boundMs)) return 'p99 over the bound';
+  if (side.errors + side.dropped > 0 && capacity !== undefined && offeredRate > capacity) {
+    return 'too many failed or dropped';
+  }
   return 'sustained';
 }
 
@@ -164,12 +179,20 @@ export interface SweepDatum {
   status: PointStatus;
 }
 
-/** p50 and p99 of both engines at each offered rate of one family's sweep. */
-export function sweepData(sweep: Sweep): SweepDatum[] {
+/** p50 and p99 of both engines at each offered rate of one family's sweep (capacity: the row's values). */
+export function sweepData(
+  sweep: Sweep,
+  capacity: { candidate?: number; baseline?: number } = {},
+): SweepDatum[] {
   return sweep.points.flatMap((point) =>
     ENGINES.flatMap((engine) => {
       const side = engine === 'Candidate' ? point.candidate : point.baseline;
-      const status = pointStatus(side, point.offeredRate, sweep.p99BoundMs);
+      const status = pointStatus(
+        side,
+        point.offeredRate,
+        sweep.p99BoundMs,
+        engine === 'Candidate' ? capacity.candidate : capacity.baseline,
+      );
       return (['p50', 'p99'] as const).flatMap((stat) =>
         side[stat] > 0 && point.offeredRate > 0
           ? [
@@ -234,7 +257,10 @@ export function sweepSpec(
                 field: 'status',
                 type: 'nominal' as const,
                 title: 'Point',
-                scale: { domain: [...POINT_STATUSES], range: ['circle', 'cross', 'triangle-down'] },
+                scale: {
+                  domain: [...POINT_STATUSES],
+                  range: ['circle', 'cross', 'triangle-down', 'diamond'],
+                },
               }),
             },
           },

@@ -93,3 +93,19 @@ describe('trend charts', () => {
     }
   });
 });
+
+describe('sweep points', () => {
+  it('follow the harness: behind, over the bound, or failures above the recorded capacity disqualify', async () => {
+    const { pointStatus } = await import('../lib/latency-charts');
+    const ok = { p99: 10, achievedRate: 1000, errors: 0, dropped: 0 };
+    expect(pointStatus(ok, 1000, 50)).toBe('sustained');
+    expect(pointStatus({ ...ok, achievedRate: 900 }, 1000, 50)).toBe('fell behind');
+    expect(pointStatus({ ...ok, p99: 60 }, 1000, 50)).toBe('p99 over the bound');
+    // 63 dropped at 2,003 req/s where the harness recorded a capacity of 1,669: disqualified.
+    expect(pointStatus({ ...ok, achievedRate: 1963, dropped: 63 }, 2003, 50, 1669)).toBe(
+      'too many failed or dropped',
+    );
+    // 8 dropped at 1,669 req/s, which the harness counted as sustained.
+    expect(pointStatus({ ...ok, achievedRate: 1665, dropped: 8 }, 1669, 50, 1669)).toBe('sustained');
+  });
+});
