@@ -39,11 +39,22 @@ function raw(points: SweepRaw['points']): SweepRaw {
 }
 
 describe('latency at target throughput', () => {
-  it('offers 25/50/75/90% of the slower capacity, plus 500 and 1000 req/s below it', () => {
-    expect(sweepRates(2000)).toEqual([500, 1000, 1500, 1800]);
-    expect(sweepRates(4000)).toEqual([500, 1000, 2000, 3000, 3600]);
-    expect(sweepRates(800)).toEqual([200, 400, 500, 600, 720]);
-    expect(selectSweeps('*').map((f) => f.id)).toEqual(['query.term', 'bucket.terms']);
+  it('offers a geometric ladder from a quarter of the slower capacity to 1.5x the faster one', () => {
+    const rates = sweepRates(2000, 8000);
+    expect(rates).toHaveLength(9);
+    expect(rates[0]).toBe(500);
+    expect(rates.at(-1)).toBe(12_000);
+    // Each step the same factor up: (12000 / 500) ** (1 / 8) = 1.488.
+    for (let k = 1; k < rates.length; k++)
+      expect((rates[k] as number) / (rates[k - 1] as number)).toBeCloseTo(1.488, 1);
+    expect(sweepRates(1000)).toEqual(sweepRates(1000, 1000));
+    expect(selectSweeps('*').map((f) => f.id)).toEqual([
+      'query.term',
+      'query.match',
+      'query.sort_timestamp',
+      'bucket.terms',
+      'bucket.date_histogram_day',
+    ]);
     expect(selectSweeps('query.*')).toEqual([]);
   });
 
@@ -126,8 +137,10 @@ describe('latency at target throughput', () => {
       clients: 4,
       capacityMs: 500,
       minRequests: 100,
+      maxRequests: 400,
       pointMs: 200,
-      maxPointMs: 2000,
+      stopAfterFailures: 2,
+      p99BoundMs: 50,
     });
     // The baseline answers each request 5 ms late: 4 clients give it at most 800 req/s, however
     // idle the machine (how far below that depends on the load, so no lower bound but > 0).
@@ -135,18 +148,45 @@ describe('latency at target throughput', () => {
     expect(r.capacity.baseline).toBeLessThan(800);
     expect(r.capacity.candidate).toBeGreaterThan(0);
     const slower = Math.min(r.capacity.candidate, r.capacity.baseline);
-    const rates = r.points.map((p) => p.offeredRate);
-    expect(rates).toEqual(sweepRates(slower).filter((x) => (100 / x) * 1000 <= 2000));
-    expect(r.skipped).toEqual(
-      sweepRates(slower)
-        .filter((x) => (100 / x) * 1000 > 2000)
-        .map((x) => `${x} req/s (100 requests would take over 2 s)`),
-    );
-    for (const p of r.points) {
-      expect(p.candidate.achievedRate).toBeGreaterThan(0);
-      expect(p.baseline.achievedRate).toBeGreaterThan(0);
+    const faster = Math.max(r.capacity.candidate, r.capacity.baseline);
+    expect(r.points.map((p) => p.offeredRate)).toEqual(sweepRates(slower, faster));
+    // Past its knee (two failed rates in a row) an engine is not offered more; before it, every
+    // point has an answer rate and Little's law's in-flight count.
+    for (const role of ['candidate', 'baseline'] as const) {
+      const run = r.points.map((p) => p[role]).filter((x) => !x.skipped);
+      expect(run.length).toBeGreaterThan(0);
+      for (const x of run) {
+        expect(x.achievedRate).toBeGreaterThan(0);
+        expect(x.inFlight).toBeCloseTo((x.achievedRate * (x.meanMs as number)) / 1000, 2);
+      }
     }
   }, 60_000);
+});
+
+describe('capacity past the knee', () => {
+  it('marks an engine that sustained the top of the ladder as a lower bound ("at least")', () => {
+    const { sweep, row } = sweepRowResult(
+      raw([
+        { offeredRate: 1000, requests: 2000, candidate: side(998, 3), baseline: side(995, 9) },
+        { offeredRate: 3000, requests: 6000, candidate: side(2990, 5), baseline: side(2100, 900) },
+        {
+          offeredRate: 6000,
+          requests: 6000,
+          candidate: side(5990, 8),
+          baseline: { ...side(0, 0), p50: Number.NaN, p99: Number.NaN, skipped: true },
+        },
+      ]),
+      50,
+      0.1,
+      0.01,
+    );
+    expect(sweep.highest).toEqual({ candidate: 6000, baseline: 1000 });
+    expect(sweep.atLeast).toEqual({ candidate: true, baseline: false });
+    expect(row.verdict).toBe('WIN');
+    expect(row.reason).toMatch(
+      /candidate at least 6000, baseline 1000 req\/s \(at least: it sustained the top of the ladder/,
+    );
+  });
 });
 
 describe('a sweep on a family an engine refuses', () => {

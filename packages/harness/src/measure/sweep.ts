@@ -12,10 +12,16 @@ import type { RunSettings } from '../model/settings.js';
 import type { Role, SweepSide } from '../scorecard/schema.js';
 import { hdrPercentile } from '../stats/hdr.js';
 import { percentile } from '../stats/percentile.js';
-import { achievedRate } from '../stats/saturation.js';
+import { achievedRate, sustained } from '../stats/saturation.js';
 
-/** Representative families for the sweep: a cheap filter and an aggregation. */
-export const SWEEP_SOURCE_FAMILIES: readonly string[] = ['query.term', 'bucket.terms'];
+/** The families swept to their knee: filters, full text, two aggregations and a sorted page. */
+export const SWEEP_SOURCE_FAMILIES: readonly string[] = [
+  'query.term',
+  'query.match',
+  'bucket.terms',
+  'bucket.date_histogram_day',
+  'query.sort_timestamp',
+];
 export const sweepRowId = (family: Family) => `throughput.${family.family}`;
 
 /** The sweep families whose capacity row id (`throughput.<family>`) matches one of the globs. */
@@ -26,30 +32,36 @@ export function selectSweeps(globs: string): Family[] {
   );
 }
 
-/** Shares of the slower engine's closed-loop capacity offered open loop. */
-export const SWEEP_SHARES: readonly number[] = [0.25, 0.5, 0.75, 0.9];
-/** Fixed rates also offered when below the slower engine's capacity. */
-export const SWEEP_FIXED_RATES: readonly number[] = [500, 1000];
+/**
+ * The offered rates: a geometric ladder from a quarter of the slower engine's closed-loop
+ * capacity to 1.5x the faster one's, so each engine is driven past its own knee (a ladder that
+ * stops below the slower capacity measures the ladder, not the engines).
+ */
+export const LADDER = { from: 0.25, to: 1.5, steps: 9 };
 
 export interface SweepOptions {
   /** Concurrent clients of the closed-loop capacity measurement. */
   clients: number;
   /** Closed-loop measurement time per engine, after an untimed second of the same load. */
   capacityMs: number;
-  /** Requests per open-loop point: at least this many, so a p99.9 has 1,000 samples behind it. */
-  minRequests: number;
-  /** An open-loop point lasts at least this long (more requests at high rates). */
+  /** An open-loop point lasts about this long (a p99 needs its requests' worth of time). */
   pointMs: number;
-  /** Points whose minimum request count would take longer than this are not run. */
-  maxPointMs: number;
+  /** Requests per point: at least `minRequests` (a p99 has 100 samples behind it), at most `maxRequests`. */
+  minRequests: number;
+  maxRequests: number;
+  /** An engine that fails this many consecutive rates is past its knee: higher rates are not run on it. */
+  stopAfterFailures: number;
+  /** The row's p99 bound, for telling a sustained rate from a failed one during the sweep. */
+  p99BoundMs?: number;
 }
 
 export const DEFAULT_SWEEP: SweepOptions = {
   clients: 8,
   capacityMs: 3000,
-  minRequests: 1000,
-  pointMs: 2000,
-  maxPointMs: 6000,
+  pointMs: 3000,
+  minRequests: 200,
+  maxRequests: 6000,
+  stopAfterFailures: 2,
 };
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
@@ -99,21 +111,30 @@ function summarize(samples: Sample[]): SweepSide {
   const ok = samples.filter((s) => s.outcome === 'ok');
   const lat = ok.map((s) => s.latencyMs);
   const achieved = achievedRate(samples.map((s) => ({ ...s, ok: s.outcome === 'ok' }))) ?? 0;
+  const mean = lat.length > 0 ? lat.reduce((a, b) => a + b, 0) / lat.length : Number.NaN;
+  const lags = samples.filter((s) => s.outcome !== 'dropped').map((s) => s.lagMs);
   return {
     achievedRate: round1(achieved),
     p50: round3(percentile(lat, 50) ?? Number.NaN),
     p99: round3(percentile(lat, 99) ?? Number.NaN),
-    // Points run at least 1,000 requests, so the p99.9 has the samples it needs.
-    p999: round3(hdrPercentile(lat, 99.9) ?? Number.NaN),
+    // Only with the 1,000 samples a p99.9 needs (hdrPercentile says NaN below that).
+    p999: round3(lat.length >= 1000 ? (hdrPercentile(lat, 99.9) ?? Number.NaN) : Number.NaN),
+    meanMs: round3(mean),
+    inFlight: round3((achieved * mean) / 1000),
+    sendLagP99: round3(percentile(lags, 99) ?? Number.NaN),
     errors: samples.filter((s) => s.outcome !== 'ok' && s.outcome !== 'dropped').length,
     dropped: samples.filter((s) => s.outcome === 'dropped').length,
   };
 }
 
-/** The offered rates: shares of the slower capacity, plus the fixed rates below it, ascending. */
-export function sweepRates(slowerCapacity: number): number[] {
-  const rates = SWEEP_SHARES.map((s) => Math.round(slowerCapacity * s));
-  for (const r of SWEEP_FIXED_RATES) if (r < slowerCapacity && !rates.includes(r)) rates.push(r);
+/** The ladder's rates for two closed-loop capacities, ascending, without duplicates. */
+export function sweepRates(slowerCapacity: number, fasterCapacity: number = slowerCapacity): number[] {
+  const low = LADDER.from * slowerCapacity;
+  const high = LADDER.to * fasterCapacity;
+  const steps = high > low ? LADDER.steps : 1;
+  const rates = Array.from({ length: steps }, (_, k) =>
+    Math.round(low * (high / low) ** (k / Math.max(1, steps - 1))),
+  );
   return [...new Set(rates.filter((r) => r > 0))].sort((a, b) => a - b);
 }
 
@@ -166,17 +187,29 @@ export async function measureSweep(
   if (!raw.supported.candidate.ok || !raw.supported.baseline.ok) return raw;
 
   const slower = Math.min(raw.capacity.candidate, raw.capacity.baseline);
-  for (const [k, rate] of sweepRates(slower).entries()) {
-    const count = Math.max(opts.minRequests, Math.round((rate * opts.pointMs) / 1000));
-    if ((count / rate) * 1000 > opts.maxPointMs) {
-      raw.skipped.push(
-        `${rate} req/s (${opts.minRequests} requests would take over ${opts.maxPointMs / 1000} s)`,
-      );
-      continue;
-    }
+  const faster = Math.max(raw.capacity.candidate, raw.capacity.baseline);
+  // Consecutive rates an engine failed to sustain: past its knee after `stopAfterFailures`.
+  const failures = { candidate: 0, baseline: 0 };
+  for (const [k, rate] of sweepRates(slower, faster).entries()) {
+    const count = Math.min(
+      opts.maxRequests,
+      Math.max(opts.minRequests, Math.round((rate * opts.pointMs) / 1000)),
+    );
     const order = k % 2 === 0 ? (['candidate', 'baseline'] as const) : (['baseline', 'candidate'] as const);
     const point = { offeredRate: rate, requests: count } as SweepPointRaw;
     for (const role of order) {
+      if (failures[role] >= opts.stopAfterFailures) {
+        point[role] = {
+          achievedRate: 0,
+          p50: Number.NaN,
+          p99: Number.NaN,
+          p999: null,
+          errors: 0,
+          dropped: 0,
+          skipped: true,
+        };
+        continue;
+      }
       onProgress?.(`${role} ${rate} req/s`);
       const side = sides[role];
       const samples = await runOpenLoop({
@@ -200,6 +233,9 @@ export async function measureSweep(
       });
       side.check();
       point[role] = summarize(samples);
+      failures[role] = sustained(point[role], rate, count, opts.p99BoundMs ?? 50, settings.collapseErrorRate)
+        ? 0
+        : failures[role] + 1;
     }
     raw.points.push(point);
   }

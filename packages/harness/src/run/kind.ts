@@ -2,6 +2,7 @@ import type { RowMeta } from '../model/rowMeta.js';
 import type { RowResult } from '../scorecard/schema.js';
 import { writeSamples } from '../scorecard/write.js';
 import type { RunContext, Stage } from './context.js';
+import { placeEngines } from './placement.js';
 
 /**
  * A kind of row measured one row at a time: which rows the run has, what each is, how it is
@@ -17,6 +18,8 @@ export interface RowKind<Plan, Raw> {
   judge(raw: Raw, ctx: RunContext): RowResult;
   /** The raw samples kept for the row (samples/<row>.json); absent: nothing to keep. */
   samples?(raw: Raw): unknown;
+  /** Where the engines run while it measures (engines/placement.ts); absent: left as they are. */
+  placement?: 'timed' | 'load';
 }
 
 export function kindStage<Plan, Raw>(kind: RowKind<Plan, Raw>): Stage {
@@ -24,7 +27,9 @@ export function kindStage<Plan, Raw>(kind: RowKind<Plan, Raw>): Stage {
     name: kind.name,
     steps: (ctx) => kind.select(ctx).length,
     async run(ctx) {
-      for (const plan of kind.select(ctx)) {
+      const plans = kind.select(ctx);
+      if (kind.placement && plans.length > 0) await placeEngines(ctx, kind.placement);
+      for (const plan of plans) {
         const meta = kind.meta(plan, ctx);
         ctx.progress.step(kind.name, meta.id);
         const row = await ctx.guard.row(meta, async () => {

@@ -77,7 +77,7 @@ function methodology(card: Scorecard): string[] {
       : []),
     ...(card.sweeps && card.sweeps.length > 0
       ? [
-          `- **Throughput rows** (\`throughput.*\`): each engine's closed-loop capacity (8 clients, 3 s after 1 s untimed), then open loop at 25/50/75/90% of the slower engine's capacity plus 500 and 1000 req/s when below it, at least 1,000 requests per point (points that would take over 6 s are skipped and named). The row's value per engine is the highest offered rate it sustained (>= 95% achieved, <= ${pct('collapseErrorRate')} failed or dropped, p99 <= ${v('sweepP99Ms')} ms); one measurement per engine, so WIN / LOSE only beyond the ${pct('singleMeasurementMargin')} margin. The offered rates stop below the slower engine's capacity: the closed-loop capacities are reported, not scored.`,
+          `- **Throughput rows** (\`throughput.*\`): each engine's closed-loop capacity (8 clients, 3 s after 1 s untimed), then open loop on a geometric ladder of 9 rates from a quarter of the slower engine's capacity to 1.5x the faster one's, about 3 s per point (200 to 6,000 requests), engines alternating per point; an engine that fails two rates in a row is past its knee and is offered no more. The row's value per engine is the highest offered rate it sustained (>= 95% achieved, <= ${pct('collapseErrorRate')} failed or dropped, p99 <= ${v('sweepP99Ms')} ms), "at least" when it sustained the ladder's top; one measurement per engine, so WIN / LOSE only beyond the ${pct('singleMeasurementMargin')} margin.`,
         ]
       : []),
     `- **Read rows**: open loop at ${v('rate')} requests/s per engine: request *i* is due at t0 + i/rate whatever happened before; latency is measured from that intended instant, service time from the actual send. At most ${v('connections')} requests in flight; beyond that a request is dropped and counted, never queued. Each request is bounded by ${v('timeoutMs')} ms and its body is read in full.`,
@@ -135,7 +135,9 @@ function exitLine(card: Scorecard): string {
 }
 
 const sweepCell = (p: SweepSide) =>
-  `${num(p.achievedRate, 0)} req/s, p50 ${num(p.p50)} / p99 ${num(p.p99)} / p99.9 ${p.p999 === null || Number.isNaN(p.p999) ? 'n/a' : num(p.p999)} ms${p.dropped + p.errors > 0 ? `, ${p.dropped} dropped, ${p.errors} failed` : ''}`;
+  p.skipped
+    ? 'not run (past its knee)'
+    : `${num(p.achievedRate, 0)} req/s, p50 ${num(p.p50)} / p99 ${num(p.p99)} / p99.9 ${p.p999 === null || Number.isNaN(p.p999) ? 'n/a' : num(p.p999)} ms${p.inFlight === undefined ? '' : `, ${num(p.inFlight, 1)} in flight`}${p.dropped + p.errors > 0 ? `, ${p.dropped} dropped, ${p.errors} failed` : ''}`;
 
 /** Latency at target throughput: one table per swept family, offered rate against each engine. */
 function sweepLines(card: Scorecard): string[] {
@@ -143,8 +145,12 @@ function sweepLines(card: Scorecard): string[] {
   const out = ['## Latency at target throughput', ''];
   for (const sw of card.sweeps) {
     const cap = sw.closedLoopCapacity;
+    const high = (role: 'candidate' | 'baseline') =>
+      sw.highest === undefined
+        ? ''
+        : `${sw.atLeast?.[role] ? 'at least ' : ''}${num(sw.highest[role], 0)} req/s`;
     out.push(
-      `\`${sw.rowId}\`: closed-loop capacity candidate ${num(cap.candidate, 0)} req/s, baseline ${num(cap.baseline, 0)} req/s; open loop at shares of the slower one. Sustained = at least 95% of the offered rate answered and p99 <= ${num(sw.p99BoundMs)} ms.`,
+      `\`${sw.rowId}\`: closed-loop capacity candidate ${num(cap.candidate, 0)} req/s, baseline ${num(cap.baseline, 0)} req/s; open loop on a ladder from a quarter of the slower to 1.5x the faster, each engine until it fails two rates in a row. Sustained = at least 95% of the offered rate answered and p99 <= ${num(sw.p99BoundMs)} ms${sw.highest ? `; highest sustained: candidate ${high('candidate')}, baseline ${high('baseline')}` : ''}. In flight = achieved rate x mean latency (Little's law).`,
       '',
       '| Offered | Candidate | Baseline |',
       '|---|---|---|',

@@ -258,6 +258,14 @@ export interface SweepSide {
   p999: number | null;
   errors: number;
   dropped: number;
+  /** Mean latency from the intended send, ms; with the achieved rate, Little's law's in-flight count. */
+  meanMs?: number;
+  /** Requests in flight on average: achieved rate x mean latency (Little's law). */
+  inFlight?: number;
+  /** The harness's own send lag p99 at this point, ms: above a few ms the harness, not the engine, was the limit. */
+  sendLagP99?: number;
+  /** Not run on this engine: it already failed to sustain two lower rates (past its knee). */
+  skipped?: boolean;
 }
 
 /**
@@ -271,6 +279,10 @@ export interface Sweep {
   rowId: string;
   p99BoundMs: number;
   closedLoopCapacity: { candidate: number; baseline: number };
+  /** Each engine's highest sustained offered rate (the row's values). */
+  highest?: { candidate: number; baseline: number };
+  /** An engine that sustained the top of the ladder: its highest rate is a lower bound ("at least"). */
+  atLeast?: { candidate: boolean; baseline: boolean };
   points: { offeredRate: number; candidate: SweepSide; baseline: SweepSide }[];
 }
 

@@ -1,3 +1,4 @@
+import type { SweepSide } from '../scorecard/schema.js';
 import { median } from './percentile.js';
 
 /** What saturation detection needs of a timed request (a subset of the runner's Sample). */
@@ -77,4 +78,24 @@ export function saturationReason(
     return `latency climbed through the phase: p50 ${climb.first.toFixed(2)} ms in the first third, ${climb.last.toFixed(2)} ms in the last`;
   }
   return undefined;
+}
+
+/**
+ * Did an engine sustain an offered rate: it answered at least 95% of it, at most
+ * `maxFailure` of the requests failed or were dropped, and its p99 stayed within the bound.
+ */
+export function sustained(
+  side: Pick<SweepSide, 'achievedRate' | 'errors' | 'dropped' | 'p99'>,
+  offered: number,
+  requests: number,
+  p99BoundMs: number,
+  maxFailure: number,
+): boolean {
+  const bad = (side.errors + side.dropped) / Math.max(1, requests);
+  return (
+    side.achievedRate >= ACHIEVED_SHARE * offered &&
+    bad <= maxFailure &&
+    Number.isFinite(side.p99) &&
+    side.p99 <= p99BoundMs
+  );
 }

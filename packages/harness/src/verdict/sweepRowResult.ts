@@ -1,34 +1,16 @@
 import type { SweepRaw } from '../model/raw.js';
 import type { RowResult, SideMeasurement, Sweep, SweepSide } from '../scorecard/schema.js';
-import { ACHIEVED_SHARE } from '../stats/saturation.js';
+import { ACHIEVED_SHARE, sustained } from '../stats/saturation.js';
+
+export { sustained };
+
 import { decideSingleMeasurement } from './singleMeasurement.js';
 
 /**
- * Did an engine sustain an offered rate: it answered at least 95% of it, at most
- * `maxFailure` of the requests failed or were dropped, and its p99 stayed within the bound.
- */
-export function sustained(
-  side: SweepSide,
-  offered: number,
-  requests: number,
-  p99BoundMs: number,
-  maxFailure: number,
-): boolean {
-  const bad = (side.errors + side.dropped) / Math.max(1, requests);
-  return (
-    side.achievedRate >= ACHIEVED_SHARE * offered &&
-    bad <= maxFailure &&
-    Number.isFinite(side.p99) &&
-    side.p99 <= p99BoundMs
-  );
-}
-
-/**
  * The sweep as the scorecard records it, and its capacity row: each engine's value is the
- * highest offered rate it sustained (0 when none); one measurement per engine, so the verdict
- * needs the ratio beyond the single-measurement margin. The offered rates stop at 90% of the
- * slower engine's closed-loop capacity, so the row separates the engines only below that; the
- * closed-loop capacities are in the sweep for the rest.
+ * highest offered rate it sustained (0 when none), from a ladder that runs past both engines'
+ * closed-loop capacities; an engine that sustained the ladder's top is marked "at least". One
+ * measurement per engine, so the verdict needs the ratio beyond the single-measurement margin.
  */
 export function sweepRowResult(
   raw: SweepRaw,
@@ -48,10 +30,18 @@ export function sweepRowResult(
   const best = (role: 'candidate' | 'baseline'): number => {
     let top = 0;
     for (const p of raw.points)
-      if (sustained(p[role], p.offeredRate, p.requests, p99BoundMs, maxFailure))
+      if (!p[role].skipped && sustained(p[role], p.offeredRate, p.requests, p99BoundMs, maxFailure))
         top = Math.max(top, p.offeredRate);
     return top;
   };
+  // The ladder's top rate sustained: the engine's capacity is beyond what was offered.
+  const ladderTop = Math.max(0, ...raw.points.map((p) => p.offeredRate));
+  const atLeast = {
+    candidate: best('candidate') === ladderTop && ladderTop > 0,
+    baseline: best('baseline') === ladderTop && ladderTop > 0,
+  };
+  sweep.highest = { candidate: best('candidate'), baseline: best('baseline') };
+  sweep.atLeast = atLeast;
   const side = (role: 'candidate' | 'baseline'): SideMeasurement => {
     const s = raw.supported[role];
     const m: SideMeasurement = { supported: s.ok, samples: raw.points.length, errors: 0 };
@@ -93,7 +83,7 @@ export function sweepRowResult(
     const d = decideSingleMeasurement({ candidate, baseline, ratio, margin });
     decision = {
       verdict: d.verdict,
-      reason: `highest sustained rate (p99 <= ${p99BoundMs} ms, >= ${ACHIEVED_SHARE * 100}% achieved): candidate ${c}, baseline ${b} req/s; ${d.reason}`,
+      reason: `highest sustained rate (p99 <= ${p99BoundMs} ms, >= ${ACHIEVED_SHARE * 100}% achieved): candidate ${atLeast.candidate ? 'at least ' : ''}${c}, baseline ${atLeast.baseline ? 'at least ' : ''}${b} req/s${atLeast.candidate || atLeast.baseline ? ' (at least: it sustained the top of the ladder, 1.5x the faster closed-loop capacity)' : ''}; ${d.reason}`,
     };
   }
   const row: RowResult = {

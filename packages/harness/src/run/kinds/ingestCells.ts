@@ -16,6 +16,7 @@ interface CellRaw {
 
 export const ingestCellsKind: RowKind<{ clients: number; k: number }, CellRaw> = {
   name: 'ingest',
+  placement: 'load',
   select: (ctx) =>
     clientCounts(ctx.settings)
       .filter((n) => n > 1)

@@ -19,12 +19,15 @@ import type { Floor, Role, RowResult } from '../../scorecard/schema.js';
 import { asKnnLatencyRow, knnRecallRow } from '../../verdict/knnRowResults.js';
 import { readRowResult } from '../../verdict/readRowResult.js';
 import type { Stage } from '../context.js';
+import { placeEngines } from '../placement.js';
 
 type Sides = Record<Role, Side>;
 
 export interface KnnOptions extends Partial<Omit<VectorCorpusOptions, 'seed'>> {
   /** The run's floor, for the latency row's below-resolution check. */
   floor?: Pick<Floor, 'p50'>;
+  /** Called once the vectors are loaded, before the latency row is timed (placement). */
+  beforeTiming?: () => Promise<void>;
 }
 
 /**
@@ -41,7 +44,7 @@ export async function measureKnn(
   onProgress: (what: string) => void = () => {},
   options: KnnOptions = {},
 ): Promise<RowResult[]> {
-  const { floor, ...shape } = options;
+  const { floor, beforeTiming: _, ...shape } = options;
   const corpusOptions: VectorCorpusOptions = { ...DEFAULT_VECTOR_OPTIONS, ...shape, seed: settings.seed };
   onProgress(
     `corpus: ${corpusOptions.docs} vectors x ${corpusOptions.dims} dims, ${corpusOptions.clusters} clusters`,
@@ -96,6 +99,7 @@ export async function measureKnn(
     };
     latencyRow = asKnnLatencyRow(readRowResult(raw, singleFork(settings), floor));
   } else {
+    await options.beforeTiming?.();
     await prewarm([family], sides, VECTOR_INDEX, settings, 0, (role) => onProgress(`prewarm ${role}`));
     const raw = await measureReadRow(family, sides, VECTOR_INDEX, singleFork(settings), clock, (what) =>
       onProgress(`latency ${what}`),
@@ -123,6 +127,8 @@ export const knnStage: Stage = {
   steps: (ctx) => (ctx.settings.knn ? 2 : 0),
   async run(ctx) {
     if (!ctx.settings.knn) return;
+    // Loading the vectors is a load (every CPU); its latency row is timed like a read row.
+    await placeEngines(ctx, 'load');
     const rows = await measureKnn(
       ctx.sides,
       ctx.settings,

@@ -3,6 +3,7 @@ import { clientCounts } from '../../model/settings.js';
 import { writeSamples } from '../../scorecard/write.js';
 import { INGEST_ROW_ID, ingestRowResult } from '../../verdict/ingestRowResult.js';
 import type { Stage } from '../context.js';
+import { placeEngines } from '../placement.js';
 
 /**
  * The load: the corpus into both engines through one bulk client each. It always runs (every
@@ -14,6 +15,7 @@ export const loadStage: Stage = {
   steps: () => 2,
   async run(ctx) {
     const { sides, settings } = ctx;
+    await placeEngines(ctx, 'load');
     const raw = await ingestBoth(sides, ctx.corpus, ctx.index, settings, (what) =>
       ctx.progress.step('ingest', what),
     );

@@ -1,5 +1,5 @@
 import type { Family } from '../../families/types.js';
-import { measureSweep, sweepRowId } from '../../measure/sweep.js';
+import { DEFAULT_SWEEP, measureSweep, sweepRowId } from '../../measure/sweep.js';
 import type { SweepRaw } from '../../model/raw.js';
 import { sweepRowResult } from '../../verdict/sweepRowResult.js';
 import type { RowKind } from '../kind.js';
@@ -11,6 +11,7 @@ import type { RowKind } from '../kind.js';
  */
 export const sweepKind: RowKind<Family, SweepRaw> = {
   name: 'sweep',
+  placement: 'timed',
   select: (ctx) => ctx.sweepFamilies,
   meta: (family, ctx) => ({
     id: sweepRowId(family),
@@ -21,7 +22,15 @@ export const sweepKind: RowKind<Family, SweepRaw> = {
     betterIs: 'higher',
   }),
   measure: (family, ctx, step) =>
-    measureSweep(family, ctx.sides, ctx.index, ctx.settings, ctx.clock, undefined, step),
+    measureSweep(
+      family,
+      ctx.sides,
+      ctx.index,
+      ctx.settings,
+      ctx.clock,
+      { ...DEFAULT_SWEEP, p99BoundMs: ctx.sweepP99Ms },
+      step,
+    ),
   judge: (raw, ctx) => {
     const { sweep, row } = sweepRowResult(
       raw,
