@@ -72,7 +72,7 @@ describe('the merge-base build as a third engine', () => {
   });
 
   it('finds this build slower than the merge-base build (REGRESSED), whatever the baseline does', async () => {
-    const { raw, row } = await measure({ candidate: 12, baseline: 40, base: 2 });
+    const { raw, row } = await measure({ candidate: 25, baseline: 60, base: 1 });
     expect(raw.base?.timed).toHaveLength(160);
     expect(row.verdict).toBe('WIN');
     expect(row.versusBase?.verdict, row.versusBase?.reason).toBe('REGRESSED');
