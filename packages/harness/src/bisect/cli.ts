@@ -84,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   console.log(
-    pc.bold(`first regressed commit for ${rowId}: ${result.first.revision}`) + `\n  ${result.first.reason}`,
+    `${pc.bold(`first regressed commit for ${rowId}: ${result.first.revision}`)}\n  ${result.first.reason}`,
   );
   console.log(`  git show ${result.first.revision.slice(0, 12)}`);
   return 0;

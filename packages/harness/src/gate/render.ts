@@ -1,5 +1,5 @@
 import type { Scorecard, Verdict } from '../scorecard/schema.js';
-import type { GateResult } from './evaluate.js';
+import type { GateResult } from './result.js';
 import type { Waiver } from './waivers.js';
 
 /** Markdown for the job summary and the PR comment: pure functions of the gate result. */

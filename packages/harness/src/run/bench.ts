@@ -15,7 +15,10 @@ import { makeRunId } from '../scorecard/runId.js';
 import type { Scorecard } from '../scorecard/schema.js';
 import type { RunContext, RunProgress } from './context.js';
 import { startEngines } from './engines.js';
-import { finishRun } from './finish.js';
+import { type BenchOutcome, finishRun } from './finish.js';
+
+export type { BenchOutcome };
+
 import { RowGuard } from './guard.js';
 import { STAGES } from './stages.js';
 
@@ -33,14 +36,6 @@ export interface BenchOptions {
   /** Run the latency-at-throughput sweeps of the selected throughput.* rows. */
   sweep?: boolean;
   sweepP99Ms?: number;
-}
-
-export interface BenchOutcome {
-  card?: Scorecard;
-  dir?: string;
-  exitCode: Scorecard['exitCode'];
-  /** Set when the run failed before anything could be written. */
-  error?: string;
 }
 
 /**

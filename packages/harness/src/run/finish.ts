@@ -7,9 +7,17 @@ import { aaLine } from '../scorecard/aa.js';
 import { buildScorecard } from '../scorecard/build.js';
 import type { Scorecard } from '../scorecard/schema.js';
 import { writeScorecard } from '../scorecard/write.js';
-import type { BenchOutcome } from './bench.js';
 import type { RunContext } from './context.js';
 import { buildManifest, engineInfo } from './manifest.js';
+
+/** What a run hands back: its scorecard and folder, or why there is none. */
+export interface BenchOutcome {
+  card?: Scorecard;
+  dir?: string;
+  exitCode: Scorecard['exitCode'];
+  /** Set when the run failed before anything could be written. */
+  error?: string;
+}
 
 /**
  * The end of a run: the scorecard from what the stages measured, checked against the history

@@ -2,8 +2,8 @@ import type { ReadRowRaw } from '../model/raw.js';
 import type { JudgeSettings } from '../model/settings.js';
 import type { BaseComparison } from '../scorecard/schema.js';
 import { medianInPlace, nestedRatioInterval, pairRounds } from '../stats/nestedInterval.js';
+import { cpuRatio } from './cpuRatio.js';
 import { roundSplit } from './decide.js';
-import { cpuRatio } from './readRowResult.js';
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 const fmt = (x: number) => x.toFixed(3);

@@ -4,15 +4,11 @@ import type { RunSettings } from '../model/settings.js';
 import type { Floor, RowResult, SideMeasurement } from '../scorecard/schema.js';
 import { ecdf, timeline } from '../stats/distribution.js';
 import { hdrPercentile } from '../stats/hdr.js';
-import {
-  medianInPlace,
-  nestedRatioInterval,
-  nestedRatioOfSums,
-  pairRounds,
-} from '../stats/nestedInterval.js';
+import { medianInPlace, nestedRatioInterval, pairRounds } from '../stats/nestedInterval.js';
 import { percentile } from '../stats/percentile.js';
 import { achievedRate, saturationReason } from '../stats/saturation.js';
 import { baseComparison } from './baseComparison.js';
+import { cpuRatio } from './cpuRatio.js';
 import { failureRate, settleRow } from './decide.js';
 
 const round3 = (x: number | undefined) => (x === undefined ? undefined : Math.round(x * 1000) / 1000);
@@ -94,29 +90,6 @@ export function summarizeSide(
 }
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
-
-/**
- * Engine CPU per request, baseline over candidate (> 1: the candidate spends less), with its
- * interval from the paired rounds (forks, then rounds, resampled). Undefined when either
- * engine's CPU could not be read.
- */
-export function cpuRatio(raw: ReadRowRaw, confidence: number) {
-  const c = new Map((raw.candidate.cpu ?? []).map((w) => [w.round, w]));
-  const pairs = (raw.baseline.cpu ?? []).flatMap((b) => {
-    const w = c.get(b.round);
-    return w && w.requests > 0 && b.requests > 0 && w.cpuNs > 0
-      ? [
-          {
-            fork: b.fork,
-            num: [b.cpuNs, b.requests] as [number, number],
-            den: [w.cpuNs, w.requests] as [number, number],
-          },
-        ]
-      : [];
-  });
-  if (pairs.length === 0) return undefined;
-  return nestedRatioOfSums(pairs, confidence);
-}
 
 /**
  * Stats and verdict for a read row: ratio = baseline p50 / candidate p50 (> 1: candidate faster).

@@ -1,5 +1,5 @@
 import type { SweepRaw } from '../model/raw.js';
-import type { RowResult, SideMeasurement, Sweep, SweepSide } from '../scorecard/schema.js';
+import type { RowResult, SideMeasurement, Sweep } from '../scorecard/schema.js';
 import { ACHIEVED_SHARE, sustained } from '../stats/saturation.js';
 
 export { sustained };
