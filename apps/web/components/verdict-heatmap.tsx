@@ -26,7 +26,10 @@ export function VerdictHeatmap({ heatmap, set }: { heatmap: CompactHeatmap; set:
       </p>
       <TableScroll label="Verdicts over time">
         <table className="heatmap">
-          <caption>Verdict of every row in each run, oldest run on the left.</caption>
+          {/* The key above says it on screen; the caption names the table for screen readers. */}
+          <caption className="visually-hidden">
+            Verdict of every row in each run, oldest run on the left.
+          </caption>
           <thead>
             <tr>
               <th scope="col">Row</th>
