@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT } from '../repo.js';
 import { DEFAULT_WAIVERS, fromCaller } from './args.js';
-import { buildBase, defaultBaseRevision, engineChanged } from './baseBuild.js';
+import { buildBase, defaultBaseRevision, engineChanged, revParse } from './baseBuild.js';
 import { judge, reportNoScorecard } from './judge.js';
 import { ScorecardInputError } from './scorecards.js';
 import { WaiverFileError } from './waivers.js';
@@ -128,7 +128,8 @@ function runBench(args: string[]): Promise<number | null> {
  */
 function baseBuildArgs(base: string | null | undefined): string[] {
   if (base === null) return [];
-  const revision = base ?? defaultBaseRevision();
+  const revision = base === undefined ? defaultBaseRevision() : revParse(base);
+  if (base !== undefined && !revision) throw new Error(`--base ${base} is not a commit of this repository`);
   if (!revision) {
     console.log('ci:gate: no merge base to compare with (no parent commit): regression check skipped');
     return [];
