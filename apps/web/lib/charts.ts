@@ -229,7 +229,11 @@ export function trendSpec(data: readonly TrendDatum[], variant: Variant, descrip
         mark: { type: 'rule', strokeWidth: 2, opacity: 0.65 },
         encoding: {
           x: xWithLabels,
-          y: { ...y, field: 'ciLow', title: 'Ratio, log scale (above 1: candidate better)' },
+          y: {
+            ...y,
+            field: 'ciLow',
+            title: variant === 'wide' ? 'Ratio, log scale (above 1: candidate better)' : 'Ratio (log scale)',
+          },
           y2: { field: 'ciHigh' },
           color: { ...verdictColour, legend: null },
         },
