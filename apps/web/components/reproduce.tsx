@@ -2,6 +2,11 @@ import { reproduceCommand } from '@everycell/harness/flags';
 import type { Scorecard } from '@/lib/definitions';
 import { hiddenSettings, publishedSettings } from '@/lib/publish';
 
+/** The same shell command, one flag per line with `\` continuations, so no flag is broken on a phone. */
+export function oneFlagPerLine(line: string): string {
+  return line.split(/ (?=--[a-z])/).join(' \\\n    ');
+}
+
 /**
  * The command that recreates a run, from its manifest, built by the harness's own flag table (the
  * one its CLI parses and --help prints), so it cannot drift from the CLI. Build machine paths are
@@ -19,7 +24,7 @@ export function Reproduce({ scorecard }: { scorecard: Scorecard }) {
       <p>From a clone of the repository, on a machine like the one above:</p>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a long command may scroll; keyboard users must reach it. */}
       <pre className="command" tabIndex={0}>
-        <code>{reproduction.lines.join('\n')}</code>
+        <code>{reproduction.lines.map(oneFlagPerLine).join('\n')}</code>
       </pre>
       {reproduction.caveats.length > 0 ? (
         <ul className="caveats">

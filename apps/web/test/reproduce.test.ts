@@ -38,3 +38,15 @@ describe('benchmarkRules', () => {
     expect(text).toContain((1 + Number(manifest.settings.tieMargin)).toFixed(3));
   });
 });
+
+describe('the reproduce command as shown', () => {
+  it('puts one flag per line with shell continuations, the words unchanged', async () => {
+    const { oneFlagPerLine } = await import('../components/reproduce');
+    const line = "npm install && npm run bench -- --docs 1000000 --knn --families '*'";
+    const shown = oneFlagPerLine(line);
+    expect(shown).toBe(
+      "npm install && npm run bench -- \\\n    --docs 1000000 \\\n    --knn \\\n    --families '*'",
+    );
+    expect(shown.replaceAll(' \\\n    ', ' ')).toBe(line);
+  });
+});
