@@ -45,8 +45,9 @@ pub enum EngineError {
     ActionRequestValidation(String),
     /// A failure while executing a search on the shard; ES wraps these in
     /// `search_phase_execution_exception` ("all shards failed") with the cause as root cause.
+    /// Built only through [`EngineError::shard`].
     #[error("{reason}")]
-    SearchPhase { cause_type: &'static str, reason: String },
+    SearchPhase { cause: ShardCause, reason: String },
     /// `search.max_buckets` exceeded.
     #[error("{0}")]
     TooManyBuckets(String),
@@ -64,7 +65,42 @@ pub enum EngineError {
 
 pub type Result<T> = std::result::Result<T, EngineError>;
 
+/// Why a search failed on the shard: the root cause ES reports under
+/// `search_phase_execution_exception`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShardCause {
+    /// A query that cannot run against this index's fields (`query_shard_exception`).
+    QueryShard,
+    IllegalArgument,
+    /// ES's `ElasticsearchParseException` raised on the shard (a bad date or bound).
+    Parse,
+    /// A `parsing_exception` raised while building the query on the shard.
+    Parsing,
+    /// An aggregation that fails while it runs (a 500 in ES, not a 400).
+    AggregationExecution,
+    Script,
+}
+
+impl ShardCause {
+    /// The cause's ES error `type`.
+    pub fn es_type(self) -> &'static str {
+        match self {
+            ShardCause::QueryShard => "query_shard_exception",
+            ShardCause::IllegalArgument => "illegal_argument_exception",
+            ShardCause::Parse => "parse_exception",
+            ShardCause::Parsing => "parsing_exception",
+            ShardCause::AggregationExecution => "aggregation_execution_exception",
+            ShardCause::Script => "script_exception",
+        }
+    }
+}
+
 impl EngineError {
+    /// The one constructor for a failure on the shard.
+    pub fn shard(cause: ShardCause, reason: impl Into<String>) -> EngineError {
+        EngineError::SearchPhase { cause, reason: reason.into() }
+    }
+
     /// The one mapping table: engine error -> (ES error type, HTTP status).
     pub fn es_type_and_status(&self) -> (&'static str, u16) {
         match self {
@@ -87,7 +123,7 @@ impl EngineError {
             EngineError::DocumentMissing { .. } => ("document_missing_exception", 404),
             EngineError::ActionRequestValidation(_) => ("action_request_validation_exception", 400),
             // ES answers an aggregation that fails on the shard with 500, other shard failures 400.
-            EngineError::SearchPhase { cause_type: "aggregation_execution_exception", .. } => {
+            EngineError::SearchPhase { cause: ShardCause::AggregationExecution, .. } => {
                 ("search_phase_execution_exception", 500)
             }
             EngineError::SearchPhase { .. } => ("search_phase_execution_exception", 400),
@@ -131,7 +167,7 @@ impl EngineError {
     /// The full ES error body: `{"error":{"root_cause":[..],"type","reason"},"status":N}`.
     pub fn to_es_body(&self) -> serde_json::Value {
         let phase_cause = match self {
-            EngineError::SearchPhase { cause_type, reason } => Some((*cause_type, reason.clone())),
+            EngineError::SearchPhase { cause, reason } => Some((cause.es_type(), reason.clone())),
             EngineError::SearchContextMissing(_) => Some(("search_context_missing_exception", self.to_string())),
             _ => None,
         };
@@ -177,9 +213,7 @@ impl From<tantivy::TantivyError> for EngineError {
         match e {
             // Raised by our own scorers for request problems found while scoring (a
             // function_score field without a value and no `missing`): a 400, as in ES.
-            tantivy::TantivyError::InvalidArgument(reason) => {
-                EngineError::SearchPhase { cause_type: "illegal_argument_exception", reason }
-            }
+            tantivy::TantivyError::InvalidArgument(reason) => EngineError::shard(ShardCause::IllegalArgument, reason),
             other => EngineError::Internal(format!("tantivy: {other}")),
         }
     }
@@ -236,10 +270,7 @@ mod tests {
 
     #[test]
     fn search_phase_errors_wrap_the_cause_like_elasticsearch() {
-        let err = EngineError::SearchPhase {
-            cause_type: "illegal_argument_exception",
-            reason: "Result window is too large".into(),
-        };
+        let err = EngineError::shard(ShardCause::IllegalArgument, "Result window is too large");
         let body = err.to_es_body();
         assert_eq!(body["status"], 400);
         assert_eq!(body["error"]["type"], "search_phase_execution_exception");

@@ -4,8 +4,7 @@
 //! in `aggs/bucket_budget.rs`.
 
 use crate::ast::QueryAst;
-use crate::error::{EngineError, Result};
-use crate::lower::shard_err;
+use crate::error::{EngineError, Result, ShardCause};
 
 /// `indices.query.bool.max_nested_depth` (ES 8: 30). Checked while parsing, so recursion
 /// never goes deeper than this however deep the JSON is.
@@ -68,10 +67,13 @@ pub fn check_clause_count(ast: &QueryAst) -> Result<()> {
         }
     }
     if widest_bool(ast) > MAX_CLAUSE_COUNT {
-        return Err(shard_err(format!("failed to create query: maxClauseCount is set to {MAX_CLAUSE_COUNT}")));
+        return Err(EngineError::shard(
+            ShardCause::QueryShard,
+            format!("failed to create query: maxClauseCount is set to {MAX_CLAUSE_COUNT}"),
+        ));
     }
     if leaf_count(ast) > MAX_CLAUSE_COUNT {
-        return Err(shard_err(format!(
+        return Err(EngineError::shard(ShardCause::QueryShard, format!(
             "failed to create query: Query contains too many nested clauses; maxClauseCount is set to {MAX_CLAUSE_COUNT}"
         )));
     }
@@ -80,7 +82,7 @@ pub fn check_clause_count(ast: &QueryAst) -> Result<()> {
 
 pub fn check_terms_count(count: usize) -> Result<()> {
     if count > MAX_TERMS_COUNT {
-        return Err(shard_err(format!(
+        return Err(EngineError::shard(ShardCause::QueryShard, format!(
             "failed to create query: The number of terms [{count}] used in the Terms Query request has exceeded the allowed maximum of [{MAX_TERMS_COUNT}]. This maximum can be set by changing the [index.max_terms_count] index level setting."
         )));
     }
@@ -90,7 +92,7 @@ pub fn check_terms_count(count: usize) -> Result<()> {
 pub fn check_regex_length(pattern: &str) -> Result<()> {
     let n = pattern.chars().count();
     if n > MAX_REGEX_LENGTH {
-        return Err(shard_err(format!(
+        return Err(EngineError::shard(ShardCause::QueryShard, format!(
             "failed to create query: The length of regex [{n}] used in the Regexp Query request has exceeded the allowed maximum of [{MAX_REGEX_LENGTH}]. This maximum can be set by changing the [index.max_regex_length] index level setting."
         )));
     }

@@ -17,7 +17,7 @@ use crate::column_range::ColumnRangeQuery;
 use crate::date::{parse_date_value, parse_format_list};
 use crate::date_bound::parse_date_bound;
 use crate::document::coerce_f64;
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 use crate::lower_multi_term::{
     lower_exists, lower_fuzzy, lower_ids, lower_phrase, lower_phrase_prefix, lower_prefix, lower_regex, lower_wildcard,
 };
@@ -60,10 +60,6 @@ impl<'a> LowerContext<'a> {
             None => Box::new(AllQuery),
         }
     }
-}
-
-pub(crate) fn shard_err(reason: String) -> EngineError {
-    EngineError::SearchPhase { cause_type: "query_shard_exception", reason }
 }
 
 pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
@@ -171,11 +167,14 @@ pub(crate) fn exact_query(fm: &FieldMapping, value: &Value, ctx: &LowerContext) 
 /// The term an exact-value query (term, terms, match on non-text) looks up.
 pub(crate) fn exact_term(fm: &FieldMapping, value: &Value) -> Result<Term> {
     let bad = |what: &str| {
-        shard_err(format!(
-            "failed to create query: {what} for field [{}] of type [{}]: [{value}]",
-            fm.name,
-            fm.field_type.name()
-        ))
+        EngineError::shard(
+            ShardCause::QueryShard,
+            format!(
+                "failed to create query: {what} for field [{}] of type [{}]: [{value}]",
+                fm.name,
+                fm.field_type.name()
+            ),
+        )
     };
     Ok(match fm.field_type {
         FieldType::Keyword | FieldType::Text => Term::from_field_text(fm.field, &value_as_text(value)),
@@ -197,7 +196,8 @@ pub(crate) fn exact_term(fm: &FieldMapping, value: &Value) -> Result<Term> {
         }
         FieldType::Date => Term::from_field_i64(
             fm.field,
-            parse_date_value(value, &fm.date_formats).map_err(|e| shard_err(format!("failed to create query: {e}")))?,
+            parse_date_value(value, &fm.date_formats)
+                .map_err(|e| EngineError::shard(ShardCause::QueryShard, format!("failed to create query: {e}")))?,
         ),
         FieldType::Boolean => {
             let b = match value {
@@ -295,7 +295,10 @@ fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
                     parse_range_date(v, fm, r.format.as_deref(), ctx.now_ms, round_up).map(|ms| ms as f64)
                 } else {
                     coerce_f64(v).ok_or_else(|| {
-                        shard_err(format!("failed to create query: For input string: \"{}\"", value_as_text(v)))
+                        EngineError::shard(
+                            ShardCause::QueryShard,
+                            format!("failed to create query: For input string: \"{}\"", value_as_text(v)),
+                        )
                     })
                 }
             };
@@ -317,7 +320,12 @@ fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
         FieldType::Double | FieldType::Float => {
             let read = |v: &Value| {
                 coerce_f64(v).map(|f| if fm.field_type == FieldType::Float { f as f32 as f64 } else { f }).ok_or_else(
-                    || shard_err(format!("failed to create query: For input string: \"{}\"", value_as_text(v))),
+                    || {
+                        EngineError::shard(
+                            ShardCause::QueryShard,
+                            format!("failed to create query: For input string: \"{}\"", value_as_text(v)),
+                        )
+                    },
                 )
             };
             let term = |f: f64| Term::from_field_f64(field, f);
@@ -352,10 +360,10 @@ fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
             (lower, upper)
         }
         FieldType::Text | FieldType::Boolean => {
-            return Err(shard_err(format!(
-                "failed to create query: range queries on [{}] fields are not supported",
-                fm.field_type.name()
-            )))
+            return Err(EngineError::shard(
+                ShardCause::QueryShard,
+                format!("failed to create query: range queries on [{}] fields are not supported", fm.field_type.name()),
+            ))
         }
     };
     Ok(Box::new(ConstScoreQuery::new(Box::new(RangeQuery::new(lower, upper)), ES_SCORE_SCALE)))
@@ -365,10 +373,12 @@ fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
 /// math anchored at `now` or `<date>||` (UTC); see `date_bound`.
 fn parse_range_date(v: &Value, fm: &FieldMapping, format: Option<&str>, now_ms: i64, round_up: bool) -> Result<i64> {
     let formats = match format {
-        Some(f) => parse_format_list(f).map_err(|e| shard_err(format!("failed to create query: {e}")))?,
+        Some(f) => parse_format_list(f)
+            .map_err(|e| EngineError::shard(ShardCause::QueryShard, format!("failed to create query: {e}")))?,
         None => fm.date_formats.clone(),
     };
-    parse_date_bound(v, &formats, now_ms, round_up).map_err(|e| shard_err(format!("failed to create query: {e}")))
+    parse_date_bound(v, &formats, now_ms, round_up)
+        .map_err(|e| EngineError::shard(ShardCause::QueryShard, format!("failed to create query: {e}")))
 }
 
 #[cfg(test)]

@@ -10,8 +10,8 @@ use crate::document::coerce_f64;
 use crate::dsl::function_score_query::FunctionScoreQuery;
 use crate::dsl::score_function::parse_time_value_ms;
 use crate::dsl::score_values::{process_scale, ColumnRef, LoweredFunction, LoweredKind};
-use crate::error::{EngineError, Result};
-use crate::lower::{lower, shard_err, LowerContext};
+use crate::error::{EngineError, Result, ShardCause};
+use crate::lower::{lower, LowerContext};
 use crate::mapping::{FieldMapping, FieldType};
 
 pub fn lower_function_score(fs: &FunctionScoreAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
@@ -61,16 +61,20 @@ fn lower_kind(kind: &ScoreFunctionKind, ctx: &mut LowerContext) -> Result<Lowere
             let column = match ctx.mapping.get(field) {
                 // ES: an unmapped field needs `missing`, which then applies to every document.
                 None if missing.is_none() => {
-                    return Err(shard_err(format!(
-                        "Unable to find a field mapper for field [{field}]. No 'missing' value defined."
-                    )))
+                    return Err(EngineError::shard(
+                        ShardCause::QueryShard,
+                        format!("Unable to find a field mapper for field [{field}]. No 'missing' value defined."),
+                    ))
                 }
                 None => None,
                 Some(fm) => Some(numeric_column(fm, ctx).ok_or_else(|| {
-                    shard_err(format!(
-                        "field [{field}] of type [{}] is not supported by field_value_factor",
-                        fm.field_type.name()
-                    ))
+                    EngineError::shard(
+                        ShardCause::QueryShard,
+                        format!(
+                            "field [{field}] of type [{}] is not supported by field_value_factor",
+                            fm.field_type.name()
+                        ),
+                    )
                 })?),
             };
             LoweredKind::FieldValue {
@@ -86,17 +90,20 @@ fn lower_kind(kind: &ScoreFunctionKind, ctx: &mut LowerContext) -> Result<Lowere
 }
 
 fn lower_decay(d: &DecayAst, ctx: &mut LowerContext) -> Result<LoweredKind> {
-    let fm = ctx.mapping.get(&d.field).ok_or_else(|| shard_err(format!("unknown field [{}]", d.field)))?;
+    let fm = ctx
+        .mapping
+        .get(&d.field)
+        .ok_or_else(|| EngineError::shard(ShardCause::QueryShard, format!("unknown field [{}]", d.field)))?;
     // OpenSearch reports this one with a parsing_exception root cause.
-    let column = numeric_column(fm, ctx).ok_or_else(|| EngineError::SearchPhase {
-        cause_type: "parsing_exception",
-        reason: format!(
-            "field [{}] is of type [{}], but only numeric types are supported.",
-            d.field,
-            fm.field_type.name()
-        ),
+    let column = numeric_column(fm, ctx).ok_or_else(|| {
+        EngineError::shard(
+            ShardCause::Parsing,
+            format!("field [{}] is of type [{}], but only numeric types are supported.", d.field, fm.field_type.name()),
+        )
     })?;
-    let bad = |what: &str, v: &Value| shard_err(format!("failed to parse [{what}] value [{v}] of decay function"));
+    let bad = |what: &str, v: &Value| {
+        EngineError::shard(ShardCause::QueryShard, format!("failed to parse [{what}] value [{v}] of decay function"))
+    };
     let (origin, scale, offset) = if fm.field_type == FieldType::Date {
         // Dates: origin is a date or date math (default `now`); scale and offset are time values.
         let origin = match &d.origin {
@@ -110,7 +117,10 @@ fn lower_decay(d: &DecayAst, ctx: &mut LowerContext) -> Result<LoweredKind> {
         };
         (origin, scale, offset)
     } else {
-        let origin = d.origin.as_ref().ok_or_else(|| shard_err("[origin] must be set for numeric fields.".into()))?;
+        let origin = d
+            .origin
+            .as_ref()
+            .ok_or_else(|| EngineError::shard(ShardCause::QueryShard, "[origin] must be set for numeric fields."))?;
         let origin = coerce_f64(origin).ok_or_else(|| bad("origin", origin))?;
         let scale = coerce_f64(&d.scale).ok_or_else(|| bad("scale", &d.scale))?;
         let offset = match &d.offset {
@@ -120,10 +130,16 @@ fn lower_decay(d: &DecayAst, ctx: &mut LowerContext) -> Result<LoweredKind> {
         (origin, scale, offset)
     };
     if scale <= 0.0 {
-        return Err(shard_err(format!("[scale] must be greater than 0 for decay function, got [{scale}]")));
+        return Err(EngineError::shard(
+            ShardCause::QueryShard,
+            format!("[scale] must be greater than 0 for decay function, got [{scale}]"),
+        ));
     }
     if offset < 0.0 {
-        return Err(shard_err(format!("[offset] must be greater than or equal to 0, got [{offset}]")));
+        return Err(EngineError::shard(
+            ShardCause::QueryShard,
+            format!("[offset] must be greater than or equal to 0, got [{offset}]"),
+        ));
     }
     Ok(LoweredKind::Decay {
         column,

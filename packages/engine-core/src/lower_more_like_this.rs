@@ -14,8 +14,8 @@ use tantivy::{TantivyError, Term};
 use crate::ast::MinimumShouldMatch;
 use crate::counting_disjunction::CountingDisjunction;
 use crate::dsl::more_like_this::MltAst;
-use crate::error::Result;
-use crate::lower::{shard_err, LowerContext};
+use crate::error::{EngineError, Result, ShardCause};
+use crate::lower::LowerContext;
 use crate::mapping::FieldType;
 
 pub fn lower_more_like_this(m: &MltAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
@@ -34,10 +34,13 @@ pub fn lower_more_like_this(m: &MltAst, ctx: &mut LowerContext) -> Result<Box<dy
                 if matches!(fm.field_type, FieldType::Text | FieldType::Keyword) {
                     fields.push((fm.field, fm.field_type));
                 } else if m.fail_on_unsupported_field {
-                    return Err(shard_err(format!(
-                        "more_like_this only supports text/keyword fields: [{name}] is of type [{}]",
-                        fm.field_type.name()
-                    )));
+                    return Err(EngineError::shard(
+                        ShardCause::QueryShard,
+                        format!(
+                            "more_like_this only supports text/keyword fields: [{name}] is of type [{}]",
+                            fm.field_type.name()
+                        ),
+                    ));
                 }
             }
         }

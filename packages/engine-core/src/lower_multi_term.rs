@@ -10,8 +10,8 @@ use tantivy::schema::IndexRecordOption;
 use tantivy::Term;
 
 use crate::dsl::wildcard::to_regex;
-use crate::error::Result;
-use crate::lower::{exact_query, shard_err, LowerContext, ES_SCORE_SCALE};
+use crate::error::{EngineError, Result, ShardCause};
+use crate::lower::{exact_query, LowerContext, ES_SCORE_SCALE};
 use crate::mapping::{FieldMapping, FieldType};
 
 fn constant(query: Box<dyn Query>) -> Box<dyn Query> {
@@ -72,7 +72,7 @@ fn string_field<'a>(kind: &str, field: &str, ctx: &'a LowerContext) -> Result<Op
 }
 
 fn not_for_type(kind: &str, fm: &FieldMapping) -> crate::error::EngineError {
-    shard_err(format!(
+    EngineError::shard(ShardCause::QueryShard, format!(
         "failed to create query: Can only use {kind} queries on keyword and text fields - not on [{}] which is of type [{}]",
         fm.name,
         fm.field_type.name()

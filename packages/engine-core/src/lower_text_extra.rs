@@ -7,8 +7,8 @@ use tantivy::schema::IndexRecordOption;
 use tantivy::Term;
 
 use crate::ast::{MinimumShouldMatch, Operator, QueryAst};
-use crate::error::Result;
-use crate::lower::{exact_query, lower, shard_err, LowerContext};
+use crate::error::{EngineError, Result, ShardCause};
+use crate::lower::{exact_query, lower, LowerContext};
 use crate::lower_multi_term::lower_prefix;
 use crate::mapping::FieldType;
 
@@ -93,10 +93,13 @@ pub fn lower_combined_fields(
     for (name, boost) in fields {
         let Some(fm) = ctx.mapping.get(name) else { continue };
         if fm.field_type != FieldType::Text {
-            return Err(shard_err(format!(
-                "failed to create query: Field [{name}] of type [{}] does not support [combined_fields] queries",
-                fm.field_type.name()
-            )));
+            return Err(EngineError::shard(
+                ShardCause::QueryShard,
+                format!(
+                    "failed to create query: Field [{name}] of type [{}] does not support [combined_fields] queries",
+                    fm.field_type.name()
+                ),
+            ));
         }
         mapped.push((fm.field, *boost));
     }

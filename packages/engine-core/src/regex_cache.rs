@@ -9,8 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use tantivy_fst::Regex;
 
-use crate::error::Result;
-use crate::lower::shard_err;
+use crate::error::{EngineError, Result, ShardCause};
 
 /// Patterns kept; a handful of dashboards' worth, a few KB to a few MB of DFAs.
 const CAPACITY: usize = 256;
@@ -137,11 +136,14 @@ pub fn compile(kind: &str, pattern: &str) -> Result<Arc<Regex>> {
 fn compile_error(kind: &str, pattern: &str, text: String) -> crate::error::EngineError {
     if text.contains("exceeds size limit") || text.contains("max_determinized_states") {
         // Lucene's TooComplexToDeterminizeException, which ES reports the same way.
-        return shard_err(format!(
+        return EngineError::shard(ShardCause::QueryShard, format!(
             "failed to create query: Determinizing automaton for {kind} [{pattern}] would require too much effort: {text}"
         ));
     }
-    shard_err(format!("failed to create query: invalid {kind} pattern [{pattern}]: {text}"))
+    EngineError::shard(
+        ShardCause::QueryShard,
+        format!("failed to create query: invalid {kind} pattern [{pattern}]: {text}"),
+    )
 }
 
 #[cfg(test)]

@@ -17,10 +17,10 @@ use super::collect::{BucketKey, FruitBucket};
 use super::date_histogram::{date_bucket_json, parse_key_style, parse_zone};
 use super::date_rounding::{KeyFormat, KeyStyle, Rounding};
 use super::key_hasher::KeyMap;
-use super::{bucket_budget, shard_illegal, AggFruit, AggKind, AggRequest, Interval, MAX_BUCKETS};
+use super::{bucket_budget, AggFruit, AggKind, AggRequest, Interval, MAX_BUCKETS};
 use crate::date_math::CalendarUnit;
 use crate::date_zone::DateZone;
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 
 /// One rung of the ladder (ES `RoundingInfo`).
 struct Rung {
@@ -182,13 +182,16 @@ pub(super) fn parse(name: &str, body: &Map<String, Value>) -> Result<(AggKind, S
         }
     }
     let field = field.ok_or_else(|| {
-        shard_illegal(format!("Required one of fields [field, script], but none were specified. ({name})"))
+        EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!("Required one of fields [field, script], but none were specified. ({name})"),
+        )
     })?;
     // ES keeps the finest rung's buckets below search.max_buckets: the largest inner
     // interval below years is 30.
     let ceiling = (MAX_BUCKETS / 30) as usize;
     if target > ceiling {
-        return Err(shard_illegal(format!("buckets must be less than {ceiling}")));
+        return Err(EngineError::shard(ShardCause::IllegalArgument, format!("buckets must be less than {ceiling}")));
     }
     let spec = AutoDateSpec { target, first_rung, key_format: KeyFormat { zone, style } };
     Ok((AggKind::AutoDateHistogram(Box::new(spec)), field))

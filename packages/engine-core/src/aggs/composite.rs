@@ -15,9 +15,9 @@ use tantivy::{DocId, SegmentReader};
 
 use super::collect::{BucketKey, FruitBucket};
 use super::render_extra::render_missing;
-use super::{bucket_budget, shard_illegal, AggRequest, Interval};
+use super::{bucket_budget, AggRequest, Interval};
 use crate::date_math::{round_down, CalendarUnit};
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 use crate::mapping::{FieldType, Mapping};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -70,7 +70,10 @@ fn parse_source(name: &str, kind: &str, body: &Map<String, Value>, mapping: &Map
             ("date_histogram", "calendar_interval") => {
                 let s = value.as_str().ok_or_else(failed)?;
                 let unit = CalendarUnit::from_calendar_interval(s).ok_or_else(|| {
-                    shard_illegal(format!("The supplied interval [{s}] could not be parsed as a calendar interval."))
+                    EngineError::shard(
+                        ShardCause::IllegalArgument,
+                        format!("The supplied interval [{s}] could not be parsed as a calendar interval."),
+                    )
                 })?;
                 date_interval = Some(Interval::Calendar(unit));
             }
@@ -87,30 +90,38 @@ fn parse_source(name: &str, kind: &str, body: &Map<String, Value>, mapping: &Map
         }
     }
     let field_name = field.ok_or_else(|| {
-        shard_illegal(format!("Required one of fields [field, script], but none were specified. ({name})"))
+        EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!("Required one of fields [field, script], but none were specified. ({name})"),
+        )
     })?;
     let resolved =
         mapping.get(&field_name).map(|fm| (mapping.schema.get_field_name(fm.field).to_string(), fm.field_type));
     if let Some((_, FieldType::Text)) = resolved {
-        return Err(shard_illegal(format!("Fielddata is disabled on [{field_name}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead.")));
+        return Err(EngineError::shard(ShardCause::IllegalArgument, format!("Fielddata is disabled on [{field_name}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead.")));
     }
     let kind = match kind {
         "terms" => SourceKind::Terms,
-        "histogram" => SourceKind::Histogram(
-            interval.ok_or_else(|| shard_illegal(format!("[interval] must be >0 for histogram source [{name}]")))?,
-        ),
-        _ => SourceKind::DateHistogram(
-            date_interval
-                .ok_or_else(|| shard_illegal("Invalid interval specified, must be non-null and non-empty".into()))?,
-        ),
+        "histogram" => SourceKind::Histogram(interval.ok_or_else(|| {
+            EngineError::shard(
+                ShardCause::IllegalArgument,
+                format!("[interval] must be >0 for histogram source [{name}]"),
+            )
+        })?),
+        _ => SourceKind::DateHistogram(date_interval.ok_or_else(|| {
+            EngineError::shard(
+                ShardCause::IllegalArgument,
+                "Invalid interval specified, must be non-null and non-empty",
+            )
+        })?),
     };
     let numeric = |t: FieldType| t.is_i64() || t.is_f64() || t == FieldType::Date;
     if let (SourceKind::Histogram(_) | SourceKind::DateHistogram(_), Some((_, ty))) = (&kind, &resolved) {
         if !numeric(*ty) {
-            return Err(shard_illegal(format!(
-                "Field [{field_name}] of type [{}] is not supported for aggregation [{name}]",
-                ty.name()
-            )));
+            return Err(EngineError::shard(
+                ShardCause::IllegalArgument,
+                format!("Field [{field_name}] of type [{}] is not supported for aggregation [{name}]", ty.name()),
+            ));
         }
     }
     Ok(CompositeSource { name: name.to_string(), kind, field: resolved, desc, missing_bucket })
@@ -145,9 +156,10 @@ impl CompositeSpec {
                         let body =
                             body.as_object().ok_or_else(|| bad(format!("source [{source_name}] must be an object")))?;
                         if spec.sources.iter().any(|s| &s.name == source_name) {
-                            return Err(shard_illegal(format!(
-                                "Composite source names must be unique, found duplicates: [{source_name}]"
-                            )));
+                            return Err(EngineError::shard(
+                                ShardCause::IllegalArgument,
+                                format!("Composite source names must be unique, found duplicates: [{source_name}]"),
+                            ));
                         }
                         spec.sources.push(parse_source(source_name, kind, body, mapping)?);
                     }
@@ -156,25 +168,30 @@ impl CompositeSpec {
             }
         }
         if spec.sources.is_empty() {
-            return Err(shard_illegal(format!("Composite [sources] cannot be null or empty: [{name}]")));
+            return Err(EngineError::shard(
+                ShardCause::IllegalArgument,
+                format!("Composite [sources] cannot be null or empty: [{name}]"),
+            ));
         }
         if let Some(after) = after {
             if after.len() != spec.sources.len() {
-                return Err(shard_illegal(format!(
-                    "[after] has {} value and [sources] has {}",
-                    after.len(),
-                    spec.sources.len()
-                )));
+                return Err(EngineError::shard(
+                    ShardCause::IllegalArgument,
+                    format!("[after] has {} value and [sources] has {}", after.len(), spec.sources.len()),
+                ));
             }
             let values = spec
                 .sources
                 .iter()
                 .map(|s| {
                     after.get(&s.name).cloned().ok_or_else(|| {
-                        shard_illegal(format!(
-                            "Cannot set after key in the composite aggregation [{name}] - missing [{}] value",
-                            s.name
-                        ))
+                        EngineError::shard(
+                            ShardCause::IllegalArgument,
+                            format!(
+                                "Cannot set after key in the composite aggregation [{name}] - missing [{}] value",
+                                s.name
+                            ),
+                        )
                     })
                 })
                 .collect::<Result<Vec<_>>>()?;

@@ -11,11 +11,11 @@ use super::bucket_budget;
 use super::collect::{BucketKey, FruitBucket};
 use super::date_rounding::{Bounds, KeyFormat, KeyStyle, Rounding};
 use super::render::render_one;
-use super::{shard_illegal, AggFruit, AggKind, AggRequest, Interval};
+use super::{AggFruit, AggKind, AggRequest, Interval};
 use crate::date::{parse_date_with_precision, parse_format_list, DateFormat, DEFAULT_FORMATS};
 use crate::date_math::CalendarUnit;
 use crate::date_zone::DateZone;
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 use crate::mapping::Mapping;
 
 /// The options beyond the interval and `min_doc_count`; the defaults are plain UTC buckets.
@@ -59,7 +59,7 @@ pub(super) fn parse_zone(kind: &str, value: &Value) -> Result<DateZone> {
 /// `format`: how `key_as_string` prints (and how string bounds parse).
 pub(super) fn parse_key_style(kind: &str, value: &Value) -> Result<(String, KeyStyle)> {
     let text = value.as_str().ok_or_else(|| failed(kind, "format"))?;
-    let style = KeyStyle::from_format(text).map_err(shard_illegal)?;
+    let style = KeyStyle::from_format(text).map_err(|r| EngineError::shard(ShardCause::IllegalArgument, r))?;
     Ok((text.to_string(), style))
 }
 
@@ -88,7 +88,10 @@ pub(super) fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping) ->
             "calendar_interval" => {
                 let s = value.as_str().ok_or_else(bad)?;
                 let unit = CalendarUnit::from_calendar_interval(s).ok_or_else(|| {
-                    shard_illegal(format!("The supplied interval [{s}] could not be parsed as a calendar interval."))
+                    EngineError::shard(
+                        ShardCause::IllegalArgument,
+                        format!("The supplied interval [{s}] could not be parsed as a calendar interval."),
+                    )
                 })?;
                 interval = Some(Interval::Calendar(unit));
             }
@@ -98,17 +101,21 @@ pub(super) fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping) ->
                     .ok()
                     .flatten()
                     .filter(|ms| *ms > 0)
-                    .ok_or_else(|| shard_illegal(format!("failed to parse setting [date_histogram.fixedInterval] with value [{s}] as a time value: unit is missing or unrecognized")))?;
+                    .ok_or_else(|| EngineError::shard(ShardCause::IllegalArgument, format!("failed to parse setting [date_histogram.fixedInterval] with value [{s}] as a time value: unit is missing or unrecognized")))?;
                 interval = Some(Interval::FixedMs(ms as i64));
             }
             _ => return Err(EngineError::XContentParse(format!("[{KIND}] unknown field [{key}]"))),
         }
     }
     let field = field.ok_or_else(|| {
-        shard_illegal(format!("Required one of fields [field, script], but none were specified. ({name})"))
+        EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!("Required one of fields [field, script], but none were specified. ({name})"),
+        )
     })?;
-    let interval =
-        interval.ok_or_else(|| shard_illegal("Invalid interval specified, must be non-null and non-empty".into()))?;
+    let interval = interval.ok_or_else(|| {
+        EngineError::shard(ShardCause::IllegalArgument, "Invalid interval specified, must be non-null and non-empty")
+    })?;
     // String bounds parse with the aggregation's `format` if given, else the field's formats.
     let formats = match &format {
         Some((text, _)) => parse_format_list(text).unwrap_or_default(),
@@ -129,9 +136,12 @@ pub(super) fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping) ->
         if outside {
             let raw_hard = hard.as_ref().map(RawBounds::describe).unwrap_or_default();
             let raw_ext = extended.as_ref().map(RawBounds::describe).unwrap_or_default();
-            return Err(shard_illegal(format!(
+            return Err(EngineError::shard(
+                ShardCause::IllegalArgument,
+                format!(
                 "Extended bounds have to be inside hard bounds, hard bounds: [{raw_hard}], extended bounds: [{raw_ext}]"
-            )));
+            ),
+            ));
         }
     }
     let opts = DateHistogramOpts {
@@ -191,9 +201,12 @@ impl RawBounds {
         let (min, max) = (parse(&self.min)?, parse(&self.max)?);
         if let (Some(lo), Some(hi)) = (min, max) {
             if lo > hi {
-                return Err(shard_illegal(format!(
+                return Err(EngineError::shard(
+                    ShardCause::IllegalArgument,
+                    format!(
                     "[{scope}.min][{lo}] cannot be greater than [{scope}.max][{hi}] for histogram aggregation [{agg}]"
-                )));
+                ),
+                ));
             }
         }
         Ok(Bounds { min, max })
@@ -218,7 +231,7 @@ fn round_bounds(b: Bounds, rounding: &Rounding) -> Bounds {
 /// A bound: epoch ms, date math (`now-1d`, `2026-01-01||+1d`, evaluated in UTC), or a date
 /// string; one without its own offset is wall time in the aggregation's zone.
 fn parse_bound(v: &Value, formats: &[DateFormat], zone: DateZone) -> Result<i64> {
-    let bad = |reason: String| EngineError::SearchPhase { cause_type: "parse_exception", reason };
+    let bad = |reason: String| EngineError::shard(ShardCause::Parse, reason);
     let Value::String(s) = v else { return v.as_i64().ok_or_else(|| bad(format!("failed to parse date field [{v}]"))) };
     if s.starts_with("now") || s.contains("||") {
         return crate::date_bound::parse_date_bound(v, formats, now_ms(), false).map_err(bad);

@@ -17,8 +17,8 @@ use super::significant::SignificantSpec;
 use super::source_text::SourceText;
 use super::top_hits::{render_top_hits, TopHitsSpec};
 use super::variable_width::WidthSpec;
-use super::{agg_err, shard_illegal, AggFruit, AggKind, AggRequest};
-use crate::error::{EngineError, Result};
+use super::{agg_err, AggFruit, AggKind, AggRequest};
+use crate::error::{EngineError, Result, ShardCause};
 use crate::mapping::{FieldType, Mapping};
 use crate::search::sort::TopHitsCollector;
 
@@ -195,29 +195,33 @@ pub(super) fn parse(
     }
     let needs_field = kind_name != "global";
     if needs_field && !body.contains_key("field") {
-        return Err(shard_illegal(format!(
-            "Required one of fields [field, script], but none were specified. ({name})"
-        )));
+        return Err(EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!("Required one of fields [field, script], but none were specified. ({name})"),
+        ));
     }
     let kind = match kind_name {
         "percentiles" => {
             let percents = percents.unwrap_or_else(|| DEFAULT_PERCENTS.to_vec());
             if let Some(p) = percents.iter().find(|p| !(0.0..=100.0).contains(*p)) {
-                return Err(shard_illegal(format!("percent must be in [0,100], got [{p}]: [{name}]")));
+                return Err(EngineError::shard(
+                    ShardCause::IllegalArgument,
+                    format!("percent must be in [0,100], got [{p}]: [{name}]"),
+                ));
             }
             ExtraKind::Percentiles { percents, keyed, missing }
         }
         "percentile_ranks" => {
-            let values = values
-                .filter(|v| !v.is_empty())
-                .ok_or_else(|| shard_illegal(format!("[values] must not be null: [{name}]")))?;
+            let values = values.filter(|v| !v.is_empty()).ok_or_else(|| {
+                EngineError::shard(ShardCause::IllegalArgument, format!("[values] must not be null: [{name}]"))
+            })?;
             ExtraKind::PercentileRanks { values, keyed, missing }
         }
         "median_absolute_deviation" => ExtraKind::MedianAbsoluteDeviation { missing },
         "global" => ExtraKind::Global,
         _ => {
             if max_doc_count == 0 || max_doc_count > MAX_RARE_DOC_COUNT {
-                return Err(shard_illegal(format!(
+                return Err(EngineError::shard(ShardCause::IllegalArgument, format!(
                     "[max_doc_count] must be greater than 0 and smaller than or equal to [{MAX_RARE_DOC_COUNT}], found [{max_doc_count}]"
                 )));
             }
@@ -274,13 +278,16 @@ fn parse_adjacency(name: &str, body: &Map<String, Value>) -> Result<ExtraKind> {
         }
     }
     if filters.is_empty() {
-        return Err(shard_illegal(format!("[filters] cannot be empty: [{name}]")));
+        return Err(EngineError::shard(ShardCause::IllegalArgument, format!("[filters] cannot be empty: [{name}]")));
     }
     if filters.len() > MAX_ADJACENCY_FILTERS {
-        return Err(shard_illegal(format!(
+        return Err(EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!(
             "Number of filters is too large, must be less than or equal to: [{MAX_ADJACENCY_FILTERS}] but was [{}].",
             filters.len()
-        )));
+        ),
+        ));
     }
     // Buckets come out sorted by key; sorting the filters makes pair keys `lower&higher`.
     filters.sort_by(|a, b| a.0.cmp(&b.0));

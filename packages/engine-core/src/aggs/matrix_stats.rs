@@ -7,8 +7,7 @@ use serde_json::{json, Map, Value};
 use tantivy::columnar::Column;
 use tantivy::{DocId, SegmentReader};
 
-use super::shard_illegal;
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 use crate::mapping::{FieldType, Mapping};
 
 /// A field: its name in the request and its tantivy column (`true`: f64 column).
@@ -30,10 +29,13 @@ pub(super) fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping) ->
                     // Unmapped fields have no values: ES leaves them out of the matrix.
                     let Some(fm) = mapping.get(field) else { continue };
                     if !(fm.field_type.is_i64() || fm.field_type.is_f64() || fm.field_type == FieldType::Date) {
-                        return Err(shard_illegal(format!(
-                            "Field [{field}] of type [{}] is not supported for aggregation [matrix_stats]",
-                            fm.field_type.name()
-                        )));
+                        return Err(EngineError::shard(
+                            ShardCause::IllegalArgument,
+                            format!(
+                                "Field [{field}] of type [{}] is not supported for aggregation [matrix_stats]",
+                                fm.field_type.name()
+                            ),
+                        ));
                     }
                     let column = mapping.schema.get_field_name(fm.field).to_string();
                     fields.push(MatrixField { name: field.to_string(), column, is_f64: fm.field_type.is_f64() });
@@ -43,7 +45,10 @@ pub(super) fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping) ->
         }
     }
     if !body.contains_key("fields") {
-        return Err(shard_illegal(format!("Required [fields] for [matrix_stats] aggregation [{name}]")));
+        return Err(EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!("Required [fields] for [matrix_stats] aggregation [{name}]"),
+        ));
     }
     Ok(fields)
 }

@@ -40,7 +40,7 @@ pub use top_hits::HitsContext;
 use serde_json::{Map, Value};
 
 use crate::date_math::CalendarUnit;
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 use crate::mapping::{FieldType, Mapping};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,10 +144,6 @@ pub struct AggRequest {
 
 fn agg_err(reason: String) -> EngineError {
     EngineError::Parsing(reason)
-}
-
-fn shard_illegal(reason: String) -> EngineError {
-    EngineError::SearchPhase { cause_type: "illegal_argument_exception", reason }
 }
 
 /// Parses the `aggs` object: `{name: {<type>: {...}, aggs?: {...}}}`.
@@ -263,7 +259,10 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
         }
     }
     let field_name = field.ok_or_else(|| {
-        shard_illegal(format!("Required one of fields [field, script], but none were specified. ({name})"))
+        EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!("Required one of fields [field, script], but none were specified. ({name})"),
+        )
     })?;
     let resolved =
         mapping.get(&field_name).map(|fm| (mapping.schema.get_field_name(fm.field).to_string(), fm.field_type));
@@ -278,19 +277,30 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
         "cardinality" => AggKind::Cardinality,
         "missing" => AggKind::Missing,
         "histogram" => AggKind::Histogram {
-            interval: numeric_interval
-                .ok_or_else(|| shard_illegal(format!("[interval] must be >0 for histogram aggregation [{name}]")))?,
+            interval: numeric_interval.ok_or_else(|| {
+                EngineError::shard(
+                    ShardCause::IllegalArgument,
+                    format!("[interval] must be >0 for histogram aggregation [{name}]"),
+                )
+            })?,
             min_doc_count: min_doc_count.unwrap_or(0),
         },
         "terms" => {
             if min_doc_count == Some(0) {
-                return Err(shard_illegal("[terms] min_doc_count 0 is not supported".into()));
+                return Err(EngineError::shard(
+                    ShardCause::IllegalArgument,
+                    "[terms] min_doc_count 0 is not supported",
+                ));
             }
             AggKind::Terms { size, min_doc_count: min_doc_count.unwrap_or(1), order }
         }
         _ => {
-            let spec =
-                ranges.ok_or_else(|| shard_illegal(format!("No [ranges] specified for the [{name}] aggregation")))?;
+            let spec = ranges.ok_or_else(|| {
+                EngineError::shard(
+                    ShardCause::IllegalArgument,
+                    format!("No [ranges] specified for the [{name}] aggregation"),
+                )
+            })?;
             let (ranges, keys) = range_kind(kind_name, &spec, date_format.as_deref(), mapping.get(&field_name))?;
             AggKind::Range { ranges, keys }
         }
@@ -305,7 +315,7 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
 fn check_field_type(kind_name: &str, kind: &AggKind, field: &str, ty: Option<FieldType>) -> Result<()> {
     let Some(ty) = ty else { return Ok(()) };
     if ty == FieldType::Text && !kind.reads_source() {
-        return Err(shard_illegal(format!(
+        return Err(EngineError::shard(ShardCause::IllegalArgument, format!(
             "Fielddata is disabled on [{field}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead."
         )));
     }
@@ -326,10 +336,10 @@ fn check_field_type(kind_name: &str, kind: &AggKind, field: &str, ty: Option<Fie
         }
     };
     if !ok {
-        return Err(shard_illegal(format!(
-            "Field [{field}] of type [{}] is not supported for aggregation [{kind_name}]",
-            ty.name()
-        )));
+        return Err(EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!("Field [{field}] of type [{}] is not supported for aggregation [{kind_name}]", ty.name()),
+        ));
     }
     Ok(())
 }

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use tantivy::DocId;
 
 use super::{AggKind, AggRequest, ExtraKind};
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 use crate::mapping::Mapping;
 use crate::nested::levels::SegLevels;
 
@@ -49,9 +49,11 @@ pub fn resolve(reqs: &mut [AggRequest], mapping: &Mapping, scope: Option<usize>,
             let nested = mapping.nested.as_ref();
             let found = nested.and_then(|n| n.find(path));
             let kind = if matches!(join, Join::Objects { .. }) { "nested" } else { "reverse_nested" };
-            let not_nested = || EngineError::SearchPhase {
-                cause_type: "aggregation_execution_exception",
-                reason: format!("[{kind}] nested path [{path}] is not nested"),
+            let not_nested = || {
+                EngineError::shard(
+                    ShardCause::AggregationExecution,
+                    format!("[{kind}] nested path [{path}] is not nested"),
+                )
             };
             let is_object = mapping.is_object(path);
             match join {
@@ -68,13 +70,13 @@ pub fn resolve(reqs: &mut [AggRequest], mapping: &Mapping, scope: Option<usize>,
                 }
                 Join::Parents { target, unmapped } => {
                     if !in_nested {
-                        return Err(EngineError::SearchPhase {
-                            cause_type: "illegal_argument_exception",
-                            reason: format!(
+                        return Err(EngineError::shard(
+                            ShardCause::IllegalArgument,
+                            format!(
                                 "Reverse nested aggregation [{}] can only be used inside a [nested] aggregation",
                                 req.name
                             ),
-                        });
+                        ));
                     }
                     if path.is_empty() {
                         *target = None;

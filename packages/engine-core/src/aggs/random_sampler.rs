@@ -18,8 +18,8 @@ use tantivy::{DocId, SegmentReader};
 
 use super::collect::FruitBucket;
 use super::render_extra::{java_double, render_missing};
-use super::{shard_illegal, AggFruit, AggKind, AggRequest, ExtraKind, MetricOp};
-use crate::error::{EngineError, Result};
+use super::{AggFruit, AggKind, AggRequest, ExtraKind, MetricOp};
+use crate::error::{EngineError, Result, ShardCause};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplerSpec {
@@ -77,10 +77,17 @@ pub(super) fn parse(name: &str, body: &Map<String, Value>, has_subs: bool) -> Re
     }
     // ES checks these when building the aggregator on the shard, in this order.
     if !has_subs {
-        return Err(shard_illegal(format!("[{KIND}] aggregation [{name}] must have sub-aggregations")));
+        return Err(EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!("[{KIND}] aggregation [{name}] must have sub-aggregations"),
+        ));
     }
-    let probability = probability
-        .ok_or_else(|| shard_illegal(format!("[{KIND}] aggregation [{name}] must have [probability] set")))?;
+    let probability = probability.ok_or_else(|| {
+        EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!("[{KIND}] aggregation [{name}] must have [probability] set"),
+        )
+    })?;
     let seed = seed.unwrap_or_else(random_seed);
     Ok(SamplerSpec { probability, seed, shard_seed })
 }
@@ -97,7 +104,10 @@ pub(super) fn check_top_level(reqs: &[AggRequest]) -> Result<()> {
         reqs.iter().find_map(|r| if is_sampler(&r.kind) { Some(r.name.as_str()) } else { nested(&r.subs) })
     }
     match reqs.iter().find_map(|r| nested(&r.subs)) {
-        Some(name) => Err(shard_illegal(format!("[{KIND}] aggregation [{name}] cannot have a parent aggregation"))),
+        Some(name) => Err(EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!("[{KIND}] aggregation [{name}] cannot have a parent aggregation"),
+        )),
         None => Ok(()),
     }
 }

@@ -9,7 +9,7 @@ use super::{RangeKeys, RangeSpec};
 use crate::date::parse_format_list;
 use crate::date_bound::parse_date_bound;
 use crate::date_pattern::JavaPattern;
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 use crate::mapping::FieldMapping;
 
 fn bad(kind: &str, what: String) -> EngineError {
@@ -35,7 +35,7 @@ pub(super) fn range_kind(
             None | Some(Value::Null) => Ok(None),
             Some(v) if is_date => parse_date_bound(v, &formats, now, false)
                 .map(|ms| Some(ms as f64))
-                .map_err(|e| EngineError::SearchPhase { cause_type: "parse_exception", reason: e }),
+                .map_err(|e| EngineError::shard(ShardCause::Parse, e)),
             Some(v) => v
                 .as_f64()
                 .or_else(|| v.as_str().and_then(|s| s.parse().ok()))

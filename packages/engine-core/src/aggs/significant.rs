@@ -25,9 +25,9 @@ use tantivy_fst::Automaton;
 use super::collect::{BucketKey, FruitBucket};
 use super::heuristic::{Counts, Heuristic};
 use super::render::{bucket_json, KeyValue};
-use super::{shard_illegal, AggRequest};
+use super::AggRequest;
 use crate::ast::QueryAst;
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 use crate::mapping::{FieldType, Mapping};
 
 /// The fruit key holding the foreground size (no keyword term is a `Num` key).
@@ -174,9 +174,10 @@ pub(super) fn parse(
             }
             ("filter_duplicate_text", true) => {
                 if value.as_bool().ok_or_else(bad)? {
-                    return Err(shard_illegal(format!(
-                        "[filter_duplicate_text] is not supported by this engine: [{name}]"
-                    )));
+                    return Err(EngineError::shard(
+                        ShardCause::IllegalArgument,
+                        format!("[filter_duplicate_text] is not supported by this engine: [{name}]"),
+                    ));
                 }
             }
             ("source_fields", true) => {
@@ -194,24 +195,31 @@ pub(super) fn parse(
     }
     let field = super::extra::field_of(body);
     if field.is_empty() {
-        return Err(shard_illegal(format!(
-            "Required one of fields [field, script], but none were specified. ({name})"
-        )));
+        return Err(EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!("Required one of fields [field, script], but none were specified. ({name})"),
+        ));
     }
     spec.shard_size = shard_size.unwrap_or_else(|| default_shard_size(spec.size)).max(spec.size);
     spec.shard_min_doc_count = spec.shard_min_doc_count.min(spec.min_doc_count);
     let ty = mapping.get(&field).map(|fm| fm.field_type);
     if text {
         if ty.is_some_and(|t| t != FieldType::Text) {
-            return Err(shard_illegal(format!("[significant_text] supports text fields only, [{field}] is not one")));
+            return Err(EngineError::shard(
+                ShardCause::IllegalArgument,
+                format!("[significant_text] supports text fields only, [{field}] is not one"),
+            ));
         }
         spec.text =
             Some(TextSource { source_paths: source_paths.unwrap_or(vec![field]), source_field: mapping.source_field });
     } else if ty.is_some_and(|t| t != FieldType::Keyword && t != FieldType::Text) {
-        return Err(shard_illegal(format!(
-            "[significant_terms] on [{}] fields is not supported by this engine, only keyword: [{name}]",
-            ty.map_or("", |t| t.name())
-        )));
+        return Err(EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!(
+                "[significant_terms] on [{}] fields is not supported by this engine, only keyword: [{name}]",
+                ty.map_or("", |t| t.name())
+            ),
+        ));
     }
     Ok(spec)
 }

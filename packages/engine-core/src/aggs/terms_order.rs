@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use super::collect::FruitBucket;
 use super::render::render_one;
 use super::{AggKind, AggRequest, MetricOp};
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct TermsOrder(pub Vec<OrderKey>);
@@ -131,11 +131,6 @@ fn percentile<'a>(rendered: &'a Value, stat: &str) -> Option<&'a Value> {
     values.iter().find(|(k, _)| k.parse::<f64>().ok() == Some(want)).map(|(_, v)| v)
 }
 
-/// ES rejects a bad order path on the shard: a 500 with `aggregation_execution_exception`.
-fn agg_execution(reason: String) -> EngineError {
-    EngineError::SearchPhase { cause_type: "aggregation_execution_exception", reason }
-}
-
 fn is_metric(kind: &AggKind) -> bool {
     use super::ExtraKind;
     match kind {
@@ -194,7 +189,7 @@ fn metric_path(path: &str, subs: &[AggRequest]) -> Result<OrderBy> {
         None => (path, None),
     };
     let invalid = || {
-        agg_execution(format!(
+        EngineError::shard(ShardCause::AggregationExecution, format!(
             "Invalid aggregation order path [{path}]. The provided aggregation [{name}] either does not exist, or is a pipeline aggregation and cannot be used to sort the buckets."
         ))
     };
@@ -204,12 +199,12 @@ fn metric_path(path: &str, subs: &[AggRequest]) -> Result<OrderBy> {
         return Err(invalid());
     }
     if !is_metric(kind) {
-        return Err(agg_execution(format!(
+        return Err(EngineError::shard(ShardCause::AggregationExecution, format!(
             "Invalid aggregation order path [{path}]. Buckets can only be sorted on a sub-aggregator path that is built out of zero or more single-bucket aggregations within the path and a final single-bucket or a metrics aggregation at the path end."
         )));
     }
     if stat.is_none() && is_multi_value(kind) {
-        return Err(agg_execution(format!(
+        return Err(EngineError::shard(ShardCause::AggregationExecution, format!(
             "Invalid aggregation order path [{path}]. When ordering on a multi-value metrics aggregation a metric name must be specified."
         )));
     }

@@ -11,8 +11,8 @@ use serde_json::{json, Map, Value};
 use tantivy::schema::{Field, Value as _};
 use tantivy::{Searcher, TantivyDocument};
 
-use super::{agg_err, shard_illegal};
-use crate::error::{EngineError, Result};
+use super::agg_err;
+use crate::error::{EngineError, Result, ShardCause};
 use crate::lower::ES_SCORE_SCALE;
 use crate::mapping::Mapping;
 use crate::search::sort::{parse_sort, sort_values_json, Order, SortSpec, SortTarget, TopHitsCollector, TopHitsFruit};
@@ -85,7 +85,7 @@ impl TopHitsSpec {
         }
         let window = spec.from + spec.size;
         if window > MAX_INNER_RESULT_WINDOW {
-            return Err(shard_illegal(format!(
+            return Err(EngineError::shard(ShardCause::IllegalArgument, format!(
                 "Top hits result window is too large, the top hits aggregator [{name}]'s from + size must be less than or equal to: [{MAX_INNER_RESULT_WINDOW}] but was [{window}]. This limit can be set by changing the [index.max_inner_result_window] index level setting."
             )));
         }

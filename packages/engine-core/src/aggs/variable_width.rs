@@ -10,8 +10,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::shard_illegal;
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WidthSpec {
@@ -37,22 +36,25 @@ pub(super) fn parse(name: &str, body: &Map<String, Value>) -> Result<WidthSpec> 
         }
     }
     if !body.contains_key("field") {
-        return Err(shard_illegal(format!(
-            "Required one of fields [field, script], but none were specified. ({name})"
-        )));
+        return Err(EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!("Required one of fields [field, script], but none were specified. ({name})"),
+        ));
     }
     let shard_size = shard_size.unwrap_or(buckets * 50);
     let initial_buffer = initial_buffer.unwrap_or((10 * shard_size).min(50_000));
     if initial_buffer < buckets {
-        return Err(shard_illegal(format!(
-            "initial_buffer must be at least buckets but was [{initial_buffer}<{buckets}] for [{name}]"
-        )));
+        return Err(EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!("initial_buffer must be at least buckets but was [{initial_buffer}<{buckets}] for [{name}]"),
+        ));
     }
     let merge_phase_init = initial_clusters(shard_size as usize);
     if (merge_phase_init as i64) < buckets {
-        return Err(shard_illegal(format!(
-            "3/4 of shard_size must be at least buckets but was [{merge_phase_init}<{buckets}] for [{name}]"
-        )));
+        return Err(EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!("3/4 of shard_size must be at least buckets but was [{merge_phase_init}<{buckets}] for [{name}]"),
+        ));
     }
     Ok(WidthSpec {
         buckets: buckets as usize,

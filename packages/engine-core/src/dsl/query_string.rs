@@ -11,7 +11,7 @@ use super::qs_ast::{QsNode, QueryStringAst};
 use super::query_string_parser::QsParser;
 use super::simple_query_parser::{parse_flags, SimpleParser, ALL};
 use crate::ast::{Operator, QueryAst};
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -60,10 +60,6 @@ fn fields_of(kind: &str, fields: Option<&[String]>) -> Result<Vec<(String, f32)>
     }
 }
 
-fn query_shard(reason: String) -> EngineError {
-    EngineError::SearchPhase { cause_type: "query_shard_exception", reason }
-}
-
 pub fn parse(body: &Value) -> Result<QueryAst> {
     const KIND: &str = "query_string";
     let opts: QueryStringOptions = from_value(KIND, body)?;
@@ -81,8 +77,9 @@ pub fn parse(body: &Value) -> Result<QueryAst> {
         other => return Err(EngineError::Parsing(format!("[query_string] type [{other}] is not supported"))),
     };
     let and = parse_operator(KIND, opts.default_operator.as_deref())? == Operator::And;
-    let tree = QsParser::parse(&opts.query, and)
-        .map_err(|e| query_shard(format!("Failed to parse query [{}]: {e}", opts.query)))?;
+    let tree = QsParser::parse(&opts.query, and).map_err(|e| {
+        EngineError::shard(ShardCause::QueryShard, format!("Failed to parse query [{}]: {e}", opts.query))
+    })?;
     let fields = match &opts.default_field {
         Some(f) => fields_of(KIND, Some(std::slice::from_ref(f)))?,
         None => fields_of(KIND, opts.fields.as_deref())?,

@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 pub use options::HighlightRequest;
 
 use crate::ast::QueryAst;
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 use crate::lower::LowerContext;
 use crate::mapping::{FieldType, Mapping};
 use breaks::{Breaker, SliceBreaks};
@@ -40,10 +40,6 @@ struct PreparedField {
 /// A highlight request bound to an index's mapping and the search query.
 pub struct Highlighter {
     fields: Vec<PreparedField>,
-}
-
-fn shard_error(reason: String) -> EngineError {
-    EngineError::SearchPhase { cause_type: "illegal_argument_exception", reason }
 }
 
 /// ES's simple `*` patterns.
@@ -84,23 +80,29 @@ impl HighlightRequest {
                     "unified" | "plain" => {}
                     "fvh" if wildcard => continue,
                     "fvh" => {
-                        return Err(shard_error(format!(
+                        return Err(EngineError::shard(ShardCause::IllegalArgument, format!(
                             "the field [{}] should be indexed with term vector with position offsets to be used with fast vector highlighter",
                             fm.name
                         )))
                     }
                     other => {
-                        return Err(shard_error(format!("unknown highlighter type [{other}] for the field [{}]", fm.name)))
+                        return Err(EngineError::shard(ShardCause::IllegalArgument, format!("unknown highlighter type [{other}] for the field [{}]", fm.name)))
                     }
                 }
                 if options.boundary_scanner == "chars" {
-                    return Err(shard_error("Invalid boundary scanner type: chars".into()));
+                    return Err(EngineError::shard(
+                        ShardCause::IllegalArgument,
+                        "Invalid boundary scanner type: chars",
+                    ));
                 }
                 if options.number_of_fragments < 0 {
-                    return Err(shard_error(format!(
-                        "[number_of_fragments] must be greater than or equal to 0, got [{}]",
-                        options.number_of_fragments
-                    )));
+                    return Err(EngineError::shard(
+                        ShardCause::IllegalArgument,
+                        format!(
+                            "[number_of_fragments] must be greater than or equal to 0, got [{}]",
+                            options.number_of_fragments
+                        ),
+                    ));
                 }
                 let mut extractor = Extractor {
                     target: &fm.name,

@@ -5,8 +5,8 @@
 use super::dsl::KnnAst;
 use super::field::VectorField;
 use super::vector_checks::{element_error, magnitude_error, normalize, preview};
-use crate::error::{EngineError, Result};
-use crate::lower::{shard_err, ES_SCORE_SCALE};
+use crate::error::{EngineError, Result, ShardCause};
+use crate::lower::ES_SCORE_SCALE;
 use crate::mapping::Mapping;
 
 /// A kNN search ready to scan: the field, the vector as it is compared, and the least score
@@ -18,7 +18,7 @@ pub struct Prepared<'a> {
 }
 
 fn create_err(reason: String) -> EngineError {
-    shard_err(format!("failed to create query: {reason}"))
+    EngineError::shard(ShardCause::QueryShard, format!("failed to create query: {reason}"))
 }
 
 /// `Ok(None)`: nothing can match (ES answers no hits for an unmapped field, or a field that

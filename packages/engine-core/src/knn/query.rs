@@ -16,8 +16,8 @@ use super::dsl::{KnnAst, KnnDialect};
 use super::es_query::{self, Prepared};
 use super::quantized::QuantizedQuery;
 use super::space::{ElementType, SpaceType};
-use crate::error::Result;
-use crate::lower::{lower, shard_err, LowerContext, ES_SCORE_SCALE};
+use crate::error::{EngineError, Result, ShardCause};
+use crate::lower::{lower, LowerContext, ES_SCORE_SCALE};
 
 pub fn lower_knn(ast: &KnnAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
     let prepared = match ast.dialect {
@@ -27,17 +27,20 @@ pub fn lower_knn(ast: &KnnAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>>
         },
         KnnDialect::OpenSearch => {
             let Some(vf) = ctx.mapping.vectors.get(&ast.field) else {
-                return Err(shard_err(format!(
-                    "failed to create query: Field '{}' is not knn_vector type.",
-                    ast.field
-                )));
+                return Err(EngineError::shard(
+                    ShardCause::QueryShard,
+                    format!("failed to create query: Field '{}' is not knn_vector type.", ast.field),
+                ));
             };
             let dimension = vf.dimension().unwrap_or_default();
             if ast.vector.len() != dimension {
-                return Err(shard_err(format!(
+                return Err(EngineError::shard(
+                    ShardCause::QueryShard,
+                    format!(
                     "failed to create query: Query vector has invalid dimension: {}. Dimension should be: {dimension}",
                     ast.vector.len(),
-                )));
+                ),
+                ));
             }
             Prepared { field: vf, vector: ast.vector.clone(), min_score: None }
         }

@@ -8,6 +8,7 @@ use tantivy::query::{EnableScoring, Explanation, Query, Scorer, Weight};
 use tantivy::{DocId, DocSet, Score, SegmentReader, TantivyError, Term, TERMINATED};
 
 use super::levels::SegLevels;
+use crate::error::{EngineError, ShardCause};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScoreMode {
@@ -202,7 +203,7 @@ pub fn lower_nested(
         } else {
             format!("failed to create query: [nested] failed to find nested object under path [{}]", ast.path)
         };
-        return Err(crate::lower::shard_err(reason));
+        return Err(EngineError::shard(ShardCause::QueryShard, reason));
     };
     let outer = ctx.nested_scope.replace(at);
     let inner = crate::lower::lower(&ast.query, ctx);

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::spec::{GapPolicy, PipelineKind, PipelineSpec};
 use super::values::{bucket_value, simple_value};
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 use crate::script::Val;
 
 fn obj(b: &mut Value) -> &mut Map<String, Value> {
@@ -52,10 +52,10 @@ fn script_number(name: &str, v: Val) -> Result<Option<f64>> {
         Val::Int(i) => Ok(Some(i as f64)),
         Val::Num(n) => Ok(Some(n)),
         Val::Null => Ok(None),
-        Val::Bool(_) => Err(EngineError::SearchPhase {
-            cause_type: "script_exception",
-            reason: format!("bucket_script aggregation [{name}] must return a Number, got a Boolean"),
-        }),
+        Val::Bool(_) => Err(EngineError::shard(
+            ShardCause::Script,
+            format!("bucket_script aggregation [{name}] must return a Number, got a Boolean"),
+        )),
     }
 }
 
@@ -137,10 +137,10 @@ pub fn run(name: &str, spec: &PipelineSpec, buckets: &mut Vec<Value>) -> Result<
                     }
                     Val::Bool(false) => {}
                     _ => {
-                        return Err(EngineError::SearchPhase {
-                            cause_type: "script_exception",
-                            reason: format!("bucket_selector aggregation [{name}] must return a boolean"),
-                        })
+                        return Err(EngineError::shard(
+                            ShardCause::Script,
+                            format!("bucket_selector aggregation [{name}] must return a boolean"),
+                        ))
                     }
                 }
             }

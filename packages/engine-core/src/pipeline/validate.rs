@@ -7,14 +7,10 @@ use std::collections::HashSet;
 
 use super::spec::PipelineSpec;
 use crate::aggs::{AggKind, AggRequest};
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 
 fn validation(reason: String) -> EngineError {
     EngineError::ActionRequestValidation(format!("Validation Failed: 1: {reason};"))
-}
-
-fn shard_illegal(reason: String) -> EngineError {
-    EngineError::SearchPhase { cause_type: "illegal_argument_exception", reason }
 }
 
 pub fn spec(req: &AggRequest) -> Option<&PipelineSpec> {
@@ -88,9 +84,10 @@ fn validate_pipeline(name: &str, spec: &PipelineSpec, level: &[AggRequest], pare
                 }
             }
         } else if !is_multi_bucket(&parent.kind) {
-            return Err(shard_illegal(format!(
-                "{t} aggregation [{name}] must be declared inside a multi-bucket aggregation"
-            )));
+            return Err(EngineError::shard(
+                ShardCause::IllegalArgument,
+                format!("{t} aggregation [{name}] must be declared inside a multi-bucket aggregation"),
+            ));
         }
     }
     let sort_paths: Vec<super::path::BucketsPath> = match &spec.kind {

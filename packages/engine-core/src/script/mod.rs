@@ -14,20 +14,20 @@ pub use eval::Val;
 
 use serde_json::{Map, Value};
 
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 
 /// The subset, named in every "unsupported" error so the fix is obvious.
 const SUBSET: &str = "params.x arithmetic (+ - * / %), comparisons, && || !, ?:, number literals, Math.max/min/abs/sqrt/log/pow/round, MovingFunctions.max/min/sum/unweightedAvg/linearWeightedAvg/ewma/holt/stdDev";
 
 pub(crate) fn unsupported(what: String) -> EngineError {
-    EngineError::SearchPhase {
-        cause_type: "script_exception",
-        reason: format!("unsupported script construct: {what}; the supported Painless subset is {SUBSET}"),
-    }
+    EngineError::shard(
+        ShardCause::Script,
+        format!("unsupported script construct: {what}; the supported Painless subset is {SUBSET}"),
+    )
 }
 
 pub(crate) fn script_error(reason: String) -> EngineError {
-    EngineError::SearchPhase { cause_type: "script_exception", reason: format!("runtime error: {reason}") }
+    EngineError::shard(ShardCause::Script, format!("runtime error: {reason}"))
 }
 
 /// A compiled script and its `params`.

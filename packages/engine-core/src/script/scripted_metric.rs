@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use super::unsupported;
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 
 /// Whitespace-insensitive templates; `$S` is the state variable, `$F` the field, `$T`/`$V`
 /// local names. Each placeholder must capture the same text every time it appears.
@@ -31,10 +31,9 @@ pub fn summed_field(body: &Map<String, Value>) -> Result<String> {
         }
     }
     let source = |name: &str| -> Result<String> {
-        let v = body.get(name).ok_or_else(|| EngineError::SearchPhase {
-            cause_type: "illegal_argument_exception",
-            reason: format!("[{name}] must not be null"),
-        })?;
+        let v = body
+            .get(name)
+            .ok_or_else(|| EngineError::shard(ShardCause::IllegalArgument, format!("[{name}] must not be null")))?;
         let s = match v {
             Value::String(s) => s.as_str(),
             Value::Object(o) => o.get("source").and_then(Value::as_str).unwrap_or_default(),

@@ -26,7 +26,7 @@ use tantivy::TantivyDocument;
 use crate::aggs::{lone_filter, parse_aggs, render_aggs, split_global, AggFruit, AggRequest, HitsContext};
 use crate::ast::QueryAst;
 use crate::dsl::parse_query;
-use crate::error::{json_syntax_error, EngineError, Result};
+use crate::error::{json_syntax_error, EngineError, Result, ShardCause};
 use crate::highlight::HighlightRequest;
 use crate::index::IndexHandle;
 use crate::lower::{lower, LowerContext, ES_SCORE_SCALE};
@@ -248,13 +248,10 @@ impl SearchRequest {
         }
         let window = req.from + req.size;
         if window > handle.settings.max_result_window {
-            return Err(EngineError::SearchPhase {
-                cause_type: "illegal_argument_exception",
-                reason: format!(
+            return Err(EngineError::shard(ShardCause::IllegalArgument, format!(
                     "Result window is too large, from + size must be less than or equal to: [{}] but was [{window}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.",
                     handle.settings.max_result_window
-                ),
-            });
+                )));
         }
         // Nested objects' hidden documents are never hits (nor counted, nor aggregated).
         req.query = crate::nested::root_only(std::mem::replace(&mut req.query, QueryAst::MatchAll), &handle.mapping);

@@ -11,7 +11,7 @@ use serde_json::Value;
 use tantivy::columnar::TermOrdHit;
 
 use super::sort::{f64_key, i64_key, part, score_key_es, Order, SegSource, SortKey, SortSpec, SortTarget};
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 use crate::mapping::FieldType;
 
 /// One parsed `search_after` value, already in the sort's order-independent encoding.
@@ -28,10 +28,7 @@ fn bad_value(spec: &SortSpec) -> EngineError {
         SortTarget::Doc => "_doc",
         SortTarget::Field { name, .. } => name.as_str(),
     };
-    EngineError::SearchPhase {
-        cause_type: "illegal_argument_exception",
-        reason: format!("Failed to parse search_after value for field [{field}]."),
-    }
+    EngineError::shard(ShardCause::IllegalArgument, format!("Failed to parse search_after value for field [{field}]."))
 }
 
 fn as_i64(v: &Value) -> Option<i64> {
@@ -53,10 +50,10 @@ fn as_f64(v: &Value) -> Option<f64> {
 /// Validates `search_after` against the sort (arity and value types), as ES does.
 pub fn parse_search_after(values: &[Value], specs: &[SortSpec]) -> Result<Vec<AfterValue>> {
     if values.len() != specs.len() {
-        return Err(EngineError::SearchPhase {
-            cause_type: "illegal_argument_exception",
-            reason: format!("search_after has {} value(s) but sort has {}.", values.len(), specs.len()),
-        });
+        return Err(EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!("search_after has {} value(s) but sort has {}.", values.len(), specs.len()),
+        ));
     }
     values.iter().zip(specs).map(|(v, spec)| parse_one(v, spec)).collect()
 }

@@ -12,7 +12,7 @@ use tantivy::columnar::{Column, StrColumn};
 use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader};
 
 use super::search_after::{is_after, segment_after_key, AfterValue};
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 use crate::mapping::{FieldType, Mapping};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,10 +32,6 @@ pub enum SortTarget {
 pub struct SortSpec {
     pub target: SortTarget,
     pub order: Order,
-}
-
-fn sort_err(reason: String) -> EngineError {
-    EngineError::SearchPhase { cause_type: "query_shard_exception", reason }
 }
 
 /// Parses ES `sort`: a string, an object or an array of either.
@@ -85,14 +81,14 @@ pub fn parse_sort(value: &Value, mapping: &Mapping) -> Result<Vec<SortSpec>> {
             "_score" => SortTarget::Score,
             "_doc" | "_shard_doc" => SortTarget::Doc,
             field => {
-                let fm = mapping
-                    .get(field)
-                    .ok_or_else(|| sort_err(format!("No mapping found for [{field}] in order to sort on")))?;
+                let fm = mapping.get(field).ok_or_else(|| {
+                    EngineError::shard(
+                        ShardCause::QueryShard,
+                        format!("No mapping found for [{field}] in order to sort on"),
+                    )
+                })?;
                 if fm.field_type == FieldType::Text {
-                    return Err(EngineError::SearchPhase {
-                        cause_type: "illegal_argument_exception",
-                        reason: format!("Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [{field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory."),
-                    });
+                    return Err(EngineError::shard(ShardCause::IllegalArgument, format!("Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [{field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.")));
                 }
                 SortTarget::Field {
                     name: field.to_string(),
