@@ -3,8 +3,8 @@ mod common;
 use std::sync::Arc;
 
 use common::*;
-use engine_core::bulk::{execute_bulk, parse_bulk};
-use engine_core::index::IndexHandle;
+use engine_core::store::bulk::{execute_bulk, parse_bulk};
+use engine_core::store::index::IndexHandle;
 use serde_json::json;
 
 /// Bulk-acknowledged writes live in the translog; dropping the index without a commit

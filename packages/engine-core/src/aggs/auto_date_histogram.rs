@@ -15,11 +15,11 @@ use serde_json::{json, Map, Value};
 
 use super::collect::{BucketKey, FruitBucket};
 use super::date_histogram::{date_bucket_json, parse_key_style, parse_zone};
-use super::date_rounding::{KeyFormat, KeyStyle, Rounding};
 use super::key_hasher::KeyMap;
 use super::{bucket_budget, AggFruit, AggKind, AggRequest, Interval, MAX_BUCKETS};
-use crate::date_math::CalendarUnit;
-use crate::date_zone::DateZone;
+use crate::date::math::CalendarUnit;
+use crate::date::rounding::{KeyFormat, KeyStyle, Rounding};
+use crate::date::zone::DateZone;
 use crate::error::{EngineError, Result, ShardCause};
 
 /// One rung of the ladder (ES `RoundingInfo`).

@@ -22,7 +22,6 @@ use state::new_state;
 
 use super::auto_date_histogram::AutoCollect;
 use super::composite::SegSources;
-use super::date_rounding::DateKeyer;
 use super::extra::SegColumns;
 use super::filters::SegFilters;
 pub use super::fruit::{AggFruit, BucketKey, FruitBucket, MetricState};
@@ -30,10 +29,11 @@ use super::key_hasher::{KeyMap, TupleMap};
 use super::nested::for_each_joined;
 use super::random_sampler::SegSampler;
 use super::{AggKind, AggRequest, ExtraKind};
-use crate::mapping::FieldType;
+use crate::columns::zone_map::{zone_map, ZoneMap};
+use crate::date::rounding::DateKeyer;
 use crate::nested::levels::SegLevels;
-use crate::search::sort::TopHitsSegment;
-use crate::zone_map::{zone_map, ZoneMap};
+use crate::search::top_hits::TopHitsSegment;
+use crate::store::mapping::FieldType;
 
 pub struct AggCollector {
     pub aggs: Arc<Vec<AggRequest>>,

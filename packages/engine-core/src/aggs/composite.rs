@@ -16,9 +16,9 @@ use tantivy::{DocId, SegmentReader};
 use super::collect::{BucketKey, FruitBucket};
 use super::render_extra::render_missing;
 use super::{bucket_budget, AggRequest, Interval};
-use crate::date_math::{round_down, CalendarUnit};
+use crate::date::math::{round_down, CalendarUnit};
 use crate::error::{EngineError, Result, ShardCause};
-use crate::mapping::{FieldType, Mapping};
+use crate::store::mapping::{FieldType, Mapping};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum SourceKind {
@@ -78,7 +78,7 @@ fn parse_source(name: &str, kind: &str, body: &Map<String, Value>, mapping: &Map
                 date_interval = Some(Interval::Calendar(unit));
             }
             ("date_histogram", "fixed_interval") => {
-                let ms = crate::settings::parse_time_value_ms("fixed_interval", value)
+                let ms = crate::store::settings::parse_time_value_ms("fixed_interval", value)
                     .ok()
                     .flatten()
                     .filter(|ms| *ms > 0)

@@ -9,14 +9,14 @@ use serde_json::{json, Map, Value};
 
 use super::bucket_budget;
 use super::collect::{BucketKey, FruitBucket};
-use super::date_rounding::{Bounds, KeyFormat, KeyStyle, Rounding};
 use super::render::render_one;
 use super::{AggFruit, AggKind, AggRequest, Interval};
+use crate::date::math::CalendarUnit;
+use crate::date::rounding::{Bounds, KeyFormat, KeyStyle, Rounding};
+use crate::date::zone::DateZone;
 use crate::date::{parse_date_with_precision, parse_format_list, DateFormat, DEFAULT_FORMATS};
-use crate::date_math::CalendarUnit;
-use crate::date_zone::DateZone;
 use crate::error::{EngineError, Result, ShardCause};
-use crate::mapping::Mapping;
+use crate::store::mapping::Mapping;
 
 /// The options beyond the interval and `min_doc_count`; the defaults are plain UTC buckets.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,7 +97,7 @@ pub(super) fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping) ->
             }
             "fixed_interval" => {
                 let s = value.as_str().ok_or_else(bad)?;
-                let ms = crate::settings::parse_time_value_ms("fixed_interval", value)
+                let ms = crate::store::settings::parse_time_value_ms("fixed_interval", value)
                     .ok()
                     .flatten()
                     .filter(|ms| *ms > 0)
@@ -165,7 +165,7 @@ fn parse_offset(value: &Value) -> Option<i64> {
         b'+' => (1, &text[1..]),
         _ => (1, text),
     };
-    let ms = crate::settings::parse_time_value_ms("offset", &Value::String(rest.to_string())).ok()??;
+    let ms = crate::store::settings::parse_time_value_ms("offset", &Value::String(rest.to_string())).ok()??;
     Some(sign * ms as i64)
 }
 
@@ -234,7 +234,7 @@ fn parse_bound(v: &Value, formats: &[DateFormat], zone: DateZone) -> Result<i64>
     let bad = |reason: String| EngineError::shard(ShardCause::Parse, reason);
     let Value::String(s) = v else { return v.as_i64().ok_or_else(|| bad(format!("failed to parse date field [{v}]"))) };
     if s.starts_with("now") || s.contains("||") {
-        return crate::date_bound::parse_date_bound(v, formats, now_ms(), false).map_err(bad);
+        return crate::date::bound::parse_date_bound(v, formats, now_ms(), false).map_err(bad);
     }
     let (ms, precision) = parse_date_with_precision(s, formats).map_err(bad)?;
     let is_epoch = s.chars().all(|c| c.is_ascii_digit() || c == '-') && precision.is_none();

@@ -19,8 +19,8 @@ use super::top_hits::{render_top_hits, TopHitsSpec};
 use super::variable_width::WidthSpec;
 use super::{agg_err, AggFruit, AggKind, AggRequest};
 use crate::error::{EngineError, Result, ShardCause};
-use crate::mapping::{FieldType, Mapping};
-use crate::search::sort::TopHitsCollector;
+use crate::search::top_hits::TopHitsCollector;
+use crate::store::mapping::{FieldType, Mapping};
 
 /// ES's default `percents`.
 const DEFAULT_PERCENTS: [f64; 7] = [1.0, 5.0, 25.0, 50.0, 75.0, 95.0, 99.0];
@@ -56,7 +56,7 @@ pub enum ExtraKind {
     },
     /// A bucket per filter and per pair of filters matching together (`A`, `A&B`), by name.
     AdjacencyMatrix {
-        filters: Vec<(String, crate::ast::QueryAst)>,
+        filters: Vec<(String, crate::query::ast::QueryAst)>,
         separator: String,
     },
     /// `significant_terms` (keyword columns) and `significant_text` (re-analyzed `_source`).
@@ -270,7 +270,7 @@ fn parse_adjacency(name: &str, body: &Map<String, Value>) -> Result<ExtraKind> {
         match key.as_str() {
             "filters" => {
                 for (filter_name, query) in value.as_object().ok_or_else(bad)? {
-                    filters.push((filter_name.clone(), crate::dsl::parse_query(query)?));
+                    filters.push((filter_name.clone(), crate::query::dsl::parse_query(query)?));
                 }
             }
             "separator" => separator = value.as_str().ok_or_else(bad)?.to_string(),
@@ -310,7 +310,7 @@ pub(super) fn adjacency_keys(kind: &AggKind, keys: &mut Vec<u64>) {
 
 fn render_adjacency(
     req: &AggRequest,
-    filters: &[(String, crate::ast::QueryAst)],
+    filters: &[(String, crate::query::ast::QueryAst)],
     separator: &str,
     buckets: &std::collections::HashMap<super::collect::BucketKey, super::collect::FruitBucket>,
 ) -> Value {

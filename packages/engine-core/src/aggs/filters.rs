@@ -17,9 +17,9 @@ use tantivy::{DocId, DocSet, SegmentReader};
 use tantivy_common::TinySet;
 
 use super::{AggKind, AggRequest};
-use crate::ast::QueryAst;
-use crate::dsl::parse_query;
 use crate::error::{EngineError, Result};
+use crate::query::ast::QueryAst;
+use crate::query::dsl::parse_query;
 
 /// `filter: {<query>}` or `filters: {"filters": {name: query} | [query, ...]}`.
 pub(super) fn parse_filters(kind_name: &str, body: &Map<String, Value>) -> Result<AggKind> {

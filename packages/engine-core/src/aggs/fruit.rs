@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use tantivy::columnar::StrColumn;
 
 use super::{AggKind, AggRequest, ExtraKind};
-use crate::search::sort::TopHitsFruit;
+use crate::search::top_hits::TopHitsFruit;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MetricState {

@@ -8,7 +8,7 @@ use tantivy::columnar::Column;
 use tantivy::{DocId, SegmentReader};
 
 use crate::error::{EngineError, Result, ShardCause};
-use crate::mapping::{FieldType, Mapping};
+use crate::store::mapping::{FieldType, Mapping};
 
 /// A field: its name in the request and its tantivy column (`true`: f64 column).
 #[derive(Debug, Clone, PartialEq)]

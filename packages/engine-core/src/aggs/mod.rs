@@ -8,7 +8,6 @@ mod bucket_budget;
 mod collect;
 mod composite;
 mod date_histogram;
-mod date_rounding;
 mod extra;
 mod filters;
 mod fruit;
@@ -37,11 +36,11 @@ pub use render::render_aggs;
 pub use terms_order::{OrderBy, OrderKey, TermsOrder};
 pub use top_hits::HitsContext;
 
+pub use crate::date::rounding::Interval;
 use serde_json::{Map, Value};
 
-use crate::date_math::CalendarUnit;
 use crate::error::{EngineError, Result, ShardCause};
-use crate::mapping::{FieldType, Mapping};
+use crate::store::mapping::{FieldType, Mapping};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MetricOp {
@@ -52,12 +51,6 @@ pub enum MetricOp {
     ValueCount,
     Stats,
     ExtendedStats,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Interval {
-    Calendar(CalendarUnit),
-    FixedMs(i64),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -92,7 +85,7 @@ pub enum AggKind {
     Missing,
     /// One bucket per query (`filter` is the single-bucket form).
     Filters {
-        buckets: Vec<(String, crate::ast::QueryAst)>,
+        buckets: Vec<(String, crate::query::ast::QueryAst)>,
         keyed: bool,
         single: bool,
         /// `other_bucket`: the key of the bucket for documents no filter matches.
@@ -110,7 +103,7 @@ pub enum AggKind {
 #[derive(Debug, Clone, PartialEq)]
 pub enum RangeKeys {
     Numeric,
-    Date(Option<crate::date_pattern::JavaPattern>),
+    Date(Option<crate::date::pattern::JavaPattern>),
 }
 
 /// One `range` bucket: `[from, to)`, optional custom key.
@@ -347,6 +340,7 @@ fn check_field_type(kind_name: &str, kind: &AggKind, field: &str, ty: Option<Fie
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::date::math::CalendarUnit;
     use serde_json::json;
 
     fn mapping() -> Mapping {

@@ -7,8 +7,8 @@ use tantivy::DocId;
 
 use super::{AggKind, AggRequest, ExtraKind};
 use crate::error::{EngineError, Result, ShardCause};
-use crate::mapping::Mapping;
 use crate::nested::levels::SegLevels;
+use crate::store::mapping::Mapping;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Join {

@@ -16,7 +16,7 @@ use serde_json::{json, Map, Value};
 use super::render_extra::java_double;
 use super::AggRequest;
 use crate::date::format_millis;
-use crate::mapping::FieldType;
+use crate::store::mapping::FieldType;
 
 fn sorted(values: &[f64]) -> Vec<f64> {
     let mut v = values.to_vec();

@@ -6,11 +6,11 @@
 use serde_json::Value;
 
 use super::{RangeKeys, RangeSpec};
+use crate::date::bound::parse_date_bound;
 use crate::date::parse_format_list;
-use crate::date_bound::parse_date_bound;
-use crate::date_pattern::JavaPattern;
+use crate::date::pattern::JavaPattern;
 use crate::error::{EngineError, Result, ShardCause};
-use crate::mapping::FieldMapping;
+use crate::store::mapping::FieldMapping;
 
 fn bad(kind: &str, what: String) -> EngineError {
     EngineError::XContentParse(format!("[{kind}] {what}"))

@@ -17,7 +17,7 @@ use super::top_hits::HitsContext;
 use super::{AggFruit, AggKind, AggRequest, MetricOp, TermsOrder};
 use crate::date::format_millis;
 use crate::error::{EngineError, Result};
-use crate::mapping::FieldType;
+use crate::store::mapping::FieldType;
 
 /// Renders the aggregations; `hits` lets `top_hits` read stored documents.
 pub fn render_aggs(reqs: &[AggRequest], fruits: &[AggFruit], hits: Option<HitsContext>) -> Result<Value> {

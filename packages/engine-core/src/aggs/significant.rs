@@ -26,9 +26,9 @@ use super::collect::{BucketKey, FruitBucket};
 use super::heuristic::{Counts, Heuristic};
 use super::render::{bucket_json, KeyValue};
 use super::AggRequest;
-use crate::ast::QueryAst;
 use crate::error::{EngineError, Result, ShardCause};
-use crate::mapping::{FieldType, Mapping};
+use crate::query::ast::QueryAst;
+use crate::store::mapping::{FieldType, Mapping};
 
 /// The fruit key holding the foreground size (no keyword term is a `Num` key).
 pub(super) const SUBSET_SIZE_KEY: BucketKey = BucketKey::Num(u64::MAX);
@@ -85,7 +85,7 @@ impl TermFilter {
         let bad = || EngineError::XContentParse(format!("[{kind}] failed to parse field [{key}]"));
         match value {
             Value::String(p) => {
-                crate::regex_cache::compile(key, p)?;
+                crate::query::tantivy::regex_cache::compile(key, p)?;
                 Ok(TermFilter::Pattern(p.clone()))
             }
             Value::Array(items) => items
@@ -101,7 +101,7 @@ impl TermFilter {
     fn accepts(&self, term: &str) -> bool {
         match self {
             TermFilter::Exact(terms) => terms.iter().any(|t| t == term),
-            TermFilter::Pattern(p) => crate::regex_cache::compile("include", p).is_ok_and(|re| {
+            TermFilter::Pattern(p) => crate::query::tantivy::regex_cache::compile("include", p).is_ok_and(|re| {
                 let mut state = re.start();
                 for b in term.bytes() {
                     state = re.accept(&state, b);
@@ -163,9 +163,9 @@ pub(super) fn parse(
             ("include", _) => spec.include = Some(TermFilter::parse(kind_name, key, value)?),
             ("exclude", _) => spec.exclude = Some(TermFilter::parse(kind_name, key, value)?),
             ("background_filter", _) => {
-                let ast = crate::dsl::parse_query(value)?;
-                let mut ctx = crate::lower::LowerContext::new(mapping, now_ms());
-                let query: Box<dyn Query> = crate::lower::lower(&ast, &mut ctx)?;
+                let ast = crate::query::dsl::parse_query(value)?;
+                let mut ctx = crate::query::lower::context::LowerContext::new(mapping, now_ms());
+                let query: Box<dyn Query> = crate::query::lower::lower(&ast, &mut ctx)?;
                 spec.background = Some(Background { ast, query: Arc::from(query) });
             }
             // How ES picks its collector; one strategy here.

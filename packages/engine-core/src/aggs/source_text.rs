@@ -30,7 +30,7 @@ impl SourceText {
             store: reader.get_store_reader(STORE_CACHE_BLOCKS)?,
             source_field: spec.source_field,
             paths: spec.source_paths.clone(),
-            analyzer: RefCell::new(crate::index::es_standard_analyzer()),
+            analyzer: RefCell::new(crate::analysis::es_standard_analyzer()),
         })
     }
 

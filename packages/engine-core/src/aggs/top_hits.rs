@@ -13,10 +13,11 @@ use tantivy::{Searcher, TantivyDocument};
 
 use super::agg_err;
 use crate::error::{EngineError, Result, ShardCause};
-use crate::lower::ES_SCORE_SCALE;
-use crate::mapping::Mapping;
-use crate::search::sort::{parse_sort, sort_values_json, Order, SortSpec, SortTarget, TopHitsCollector, TopHitsFruit};
+use crate::query::lower::context::ES_SCORE_SCALE;
+use crate::search::sort::{parse_sort, Order, SortSpec, SortTarget};
+use crate::search::top_hits::{sort_values_json, TopHitsCollector, TopHitsFruit};
 use crate::search::SourceFilter;
+use crate::store::mapping::Mapping;
 use tantivy::collector::Collector;
 
 /// ES's `index.max_inner_result_window` default: `from + size` above it is rejected.

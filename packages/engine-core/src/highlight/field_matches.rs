@@ -5,7 +5,7 @@
 
 use super::passages::{term_freqs, Match};
 use super::query_terms::{FieldQuery, Phrase};
-use crate::index::es_standard_analyzer;
+use crate::analysis::es_standard_analyzer;
 
 /// Between values of a multi-valued field, as ES's unified highlighter joins them.
 pub const VALUE_SEPARATOR: char = '\0';

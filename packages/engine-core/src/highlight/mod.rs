@@ -18,10 +18,10 @@ use serde_json::{Map, Value};
 
 pub use options::HighlightRequest;
 
-use crate::ast::QueryAst;
 use crate::error::{EngineError, Result, ShardCause};
-use crate::lower::LowerContext;
-use crate::mapping::{FieldType, Mapping};
+use crate::query::ast::QueryAst;
+use crate::query::lower::context::LowerContext;
+use crate::store::mapping::{FieldType, Mapping};
 use breaks::{Breaker, SliceBreaks};
 use field_matches::{find_matches, tokenize, VALUE_SEPARATOR};
 use formatter::{format, has_text, Tags};

@@ -5,9 +5,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::ast::QueryAst;
-use crate::dsl::parse_query;
 use crate::error::{EngineError, Result};
+use crate::query::ast::QueryAst;
+use crate::query::dsl::parse_query;
 
 /// Options as given: `None` means "inherit" (from the global section, then ES's defaults).
 #[derive(Debug, Clone, Default)]

@@ -9,11 +9,11 @@ use std::sync::Arc;
 use serde_json::Value;
 use tantivy_fst::{Automaton, Regex};
 
-use crate::ast::QueryAst;
+use crate::analysis::es_standard_analyzer;
 use crate::error::Result;
-use crate::index::es_standard_analyzer;
-use crate::lower::LowerContext;
-use crate::mapping::{FieldType, Mapping};
+use crate::query::ast::QueryAst;
+use crate::query::lower::context::LowerContext;
+use crate::store::mapping::{FieldType, Mapping};
 
 pub enum TermMatcher {
     Exact(String),
@@ -204,13 +204,15 @@ impl Extractor<'_> {
             }
             QueryAst::Wildcard { field, pattern } => {
                 if self.counts(field).is_some() {
-                    let regex = crate::dsl::wildcard::to_regex(pattern);
-                    out.terms.push(TermMatcher::Pattern(crate::regex_cache::compile("wildcard", &regex)?));
+                    let regex = crate::query::dsl::wildcard::to_regex(pattern);
+                    out.terms
+                        .push(TermMatcher::Pattern(crate::query::tantivy::regex_cache::compile("wildcard", &regex)?));
                 }
             }
             QueryAst::Regexp { field, pattern } => {
                 if self.counts(field).is_some() {
-                    out.terms.push(TermMatcher::Pattern(crate::regex_cache::compile("regexp", pattern)?));
+                    out.terms
+                        .push(TermMatcher::Pattern(crate::query::tantivy::regex_cache::compile("regexp", pattern)?));
                 }
             }
             QueryAst::Fuzzy { field, value, max_edits, prefix_length, transpositions } => {
@@ -240,7 +242,7 @@ impl Extractor<'_> {
             QueryAst::FunctionScore(fs) => self.collect(&fs.query, out)?,
             QueryAst::Pinned { organic, .. } => self.collect(organic, out)?,
             QueryAst::QueryString(qs) => {
-                let resolved = crate::lower::query_string_ast(qs, &mut self.ctx)?;
+                let resolved = crate::query::lower::query_string_ast(qs, &mut self.ctx)?;
                 self.collect(&resolved, out)?;
             }
             // No terms to show: structural, numeric or vector queries, and more_like_this
@@ -274,7 +276,9 @@ mod tests {
         };
         assert!(fuzzy.matches("quick"));
         assert!(!fuzzy.matches("brick"));
-        let re = crate::regex_cache::compile("wildcard", &crate::dsl::wildcard::to_regex("qu*k")).unwrap();
+        let re =
+            crate::query::tantivy::regex_cache::compile("wildcard", &crate::query::dsl::wildcard::to_regex("qu*k"))
+                .unwrap();
         assert!(TermMatcher::Pattern(re.clone()).matches("quick"));
         assert!(!TermMatcher::Pattern(re).matches("quickly"));
         assert!(TermMatcher::Prefix("qu".into()).matches("quick"));

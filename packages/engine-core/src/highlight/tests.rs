@@ -4,8 +4,8 @@
 use serde_json::{json, Value};
 
 use super::HighlightRequest;
-use crate::dsl::parse_query;
-use crate::mapping::Mapping;
+use crate::query::dsl::parse_query;
+use crate::store::mapping::Mapping;
 
 fn mapping() -> Mapping {
     Mapping::from_mappings_json(&json!({"properties": {

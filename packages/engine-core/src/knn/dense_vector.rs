@@ -5,28 +5,16 @@
 
 use serde_json::{json, Map, Value};
 
-use super::field::{VectorField, VectorSpec};
 use super::index_options;
 use super::space::{ElementType, SpaceType};
+use super::spec::{DenseVectorOptions, VectorField, VectorSpec};
 use crate::error::{EngineError, Result};
-use crate::mapping::Mapping;
+use crate::store::mapping::Mapping;
 
 pub const DENSE_VECTOR_TYPE: &str = "dense_vector";
 
 /// ES 8.11+'s `DenseVectorFieldMapper.MAX_DIMS_COUNT`.
 const MAX_DIMS: i64 = 4096;
-
-/// What only `dense_vector` fields have, beyond the shared `VectorSpec`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DenseVectorOptions {
-    /// `index: false` fields keep their vectors but cannot be searched with `knn`.
-    pub index: bool,
-    /// ES prints `element_type` only when the mapping set it.
-    pub element_configured: bool,
-    /// As ES prints it (defaults filled in); `None` where ES has none (byte or unindexed).
-    pub index_options: Option<Value>,
-    pub meta: Option<Value>,
-}
 
 fn err(reason: String) -> EngineError {
     EngineError::MapperParsing(format!("Failed to parse mapping: {reason}"))

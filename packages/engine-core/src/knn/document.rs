@@ -6,12 +6,13 @@ use serde_json::Value;
 use tantivy::TantivyDocument;
 
 use super::dense_vector::DENSE_VECTOR_TYPE;
-use super::field::{VectorField, KNN_VECTOR_TYPE};
+use super::field::KNN_VECTOR_TYPE;
 use super::space::ElementType;
+use super::spec::VectorField;
 use super::vector_checks::{element_error, magnitude_error, normalize, preview};
-use crate::document::lookup;
 use crate::error::{EngineError, Result};
-use crate::mapping::Mapping;
+use crate::store::document::lookup;
+use crate::store::mapping::Mapping;
 
 /// The dims a `dense_vector` without `dims` may learn from its first document (ES's range).
 const MAX_INFERRED_DIMS: usize = 4096;

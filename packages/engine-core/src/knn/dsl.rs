@@ -4,32 +4,12 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::ast::QueryAst;
-use crate::dsl::{from_value, parse_query, single_field};
 use crate::error::{EngineError, Result};
+use crate::query::ast::{KnnAst, KnnDialect, QueryAst};
+use crate::query::dsl::{from_value, parse_query, single_field};
 
 /// OpenSearch's `index.max_result_window`-independent cap on `k`.
 const MAX_K: usize = 10_000;
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct KnnAst {
-    pub field: String,
-    pub vector: Vec<f32>,
-    pub k: usize,
-    /// Restricts the candidates before the k nearest are chosen (OpenSearch's efficient
-    /// filtering, ES's pre-filter), so up to k matching documents come back.
-    pub filter: Option<Box<QueryAst>>,
-    /// ES `similarity`: the least similarity a neighbour must have (a distance for l2_norm).
-    pub similarity: Option<f32>,
-    /// Which engine's checks and error texts apply when the query is lowered.
-    pub dialect: KnnDialect,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KnnDialect {
-    OpenSearch,
-    Elasticsearch,
-}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -2,12 +2,12 @@
 //! its "failed to create query" texts), cosine normalisation, and the `similarity` threshold
 //! turned into the least score a neighbour may have.
 
-use super::dsl::KnnAst;
-use super::field::VectorField;
+use super::spec::VectorField;
 use super::vector_checks::{element_error, magnitude_error, normalize, preview};
 use crate::error::{EngineError, Result, ShardCause};
-use crate::lower::ES_SCORE_SCALE;
-use crate::mapping::Mapping;
+use crate::query::ast::KnnAst;
+use crate::query::lower::context::ES_SCORE_SCALE;
+use crate::store::mapping::Mapping;
 
 /// A kNN search ready to scan: the field, the vector as it is compared, and the least score
 /// (tantivy scale) a neighbour needs to be kept.

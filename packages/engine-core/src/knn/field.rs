@@ -5,11 +5,12 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
-use tantivy::schema::{Field, SchemaBuilder, FAST};
+use tantivy::schema::{SchemaBuilder, FAST};
 
 use super::cache::VectorCache;
-use super::dense_vector::{self, DenseVectorOptions, DENSE_VECTOR_TYPE};
+use super::dense_vector::{self, DENSE_VECTOR_TYPE};
 pub use super::space::{ElementType, SpaceType};
+use super::spec::{VectorField, VectorSpec};
 use crate::error::{EngineError, Result};
 
 pub const KNN_VECTOR_TYPE: &str = "knn_vector";
@@ -17,47 +18,6 @@ pub const KNN_VECTOR_TYPE: &str = "knn_vector";
 /// Lucene's limit for the `lucene` engine (`KnnVectorsFormat.DEFAULT_MAX_DIMENSIONS` raised by
 /// OpenSearch to 16,000).
 const MAX_DIMENSION: usize = 16_000;
-
-/// A vector field as declared, before it has a tantivy field.
-#[derive(Debug, Clone, PartialEq)]
-pub struct VectorSpec {
-    pub name: String,
-    /// `None`: an ES `dense_vector` without `dims`, set by the first document that has one.
-    pub dimension: Option<usize>,
-    pub space: SpaceType,
-    pub element: ElementType,
-    /// `Some` for ES `dense_vector` fields: what their errors and `GET _mapping` need.
-    pub dense: Option<DenseVectorOptions>,
-}
-
-#[derive(Debug, Clone)]
-pub struct VectorField {
-    /// Full dotted ES name; also the path of the value in `_source`.
-    pub name: String,
-    /// Set once: from the mapping, or by the first document (shared by every clone of the
-    /// mapping, so the writer and searches see the same value).
-    pub dims: Arc<OnceLock<usize>>,
-    pub space: SpaceType,
-    pub element: ElementType,
-    pub dense: Option<DenseVectorOptions>,
-    pub field: Field,
-    /// The tantivy field name, which fast-field readers are looked up by.
-    pub tantivy_name: String,
-    /// Decoded per-segment vectors, shared by every search on this index.
-    pub cache: Arc<VectorCache>,
-}
-
-impl VectorField {
-    pub fn dimension(&self) -> Option<usize> {
-        self.dims.get().copied()
-    }
-
-    /// Whether stored and query vectors are scaled to unit length (ES normalises cosine
-    /// vectors too, and it turns the cosine into a plain dot product for the scan).
-    pub fn normalizes(&self) -> bool {
-        self.space == SpaceType::Cosine && self.dense.as_ref().is_some_and(|d| d.index)
-    }
-}
 
 fn mapper_err(reason: String) -> EngineError {
     EngineError::MapperParsing(reason)

@@ -12,12 +12,12 @@ use tantivy::{DocId, DocSet, Score, Searcher, SegmentReader, TantivyError, TERMI
 
 use super::cache::{SegmentVectors, VectorCache};
 use super::distance::{l2_squared_rows, neg_dot_rows, Candidate, TopK};
-use super::dsl::{KnnAst, KnnDialect};
 use super::es_query::{self, Prepared};
 use super::quantized::QuantizedQuery;
 use super::space::{ElementType, SpaceType};
 use crate::error::{EngineError, Result, ShardCause};
-use crate::lower::{lower, LowerContext, ES_SCORE_SCALE};
+use crate::query::ast::{KnnAst, KnnDialect};
+use crate::query::lower::context::{LowerContext, ES_SCORE_SCALE};
 
 pub fn lower_knn(ast: &KnnAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
     let prepared = match ast.dialect {
@@ -46,7 +46,7 @@ pub fn lower_knn(ast: &KnnAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>>
         }
     };
     let vf = prepared.field;
-    let filter = ast.filter.as_deref().map(|f| lower(f, ctx)).transpose()?.map(Arc::from);
+    let filter = ast.filter.as_deref().map(|f| ctx.lower(f)).transpose()?.map(Arc::from);
     Ok(Box::new(KnnQuery {
         field: vf.tantivy_name.clone(),
         vector: prepared.vector.into(),

@@ -4,7 +4,7 @@
 
 use tantivy::Searcher;
 
-use crate::mapping::Mapping;
+use crate::store::mapping::Mapping;
 
 pub fn restore_inferred_dims(mapping: &Mapping, searcher: &Searcher) -> tantivy::Result<()> {
     for vf in mapping.vectors.values().filter(|vf| vf.dimension().is_none()) {

@@ -15,10 +15,10 @@
 
 use serde_json::Value;
 
-use super::dsl::{KnnAst, KnnDialect};
-use crate::ast::{BoolAst, QueryAst};
-use crate::dsl::parse_query;
 use crate::error::{EngineError, Result};
+use crate::query::ast::{BoolAst, QueryAst};
+use crate::query::ast::{KnnAst, KnnDialect};
+use crate::query::dsl::parse_query;
 
 /// ES's `KnnSearchBuilder.NUM_CANDS_LIMIT`.
 const NUM_CANDIDATES_LIMIT: i64 = 10_000;

@@ -3,8 +3,8 @@
 //! non-zero magnitude for `cosine`; and the normalisation cosine vectors get before storage
 //! or search. The texts are ES's, "Preview of invalid vector" included.
 
-use super::field::VectorField;
 use super::space::{java_float, ElementType, SpaceType};
+use super::spec::VectorField;
 
 /// ES's `DenseVectorFieldMapper.EPS` for "is this a unit vector".
 const UNIT_EPS: f32 = 1e-3;

@@ -3,9 +3,9 @@
 use serde_json::Value;
 use tantivy::TantivyDocument;
 
-use crate::document::{add_field, lookup};
 use crate::error::{EngineError, Result};
-use crate::mapping::{Mapping, NestedFields};
+use crate::store::document::{add_field, lookup};
+use crate::store::mapping::{Mapping, NestedFields};
 
 /// ES's `index.mapping.nested_objects.limit` default: objects per source document.
 pub const NESTED_OBJECTS_LIMIT: usize = 10_000;
@@ -108,7 +108,7 @@ mod tests {
         let by = m.get("comments.replies.by").unwrap().field;
         assert_eq!(docs[3].get_first(by).and_then(|v| v.as_str()), Some("z"));
         // The root document does not carry the objects' fields.
-        let root = crate::document::build_document(&m, "1", &source, b"{}").unwrap();
+        let root = crate::store::document::build_document(&m, "1", &source, b"{}").unwrap();
         assert!(root.get_first(author).is_none());
     }
 

@@ -5,7 +5,7 @@
 use tantivy::columnar::Column;
 use tantivy::{DocId, SegmentReader};
 
-use crate::mapping::NESTED_PATH_FIELD;
+use crate::store::mapping::NESTED_PATH_FIELD;
 
 pub struct SegLevels {
     /// `None` when the segment holds no nested object at all.

@@ -9,29 +9,7 @@ use tantivy::{DocId, DocSet, Score, SegmentReader, TantivyError, Term, TERMINATE
 
 use super::levels::SegLevels;
 use crate::error::{EngineError, ShardCause};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ScoreMode {
-    Avg,
-    Sum,
-    Max,
-    Min,
-    /// The parent scores 0.
-    None,
-}
-
-impl ScoreMode {
-    pub fn parse(name: &str) -> Option<ScoreMode> {
-        Some(match name {
-            "avg" => ScoreMode::Avg,
-            "sum" | "total" => ScoreMode::Sum,
-            "max" => ScoreMode::Max,
-            "min" => ScoreMode::Min,
-            "none" => ScoreMode::None,
-            _ => return None,
-        })
-    }
-}
+use crate::query::ast::NestedScoreMode as ScoreMode;
 
 pub struct NestedQuery {
     /// Already restricted to the path's objects.
@@ -190,8 +168,8 @@ impl Scorer for ParentScorer {
 /// Lowers `nested`: the inner query over `path`'s objects (in that path's scope), joined to
 /// the enclosing level. An unknown path is ES's `query_shard_exception` unless `ignore_unmapped`.
 pub fn lower_nested(
-    ast: &crate::ast::NestedAst,
-    ctx: &mut crate::lower::LowerContext,
+    ast: &crate::query::ast::NestedAst,
+    ctx: &mut crate::query::lower::context::LowerContext,
 ) -> crate::error::Result<Box<dyn Query>> {
     use tantivy::query::{BooleanQuery, ConstScoreQuery, EmptyQuery, Occur};
     let Some(at) = ctx.mapping.nested.as_ref().and_then(|n| n.find(&ast.path)) else {
@@ -206,7 +184,7 @@ pub fn lower_nested(
         return Err(EngineError::shard(ShardCause::QueryShard, reason));
     };
     let outer = ctx.nested_scope.replace(at);
-    let inner = crate::lower::lower(&ast.query, ctx);
+    let inner = ctx.lower(&ast.query);
     let of_path = scope_filter(ctx).expect("the scope was just set");
     ctx.nested_scope = outer;
     let objects = BooleanQuery::new(vec![
@@ -217,7 +195,7 @@ pub fn lower_nested(
 }
 
 /// Inside a `nested` query: the documents of the path in scope (unscored). `None` at the top.
-pub fn scope_filter(ctx: &crate::lower::LowerContext) -> Option<Box<dyn Query>> {
+pub fn scope_filter(ctx: &crate::query::lower::context::LowerContext) -> Option<Box<dyn Query>> {
     let (nested, at) = (ctx.mapping.nested.as_ref()?, ctx.nested_scope?);
     let term = Term::from_field_u64(nested.path_field, at as u64);
     Some(Box::new(tantivy::query::TermQuery::new(term, tantivy::schema::IndexRecordOption::Basic)))

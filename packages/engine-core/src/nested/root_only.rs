@@ -2,8 +2,8 @@
 //! documents from every search, count and delete-by-query. Indexes without nested mappings
 //! keep their queries untouched (and every fast path that looks at the query's shape).
 
-use crate::ast::{BoolAst, QueryAst};
-use crate::mapping::Mapping;
+use crate::query::ast::{BoolAst, QueryAst};
+use crate::store::mapping::Mapping;
 
 /// `query` restricted to root documents when the mapping has nested objects.
 pub fn root_only(query: QueryAst, mapping: &Mapping) -> QueryAst {

@@ -8,9 +8,9 @@
 use tantivy::query::{EnableScoring, Query};
 use tantivy::{DocAddress, DocSet, Searcher, TERMINATED};
 
-use super::sort::{Hit, TopHitsFruit};
-use crate::ast::QueryAst;
+use super::top_hits::{Hit, TopHitsFruit};
 use crate::error::Result;
+use crate::query::ast::QueryAst;
 
 /// Whether the lowering of `ast` gives every match the same score (see `lower.rs`).
 pub fn is_constant_score(ast: &QueryAst) -> bool {

@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 use tantivy::Searcher;
 
 use crate::error::{EngineError, Result};
-use crate::index::IndexHandle;
+use crate::store::index::IndexHandle;
 
 /// ES's `search.max_open_scroll_context` default (it bounds points in time too).
 pub const MAX_OPEN_CONTEXTS: usize = 500;

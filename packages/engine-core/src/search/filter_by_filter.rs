@@ -14,9 +14,9 @@ use tantivy::collector::Count;
 
 use super::{agg_collector, collect_aggs, lower_query};
 use crate::aggs::{AggFruit, AggRequest, BucketKey, FruitBucket};
-use crate::ast::{BoolAst, QueryAst};
 use crate::error::Result;
-use crate::index::IndexHandle;
+use crate::query::ast::{BoolAst, QueryAst};
+use crate::store::index::IndexHandle;
 
 /// The bucket of `req` (a `lone_filter` aggregation with filter `filter`) over the docs of
 /// `main`, as the per-document collector would have produced it; true if the deadline passed.

@@ -12,8 +12,10 @@ mod score_top;
 pub mod scroll;
 pub mod search_after;
 pub mod sort;
+mod sort_key;
 mod sort_rank;
 mod sort_zone;
+pub mod top_hits;
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -24,19 +26,21 @@ use tantivy::schema::Value as _;
 use tantivy::TantivyDocument;
 
 use crate::aggs::{lone_filter, parse_aggs, render_aggs, split_global, AggFruit, AggRequest, HitsContext};
-use crate::ast::QueryAst;
-use crate::dsl::parse_query;
 use crate::error::{json_syntax_error, EngineError, Result, ShardCause};
 use crate::highlight::HighlightRequest;
-use crate::index::IndexHandle;
-use crate::lower::{lower, LowerContext, ES_SCORE_SCALE};
+use crate::query::ast::QueryAst;
+use crate::query::dsl::parse_query;
+use crate::query::lower::context::{LowerContext, ES_SCORE_SCALE};
+use crate::query::lower::lower;
+use crate::store::index::IndexHandle;
 mod source_filter;
 
 use deadline::parse_timeout;
 use passes::{agg_collector, collect, collect_aggs};
 use search_after::{parse_search_after, AfterValue};
-use sort::{parse_sort, sort_values_json, SortSpec, SortTarget, TopHitsCollector};
+use sort::{parse_sort, SortSpec, SortTarget};
 pub use source_filter::SourceFilter;
+use top_hits::{sort_values_json, TopHitsCollector};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TrackTotalHits {
@@ -72,7 +76,7 @@ fn parse_body(body: &[u8]) -> Result<Map<String, Value>> {
         // serde_json stops at 128 levels; the only deep structure a search body has is the
         // query, so report it as ES reports a query nested past its limit.
         if e.to_string().starts_with("recursion limit exceeded") {
-            crate::limits::nested_depth_error()
+            crate::query::limits::nested_depth_error()
         } else {
             json_syntax_error(&e)
         }
@@ -307,7 +311,7 @@ pub fn execute(
     started: Instant,
     render: &Render,
 ) -> Result<Executed> {
-    crate::limits::check_clause_count(&req.query)?;
+    crate::query::limits::check_clause_count(&req.query)?;
     let query = lower_query(handle, &req.query)?;
     let deadline = req.timeout.map(|t| started + t);
     let by_score = req.sort.is_none();
@@ -468,7 +472,7 @@ pub fn count(handle: &IndexHandle, body: &[u8]) -> Result<String> {
         }
     }
     let query = crate::nested::root_only(query, &handle.mapping);
-    crate::limits::check_clause_count(&query)?;
+    crate::query::limits::check_clause_count(&query)?;
     let lowered = lower_query(handle, &query)?;
     let searcher = handle.searcher();
     // Segments count independently (tantivy's `Count` asks each weight for its count).

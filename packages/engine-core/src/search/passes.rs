@@ -9,7 +9,7 @@ use super::deadline::search_until;
 use super::{lower_query, parallel};
 use crate::aggs::{filter_weights, AggCollector, AggRequest};
 use crate::error::Result;
-use crate::index::IndexHandle;
+use crate::store::index::IndexHandle;
 
 pub(super) fn agg_collector(handle: &IndexHandle, aggs: Vec<AggRequest>) -> Result<AggCollector> {
     let weights = filter_weights(&aggs, &handle.mapping.schema, &mut |q| lower_query(handle, q))?;

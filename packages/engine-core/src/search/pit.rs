@@ -12,7 +12,7 @@ use super::contexts::{parse_keep_alive, ReaderContexts};
 use super::sort::{Order, SortSpec, SortTarget};
 use super::{execute, parse_body, parse_search_after, Render, SearchRequest};
 use crate::error::{EngineError, Result};
-use crate::index::IndexHandle;
+use crate::store::index::IndexHandle;
 
 /// Which product's API shapes the responses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

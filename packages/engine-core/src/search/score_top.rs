@@ -12,10 +12,10 @@ use tantivy::collector::{Count, TopDocs};
 use tantivy::query::Query;
 use tantivy::Searcher;
 
-use super::sort::{Hit, TopHitsFruit};
+use super::top_hits::{Hit, TopHitsFruit};
 use super::TrackTotalHits;
-use crate::ast::{Operator, QueryAst};
 use crate::error::Result;
+use crate::query::ast::{Operator, QueryAst};
 
 /// True when the lowered query is a `TermQuery` or a should-only `BooleanQuery` of them
 /// (see `lower::lower_match`), the two shapes tantivy's WAND serves.

@@ -13,7 +13,7 @@ use super::contexts::{parse_keep_alive, ReaderContexts, ScrollState};
 use super::pit::with_tiebreaker;
 use super::{execute, parse_body, parse_search_after, Render, SearchRequest};
 use crate::error::{EngineError, Result};
-use crate::index::IndexHandle;
+use crate::store::index::IndexHandle;
 
 /// The first page: `params` holds `scroll` (the keep-alive) beside the usual URL parameters.
 pub fn start(

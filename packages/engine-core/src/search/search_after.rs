@@ -10,9 +10,10 @@
 use serde_json::Value;
 use tantivy::columnar::TermOrdHit;
 
-use super::sort::{f64_key, i64_key, part, score_key_es, Order, SegSource, SortKey, SortSpec, SortTarget};
+use super::sort::{Order, SortSpec, SortTarget};
+use super::sort_key::{f64_key, i64_key, part, score_key_es, SegSource, SortKey};
 use crate::error::{EngineError, Result, ShardCause};
-use crate::mapping::FieldType;
+use crate::store::mapping::FieldType;
 
 /// One parsed `search_after` value, already in the sort's order-independent encoding.
 #[derive(Debug, Clone, PartialEq)]

@@ -16,8 +16,9 @@ use tantivy::columnar::Column;
 use tantivy::index::SegmentId;
 use tantivy::{BitSet, DocId};
 
-use super::sort::{i64_key, part, Order};
-use crate::segment_cache::SegmentCache;
+use super::sort::Order;
+use super::sort_key::{i64_key, part};
+use crate::columns::segment_cache::SegmentCache;
 
 /// Documents' worth of ranks kept (4 bytes each: 64 MiB), across every segment and column:
 /// a multi-segment index during a load keeps each live segment's ranks, and the ranks of

@@ -19,10 +19,12 @@ use tantivy::query::Weight;
 use tantivy::{BitSet, DocAddress, DocId, SegmentOrdinal, SegmentReader};
 
 use super::search_after::AfterValue;
-use super::sort::{i64_key, part, GlobalPart, Hit, Order, SortTarget, TopHitsCollector, TopHitsFruit};
+use super::sort::{Order, SortTarget};
+use super::sort_key::{i64_key, part};
 use super::sort_rank::Ranks;
-use crate::mapping::FieldType;
-use crate::zone_map::{self, ZoneMap, BLOCK_ROWS};
+use super::top_hits::{GlobalPart, Hit, TopHitsCollector, TopHitsFruit};
+use crate::columns::zone_map::{self, ZoneMap, BLOCK_ROWS};
+use crate::store::mapping::FieldType;
 
 /// Up to this many matches in a segment, their values are read directly (no walk).
 const FEW_MATCHES: usize = 4096;
@@ -261,8 +263,8 @@ mod tests {
     use tantivy::{doc, Index, IndexWriter, Term};
 
     use super::*;
-    use crate::mapping::FieldType;
     use crate::search::sort::{SortSpec, SortTarget};
+    use crate::store::mapping::FieldType;
 
     /// Segments of 12,000 and 9,000 docs and one of 3,000 (too small for a zone map, so it takes
     /// the ordinary collector): `ts` ascends with repeats (ties across blocks), one stretch

@@ -9,7 +9,7 @@ use tantivy::DocId;
 
 use super::super::key_hasher::KeyMap;
 use super::{Accessor, Plan, SegBucket};
-use crate::zone_map::BLOCK_ROWS;
+use crate::columns::zone_map::BLOCK_ROWS;
 
 /// Counts `docs` into `buckets`; false (nothing counted) when the plan does not qualify.
 pub(super) fn collect_date_block(

@@ -1,0 +1,409 @@
+//! The engine: a data directory of indices, the ES-level operations over them (JSON in,
+//! JSON out) and the background refresher that gives ES's 1s near-real-time default.
+
+mod delete_by_query;
+mod msearch;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use serde_json::{json, Map, Value};
+
+use crate::error::{json_syntax_error, EngineError, Result};
+use crate::search::contexts::ReaderContexts;
+use crate::search::pit::{self, Dialect};
+use crate::search::scroll;
+use crate::store::bulk::{execute_bulk, parse_bulk};
+use crate::store::index::IndexHandle;
+use crate::store::names::validate_index_name;
+
+const INDICES_DIR: &str = "indices";
+const REFRESH_TICK: Duration = Duration::from_millis(100);
+
+struct Shared {
+    data_dir: PathBuf,
+    indices: RwLock<HashMap<String, Arc<IndexHandle>>>,
+    stop: AtomicBool,
+}
+
+pub struct Engine {
+    /// Exclusive lock on `<data-dir>/engine.lock`, held for the engine's lifetime so two
+    /// processes never serve (and write) the same data directory.
+    _lock: std::fs::File,
+    shared: Arc<Shared>,
+    refresher: Mutex<Option<JoinHandle<()>>>,
+    /// Open points in time and scrolls.
+    contexts: ReaderContexts,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefreshPolicy {
+    None,
+    Immediate,
+    WaitFor,
+}
+
+impl RefreshPolicy {
+    pub fn parse(value: Option<&str>) -> Result<RefreshPolicy> {
+        match value {
+            None | Some("false") => Ok(RefreshPolicy::None),
+            Some("true") | Some("") => Ok(RefreshPolicy::Immediate),
+            Some("wait_for") => Ok(RefreshPolicy::WaitFor),
+            Some(other) => Err(EngineError::IllegalArgument(format!("Unknown value for refresh: [{other}]."))),
+        }
+    }
+}
+
+fn parse_json_body(body: &[u8]) -> Result<Value> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Value::Null);
+    }
+    serde_json::from_slice(body).map_err(|e| json_syntax_error(&e))
+}
+
+impl Engine {
+    /// Opens every index under `data_dir` (replaying translogs) and starts the refresher.
+    pub fn open(data_dir: &Path) -> Result<Engine> {
+        let indices_dir = data_dir.join(INDICES_DIR);
+        std::fs::create_dir_all(&indices_dir)?;
+        let lock = std::fs::File::create(data_dir.join("engine.lock"))?;
+        if lock.try_lock().is_err() {
+            return Err(EngineError::IllegalArgument(format!(
+                "data directory {} is in use by another everycell engine",
+                data_dir.display()
+            )));
+        }
+        let mut indices = HashMap::new();
+        for entry in std::fs::read_dir(&indices_dir)? {
+            let path = entry?.path();
+            if !path.is_dir() {
+                continue;
+            }
+            let handle = IndexHandle::open(&path)?;
+            indices.insert(handle.name.clone(), Arc::new(handle));
+        }
+        let shared = Arc::new(Shared {
+            data_dir: data_dir.to_path_buf(),
+            indices: RwLock::new(indices),
+            stop: AtomicBool::new(false),
+        });
+        let worker = shared.clone();
+        let refresher =
+            std::thread::Builder::new().name("everycell-refresh".into()).spawn(move || refresh_loop(&worker))?;
+        Ok(Engine { _lock: lock, shared, refresher: Mutex::new(Some(refresher)), contexts: ReaderContexts::default() })
+    }
+
+    fn get(&self, name: &str) -> Result<Arc<IndexHandle>> {
+        self.shared
+            .indices
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(name)
+            .cloned()
+            .ok_or_else(|| EngineError::IndexNotFound(name.to_string()))
+    }
+
+    pub fn index_exists(&self, name: &str) -> bool {
+        self.get(name).is_ok()
+    }
+
+    pub fn create_index(&self, name: &str, body: &[u8]) -> Result<String> {
+        validate_index_name(name)?;
+        let body = parse_json_body(body)?;
+        let mut settings = Value::Null;
+        let mut mappings = Value::Null;
+        for (key, value) in body.as_object().into_iter().flatten() {
+            match key.as_str() {
+                "settings" => settings = value.clone(),
+                "mappings" => mappings = value.clone(),
+                "aliases" if value.as_object().is_some_and(Map::is_empty) => {}
+                other => return Err(EngineError::Parsing(format!("unknown key [{other}] for create index"))),
+            }
+        }
+        let mut indices = self.shared.indices.write().unwrap_or_else(|p| p.into_inner());
+        if indices.contains_key(name) {
+            return Err(EngineError::IndexAlreadyExists(name.to_string()));
+        }
+        let dir = self.shared.data_dir.join(INDICES_DIR).join(name);
+        if dir.exists() {
+            // Left over from an interrupted create or delete: it holds nothing acknowledged.
+            std::fs::remove_dir_all(&dir)?;
+        }
+        let handle = match IndexHandle::create(&dir, name, &settings, &mappings) {
+            Ok(h) => h,
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&dir);
+                return Err(e);
+            }
+        };
+        indices.insert(name.to_string(), Arc::new(handle));
+        Ok(json!({ "acknowledged": true, "shards_acknowledged": true, "index": name }).to_string())
+    }
+
+    pub fn delete_index(&self, name: &str) -> Result<String> {
+        let handle = self
+            .shared
+            .indices
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(name)
+            .ok_or_else(|| EngineError::IndexNotFound(name.to_string()))?;
+        let dir = handle.dir().to_path_buf();
+        drop(handle);
+        std::fs::remove_dir_all(&dir)?;
+        Ok(json!({ "acknowledged": true }).to_string())
+    }
+
+    pub fn get_index(&self, name: &str) -> Result<String> {
+        let h = self.get(name)?;
+        let mut mappings = h.mappings_json.clone();
+        if mappings.is_null() {
+            mappings = json!({});
+        }
+        crate::knn::render_mappings(&mut mappings, &h.mapping);
+        let body = json!({ name: {
+            "aliases": {},
+            "mappings": mappings,
+            "settings": h.settings.to_json(&h.uuid, &h.name, h.creation_date),
+        }});
+        Ok(body.to_string())
+    }
+
+    pub fn bulk(&self, default_index: Option<&str>, body: &[u8], refresh: RefreshPolicy) -> Result<String> {
+        let items = parse_bulk(body, default_index)?;
+        execute_bulk(items, |name| self.get(name).ok(), refresh != RefreshPolicy::None)
+    }
+
+    pub fn refresh(&self, name: &str) -> Result<String> {
+        self.get(name)?.refresh()?;
+        Ok(json!({ "_shards": { "total": 2, "successful": 1, "failed": 0 } }).to_string())
+    }
+
+    /// `POST /{index}/_forcemerge`: only `max_num_segments` (>= 1) and `flush` are accepted; the
+    /// index is always merged to one segment (see `IndexHandle::force_merge`).
+    pub fn force_merge(&self, name: &str, params: &Map<String, Value>) -> Result<String> {
+        for (key, value) in params {
+            match key.as_str() {
+                "max_num_segments" => {
+                    let n = value.as_str().and_then(|v| v.parse::<u64>().ok()).or_else(|| value.as_u64());
+                    if n.is_none_or(|n| n < 1) {
+                        return Err(EngineError::IllegalArgument(format!(
+                            "max_num_segments must be a positive integer, got [{value}]"
+                        )));
+                    }
+                }
+                "flush" | "wait_for_completion" | "pretty" | "error_trace" => {}
+                other => {
+                    return Err(EngineError::IllegalArgument(format!(
+                        "request [/{name}/_forcemerge] contains unrecognized parameter: [{other}]"
+                    )))
+                }
+            }
+        }
+        self.get(name)?.force_merge()?;
+        Ok(json!({ "_shards": { "total": 2, "successful": 1, "failed": 0 } }).to_string())
+    }
+
+    /// `/{index}/_search`; with a `scroll` parameter, the first page of a scroll.
+    pub fn search(&self, name: &str, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+        let handle = self.get(name)?;
+        if params.contains_key("scroll") {
+            return scroll::start(&self.contexts, handle, body, params);
+        }
+        crate::search::search(handle.as_ref(), body, params)
+    }
+
+    /// `DELETE /{index}/_doc/{id}`: the ES body and status (404 `not_found`).
+    pub fn delete_doc(&self, name: &str, id: &str, params: &Map<String, Value>) -> Result<(String, u16)> {
+        crate::store::writes::delete_doc(self.get(name)?.as_ref(), id, refresh_param(params)?)
+    }
+
+    /// `POST /{index}/_update/{id}`: partial doc merge or upsert; the ES body and status.
+    pub fn update_doc(&self, name: &str, id: &str, body: &[u8], params: &Map<String, Value>) -> Result<(String, u16)> {
+        let retries = match params.get("retry_on_conflict") {
+            None => 0,
+            Some(v) => v.as_str().and_then(|s| s.parse().ok()).ok_or_else(|| {
+                EngineError::IllegalArgument(format!(
+                    "Failed to parse int parameter [retry_on_conflict] with value [{v}]"
+                ))
+            })?,
+        };
+        crate::store::writes::update_doc(self.get(name)?.as_ref(), id, body, retries, refresh_param(params)?)
+    }
+
+    /// `POST /{index}/_delete_by_query`.
+    pub fn delete_by_query(&self, name: &str, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+        let max_docs = match params.get("max_docs") {
+            None => None,
+            Some(v) => Some(v.as_str().and_then(|s| s.parse().ok()).filter(|n| *n > 0).ok_or_else(|| {
+                EngineError::ActionRequestValidation("Validation Failed: 1: maxDocs must be greater than 0;".into())
+            })?),
+        };
+        delete_by_query::delete_by_query(self.get(name)?.as_ref(), body, max_docs, refresh_param(params)?)
+    }
+
+    /// Every index with its doc count and store size, by name (for `_cat/indices`).
+    pub fn list_indices(&self) -> String {
+        let indices = self.shared.indices.read().unwrap_or_else(|p| p.into_inner());
+        let mut names: Vec<&String> = indices.keys().collect();
+        names.sort();
+        let rows: Vec<Value> = names
+            .into_iter()
+            .map(|name| {
+                let h = &indices[name];
+                json!({ "index": name, "uuid": h.uuid, "docs": h.num_docs(), "store_bytes": h.store_size_in_bytes() })
+            })
+            .collect();
+        Value::Array(rows).to_string()
+    }
+
+    /// `/_search` with no index: only a point-in-time search names its index this way.
+    pub fn search_pit(&self, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+        pit::search(&self.contexts, body, params)
+    }
+
+    /// Opens a point in time on `name` (`opensearch` picks OpenSearch's response shape).
+    pub fn open_pit(&self, name: &str, params: &Map<String, Value>, opensearch: bool) -> Result<String> {
+        pit::open(&self.contexts, self.get(name)?, params, dialect(opensearch))
+    }
+
+    /// Closes points in time named in the body (or all of them, OpenSearch's `_all`).
+    pub fn close_pit(&self, body: &[u8], opensearch: bool, all: bool) -> Result<(String, u16)> {
+        if all {
+            return Ok(pit::close_all(&self.contexts));
+        }
+        pit::close(&self.contexts, body, dialect(opensearch))
+    }
+
+    /// `/_search/scroll`: the next page of a scroll.
+    pub fn scroll(&self, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+        scroll::next(&self.contexts, body, params)
+    }
+
+    /// `DELETE /_search/scroll` (or `…/_all`).
+    pub fn clear_scroll(&self, body: &[u8], all: bool) -> Result<(String, u16)> {
+        scroll::clear(&self.contexts, body, all)
+    }
+
+    /// Points in time and scrolls open now (for tests and `_nodes/stats`-like checks).
+    pub fn open_contexts(&self) -> usize {
+        self.contexts.open_count()
+    }
+
+    /// `GET /{index}/_doc/{id}`: the ES body (found or not) and its HTTP status.
+    pub fn get_doc(&self, name: &str, id: &str) -> Result<(String, u16)> {
+        let (body, found) = crate::store::get::get_doc_body(self.get(name)?.as_ref(), id)?;
+        Ok((body, if found { 200 } else { 404 }))
+    }
+
+    /// `_mget`; `index` is the URL's default for items without `_index`.
+    pub fn mget(&self, index: Option<&str>, body: &[u8]) -> Result<String> {
+        crate::store::get::mget(&|name| self.get(name), index, body)
+    }
+
+    /// The open index `name` (for per-item lookups such as `_mget`).
+    pub fn handle(&self, name: &str) -> Result<Arc<IndexHandle>> {
+        self.get(name)
+    }
+
+    /// `_msearch`; `index` is the URL's default for headers without one.
+    pub fn msearch(&self, index: Option<&str>, body: &[u8]) -> Result<String> {
+        msearch::msearch(&|name, body| self.search(name, body, &Map::new()), index, body)
+    }
+
+    pub fn count(&self, name: &str, body: &[u8]) -> Result<String> {
+        crate::search::count(self.get(name)?.as_ref(), body)
+    }
+
+    pub fn stats(&self, name: &str) -> Result<String> {
+        let h = self.get(name)?;
+        let stats = json!({
+            "docs": { "count": h.num_docs(), "deleted": 0 },
+            "store": { "size_in_bytes": h.store_size_in_bytes() },
+        });
+        let body = json!({
+            "_shards": { "total": 2, "successful": 1, "failed": 0 },
+            "_all": { "primaries": stats, "total": stats },
+            "indices": { name: { "uuid": h.uuid, "health": "green", "status": "open", "primaries": stats, "total": stats } },
+        });
+        Ok(body.to_string())
+    }
+
+    pub fn cluster_health(&self) -> String {
+        let n = self.shared.indices.read().unwrap_or_else(|p| p.into_inner()).len();
+        json!({
+            "cluster_name": "everycell",
+            "status": "green",
+            "timed_out": false,
+            "number_of_nodes": 1,
+            "number_of_data_nodes": 1,
+            "active_primary_shards": n,
+            "active_shards": n,
+            "relocating_shards": 0,
+            "initializing_shards": 0,
+            "unassigned_shards": 0,
+            "delayed_unassigned_shards": 0,
+            "number_of_pending_tasks": 0,
+            "number_of_in_flight_fetch": 0,
+            "task_max_waiting_in_queue_millis": 0,
+            "active_shards_percent_as_number": 100.0,
+        })
+        .to_string()
+    }
+
+    /// Stops the refresher and commits every index; safe to call more than once.
+    pub fn close(&self) -> Result<()> {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        if let Some(handle) = self.refresher.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            let _ = handle.join();
+        }
+        let indices: Vec<_> = self.shared.indices.read().unwrap_or_else(|p| p.into_inner()).values().cloned().collect();
+        for index in indices {
+            index.close()?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.close();
+    }
+}
+
+fn refresh_loop(shared: &Shared) {
+    while !shared.stop.load(Ordering::SeqCst) {
+        std::thread::sleep(REFRESH_TICK);
+        let due: Vec<_> = shared
+            .indices
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .filter(|h| h.refresh_due())
+            .cloned()
+            .collect();
+        for index in due {
+            if let Err(e) = index.refresh() {
+                eprintln!("everycell: scheduled refresh of [{}] failed: {e}", index.name);
+            }
+        }
+        crate::store::memory_release::release_if_idle();
+    }
+}
+
+fn dialect(opensearch: bool) -> Dialect {
+    if opensearch {
+        Dialect::OpenSearch
+    } else {
+        Dialect::Elasticsearch
+    }
+}
+
+/// The `refresh` URL parameter of a single-document write (any refresh makes it visible now).
+fn refresh_param(params: &Map<String, Value>) -> Result<bool> {
+    Ok(RefreshPolicy::parse(params.get("refresh").and_then(Value::as_str))? != RefreshPolicy::None)
+}

@@ -1,0 +1,65 @@
+//! `range`: `{"field": {"gt"|"gte"|"lt"|"lte": v, "format": f, "boost": b}}`.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::{from_value, single_field};
+use crate::error::{EngineError, Result};
+use crate::query::ast::{QueryAst, RangeAst};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RangeOptions {
+    gt: Option<Value>,
+    gte: Option<Value>,
+    lt: Option<Value>,
+    lte: Option<Value>,
+    format: Option<String>,
+    time_zone: Option<String>,
+    boost: Option<f32>,
+    #[serde(rename = "_name")]
+    _name: Option<String>,
+}
+
+pub fn parse(body: &Value) -> Result<QueryAst> {
+    let (field, spec) = single_field("range", body)?;
+    let opts: RangeOptions = from_value("range", spec)?;
+    if let Some(tz) = opts.time_zone.as_deref() {
+        if !matches!(tz, "UTC" | "Z" | "+00:00" | "Etc/UTC") {
+            return Err(EngineError::Parsing(format!("[range] time_zone [{tz}] is not supported (UTC only)")));
+        }
+    }
+    let null_to_none = |v: Option<Value>| v.filter(|v| !v.is_null());
+    let range = RangeAst {
+        field: field.clone(),
+        gt: null_to_none(opts.gt),
+        gte: null_to_none(opts.gte),
+        lt: null_to_none(opts.lt),
+        lte: null_to_none(opts.lte),
+        format: opts.format,
+    };
+    Ok(QueryAst::Range(range).boosted(opts.boost))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parses_bounds_and_format() {
+        let QueryAst::Range(r) = parse(&json!({"ts": {"gte": "2024-01-01", "lt": 5, "format": "yyyy-MM-dd"}})).unwrap()
+        else {
+            panic!("not a range")
+        };
+        assert_eq!(r.gte, Some(json!("2024-01-01")));
+        assert_eq!(r.lt, Some(json!(5)));
+        assert_eq!(r.format.as_deref(), Some("yyyy-MM-dd"));
+    }
+
+    #[test]
+    fn rejects_legacy_from_to_and_other_time_zones() {
+        assert!(parse(&json!({"n": {"from": 1}})).is_err());
+        assert!(parse(&json!({"n": {"gte": 1, "time_zone": "+01:00"}})).is_err());
+    }
+}

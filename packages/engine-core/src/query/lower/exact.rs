@@ -1,0 +1,190 @@
+//! Exact-value and range queries: how a JSON value becomes a term, or column bounds, by the
+//! field's type (dates and doubles have no inverted index and match through their column).
+
+use std::ops::Bound;
+
+use serde_json::Value;
+use tantivy::query::{ConstScoreQuery, EmptyQuery, ExistsQuery, Query, RangeQuery, TermQuery};
+use tantivy::schema::IndexRecordOption;
+use tantivy::Term;
+
+use super::context::{LowerContext, ES_SCORE_SCALE};
+use crate::date::bound::parse_date_bound;
+use crate::date::{parse_date_value, parse_format_list};
+use crate::error::{EngineError, Result, ShardCause};
+use crate::query::ast::RangeAst;
+use crate::query::tantivy::column_range::ColumnRangeQuery;
+use crate::store::document::coerce_f64;
+use crate::store::mapping::{FieldMapping, FieldType};
+
+/// The query for one exact value: a term query, except on a date or a double, which have no
+/// inverted index (`mapping.rs`) and match through their column with ES's constant score. On a
+/// date, as in ES (`DateFieldMapper.termQuery` is a range from the value to the value rounded
+/// up), `2024-01-01` covers the whole day and date math works.
+pub(crate) fn exact_query(fm: &FieldMapping, value: &Value, ctx: &LowerContext) -> Result<Box<dyn Query>> {
+    if fm.field_type == FieldType::Date {
+        let lo = parse_range_date(value, fm, None, ctx.now_ms, false)?;
+        let hi = parse_range_date(value, fm, None, ctx.now_ms, true)?;
+        let column = ctx.mapping.schema.get_field_name(fm.field).to_string();
+        let day = ColumnRangeQuery::new(fm.field, column, lo, hi);
+        return Ok(Box::new(ConstScoreQuery::new(Box::new(day), ES_SCORE_SCALE)));
+    }
+    let term = exact_term(fm, value)?;
+    if matches!(fm.field_type, FieldType::Double | FieldType::Float) {
+        // Column-only as well (`mapping.rs`): the one-point range reads the fast field.
+        let point = RangeQuery::new(Bound::Included(term.clone()), Bound::Included(term));
+        return Ok(Box::new(ConstScoreQuery::new(Box::new(point), ES_SCORE_SCALE)));
+    }
+    Ok(Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)))
+}
+
+/// The term an exact-value query (term, terms, match on non-text) looks up.
+pub(crate) fn exact_term(fm: &FieldMapping, value: &Value) -> Result<Term> {
+    let bad = |what: &str| {
+        EngineError::shard(
+            ShardCause::QueryShard,
+            format!(
+                "failed to create query: {what} for field [{}] of type [{}]: [{value}]",
+                fm.name,
+                fm.field_type.name()
+            ),
+        )
+    };
+    Ok(match fm.field_type {
+        FieldType::Keyword | FieldType::Text => Term::from_field_text(fm.field, &value_as_text(value)),
+        FieldType::Long | FieldType::Integer => {
+            let f = coerce_f64(value).ok_or_else(|| bad("not a number"))?;
+            if f.fract() != 0.0 {
+                return Err(bad("Value has a decimal part"));
+            }
+            let n = match value {
+                Value::Number(n) if n.is_i64() => n.as_i64().unwrap(),
+                Value::String(s) => s.trim().parse::<i64>().unwrap_or(f as i64),
+                _ => f as i64,
+            };
+            Term::from_field_i64(fm.field, n)
+        }
+        FieldType::Double => Term::from_field_f64(fm.field, coerce_f64(value).ok_or_else(|| bad("not a number"))?),
+        FieldType::Float => {
+            Term::from_field_f64(fm.field, coerce_f64(value).ok_or_else(|| bad("not a number"))? as f32 as f64)
+        }
+        FieldType::Date => Term::from_field_i64(
+            fm.field,
+            parse_date_value(value, &fm.date_formats)
+                .map_err(|e| EngineError::shard(ShardCause::QueryShard, format!("failed to create query: {e}")))?,
+        ),
+        FieldType::Boolean => {
+            let b = match value {
+                Value::Bool(b) => *b,
+                Value::String(s) if s == "true" => true,
+                Value::String(s) if s == "false" => false,
+                _ => return Err(bad("Can't parse boolean value, expected [true] or [false]")),
+            };
+            Term::from_field_bool(fm.field, b)
+        }
+    })
+}
+
+pub(crate) fn value_as_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+pub(super) fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
+    let Some(fm) = ctx.mapping.get(&r.field) else { return Ok(Box::new(EmptyQuery)) };
+    let field = fm.field;
+    let (lower, upper): (Bound<Term>, Bound<Term>) = match fm.field_type {
+        FieldType::Long | FieldType::Integer | FieldType::Date => {
+            // Date bounds that round up (`gt`, `lte`) cover the whole unit the text names.
+            let read = |v: &Value, round_up: bool| -> Result<f64> {
+                if fm.field_type == FieldType::Date {
+                    parse_range_date(v, fm, r.format.as_deref(), ctx.now_ms, round_up).map(|ms| ms as f64)
+                } else {
+                    coerce_f64(v).ok_or_else(|| {
+                        EngineError::shard(
+                            ShardCause::QueryShard,
+                            format!("failed to create query: For input string: \"{}\"", value_as_text(v)),
+                        )
+                    })
+                }
+            };
+            // Integer fields: fractional bounds round inwards, as ES does for long ranges.
+            let lo = match (&r.gt, &r.gte) {
+                (Some(v), _) => Some(read(v, true)?.floor() as i64 + 1),
+                (None, Some(v)) => Some(read(v, false)?.ceil() as i64),
+                _ => None,
+            };
+            let hi = match (&r.lt, &r.lte) {
+                (Some(v), _) => Some(read(v, false)?.ceil() as i64 - 1),
+                (None, Some(v)) => Some(read(v, true)?.floor() as i64),
+                _ => None,
+            };
+            let column = ctx.mapping.schema.get_field_name(field).to_string();
+            let query = ColumnRangeQuery::new(field, column, lo.unwrap_or(i64::MIN), hi.unwrap_or(i64::MAX));
+            return Ok(Box::new(ConstScoreQuery::new(Box::new(query), ES_SCORE_SCALE)));
+        }
+        FieldType::Double | FieldType::Float => {
+            let read = |v: &Value| {
+                coerce_f64(v).map(|f| if fm.field_type == FieldType::Float { f as f32 as f64 } else { f }).ok_or_else(
+                    || {
+                        EngineError::shard(
+                            ShardCause::QueryShard,
+                            format!("failed to create query: For input string: \"{}\"", value_as_text(v)),
+                        )
+                    },
+                )
+            };
+            let term = |f: f64| Term::from_field_f64(field, f);
+            let lower = match (&r.gt, &r.gte) {
+                (Some(v), _) => Bound::Excluded(term(read(v)?)),
+                (None, Some(v)) => Bound::Included(term(read(v)?)),
+                _ => Bound::Included(term(f64::NEG_INFINITY)),
+            };
+            let upper = match (&r.lt, &r.lte) {
+                (Some(v), _) => Bound::Excluded(term(read(v)?)),
+                (None, Some(v)) => Bound::Included(term(read(v)?)),
+                _ => Bound::Included(term(f64::INFINITY)),
+            };
+            (lower, upper)
+        }
+        FieldType::Keyword => {
+            let term = |v: &Value| Term::from_field_text(field, &value_as_text(v));
+            let lower = match (&r.gt, &r.gte) {
+                (Some(v), _) => Bound::Excluded(term(v)),
+                (None, Some(v)) => Bound::Included(term(v)),
+                _ => Bound::Unbounded,
+            };
+            let upper = match (&r.lt, &r.lte) {
+                (Some(v), _) => Bound::Excluded(term(v)),
+                (None, Some(v)) => Bound::Included(term(v)),
+                _ => Bound::Unbounded,
+            };
+            if matches!((&lower, &upper), (Bound::Unbounded, Bound::Unbounded)) {
+                let name = ctx.mapping.schema.get_field_name(field).to_string();
+                return Ok(Box::new(ConstScoreQuery::new(Box::new(ExistsQuery::new(name, false)), ES_SCORE_SCALE)));
+            }
+            (lower, upper)
+        }
+        FieldType::Text | FieldType::Boolean => {
+            return Err(EngineError::shard(
+                ShardCause::QueryShard,
+                format!("failed to create query: range queries on [{}] fields are not supported", fm.field_type.name()),
+            ))
+        }
+    };
+    Ok(Box::new(ConstScoreQuery::new(Box::new(RangeQuery::new(lower, upper)), ES_SCORE_SCALE)))
+}
+
+/// A date range bound: a date in the query's or the field's format, epoch millis, or date
+/// math anchored at `now` or `<date>||` (UTC); see `date_bound`.
+fn parse_range_date(v: &Value, fm: &FieldMapping, format: Option<&str>, now_ms: i64, round_up: bool) -> Result<i64> {
+    let formats = match format {
+        Some(f) => parse_format_list(f)
+            .map_err(|e| EngineError::shard(ShardCause::QueryShard, format!("failed to create query: {e}")))?,
+        None => fm.date_formats.clone(),
+    };
+    parse_date_bound(v, &formats, now_ms, round_up)
+        .map_err(|e| EngineError::shard(ShardCause::QueryShard, format!("failed to create query: {e}")))
+}

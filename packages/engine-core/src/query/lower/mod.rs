@@ -1,0 +1,254 @@
+//! `QueryAst` -> tantivy query, through a context holding the mapping and the analyzer.
+//! Field types decide how JSON values become terms; unmapped fields match nothing (as ES).
+//! `lower` dispatches on the query type; leaf types are lowered in the files below, and
+//! compound ones lower their clauses back through the context (`LowerContext::lower`).
+
+pub mod context;
+pub(crate) mod exact;
+mod function_score;
+mod more_like_this;
+pub(crate) mod multi_term;
+mod query_string;
+mod text;
+
+use serde_json::Value;
+use tantivy::query::{
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery, Occur, Query, TermQuery,
+    TermSetQuery,
+};
+use tantivy::schema::IndexRecordOption;
+use tantivy::Term;
+
+pub use context::{LowerContext, ES_SCORE_SCALE};
+use exact::lower_range;
+pub(crate) use exact::{exact_query, exact_term};
+use multi_term::{
+    lower_exists, lower_fuzzy, lower_ids, lower_phrase, lower_phrase_prefix, lower_prefix, lower_regex, lower_wildcard,
+};
+
+use crate::error::Result;
+use crate::query::ast::{BoolAst, MinimumShouldMatch, Operator, QueryAst};
+use crate::query::tantivy::boosting::BoostingQuery;
+use crate::store::mapping::{FieldType, Mapping};
+
+impl<'a> LowerContext<'a> {
+    pub fn new(mapping: &'a Mapping, now_ms: i64) -> LowerContext<'a> {
+        LowerContext {
+            mapping,
+            analyzer: crate::analysis::es_standard_analyzer(),
+            now_ms,
+            nested_scope: None,
+            lower_fn: lower,
+        }
+    }
+
+    /// Every document in scope: all of them (a top-level query is restricted to root
+    /// documents by `nested::root_only`), or inside a `nested` query its path's objects.
+    pub fn all_docs(&self) -> Box<dyn Query> {
+        match crate::nested::query::scope_filter(self) {
+            Some(objects) => objects,
+            None => Box::new(AllQuery),
+        }
+    }
+}
+
+pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
+    Ok(match ast {
+        QueryAst::MatchAll => Box::new(ConstScoreQuery::new(ctx.all_docs(), ES_SCORE_SCALE)),
+        QueryAst::MatchNone => Box::new(EmptyQuery),
+        QueryAst::Boost { query, boost } => Box::new(BoostQuery::new(lower(query, ctx)?, *boost)),
+        QueryAst::Term { field, value } => match ctx.mapping.get(field) {
+            None => Box::new(EmptyQuery),
+            Some(fm) => exact_query(fm, value, ctx)?,
+        },
+        QueryAst::Terms { field, values } => {
+            crate::query::limits::check_terms_count(values.len())?;
+            match ctx.mapping.get(field) {
+                None => Box::new(EmptyQuery),
+                Some(fm) if matches!(fm.field_type, FieldType::Date | FieldType::Double | FieldType::Float) => {
+                    let points = values
+                        .iter()
+                        .map(|v| Ok((Occur::Should, exact_query(fm, v, ctx)?)))
+                        .collect::<Result<Vec<_>>>()?;
+                    Box::new(ConstScoreQuery::new(Box::new(BooleanQuery::new(points)), ES_SCORE_SCALE))
+                }
+                Some(fm) => {
+                    let terms = values.iter().map(|v| exact_term(fm, v)).collect::<Result<Vec<_>>>()?;
+                    Box::new(ConstScoreQuery::new(Box::new(TermSetQuery::new(terms)), ES_SCORE_SCALE))
+                }
+            }
+        }
+        QueryAst::Range(range) => lower_range(range, ctx)?,
+        QueryAst::Match { field, text, operator, minimum_should_match } => {
+            lower_match(field, text, *operator, *minimum_should_match, ctx)?
+        }
+        QueryAst::Bool(b) if crate::query::tantivy::query_cache::cacheable(ast) => {
+            crate::query::tantivy::query_cache::wrap(ast, lower_bool(b, ctx)?)
+        }
+        QueryAst::Bool(b) => lower_bool(b, ctx)?,
+        QueryAst::MatchPhrase { field, text, slop } => lower_phrase(field, text, *slop, ctx)?,
+        QueryAst::MatchPhrasePrefix { field, text, max_expansions } => {
+            lower_phrase_prefix(field, text, *max_expansions, ctx)?
+        }
+        QueryAst::Prefix { field, value } => lower_prefix(field, value, ctx)?,
+        QueryAst::Wildcard { field, pattern } => lower_wildcard(field, pattern, ctx)?,
+        QueryAst::Regexp { field, pattern } => lower_regex("regexp", field, pattern, ctx)?,
+        QueryAst::Fuzzy { field, value, max_edits, prefix_length, transpositions } => {
+            lower_fuzzy(field, value, *max_edits, *prefix_length, *transpositions, ctx)?
+        }
+        QueryAst::Exists { field } => lower_exists(field, ctx)?,
+        QueryAst::Ids { values } => lower_ids(values, ctx),
+        QueryAst::ConstantScore { filter, boost } => {
+            Box::new(ConstScoreQuery::new(lower(filter, ctx)?, boost * ES_SCORE_SCALE))
+        }
+        QueryAst::DisMax { queries, tie_breaker } => {
+            let clauses = queries.iter().map(|q| lower(q, ctx)).collect::<Result<Vec<_>>>()?;
+            Box::new(DisjunctionMaxQuery::with_tie_breaker(clauses, *tie_breaker))
+        }
+        QueryAst::Knn(knn) => crate::knn::lower_knn(knn, ctx)?,
+        QueryAst::Boosting { positive, negative, negative_boost } => {
+            Box::new(BoostingQuery::new(lower(positive, ctx)?, lower(negative, ctx)?, *negative_boost))
+        }
+        QueryAst::FunctionScore(fs) => function_score::lower_function_score(fs, ctx)?,
+        QueryAst::Pinned { ids, organic } => text::lower_pinned(ids, organic, ctx)?,
+        QueryAst::MatchBoolPrefix { field, text, operator, minimum_should_match } => {
+            text::lower_match_bool_prefix(field, text, *operator, *minimum_should_match, ctx)?
+        }
+        QueryAst::CombinedFields { fields, text, operator, minimum_should_match } => {
+            text::lower_combined_fields(fields, text, *operator, *minimum_should_match, ctx)?
+        }
+        QueryAst::QueryString(qs) => lower(&query_string::to_ast(qs, ctx)?, ctx)?,
+        QueryAst::MoreLikeThis(m) => more_like_this::lower_more_like_this(m, ctx)?,
+        QueryAst::Nested(n) => crate::nested::query::lower_nested(n, ctx)?,
+        QueryAst::NestedObjects => match &ctx.mapping.nested {
+            None => Box::new(EmptyQuery),
+            Some(nested) => {
+                let paths = (0..nested.paths.len() as u64).map(|p| Term::from_field_u64(nested.path_field, p));
+                Box::new(TermSetQuery::new(paths))
+            }
+        },
+    })
+}
+
+/// `query_string` resolved to the plain queries it stands for (the highlighter reads their terms).
+pub(crate) fn query_string_ast(qs: &crate::query::ast::QueryStringAst, ctx: &mut LowerContext) -> Result<QueryAst> {
+    query_string::to_ast(qs, ctx)
+}
+
+fn lower_match(
+    field: &str,
+    text: &str,
+    operator: Operator,
+    msm: Option<MinimumShouldMatch>,
+    ctx: &mut LowerContext,
+) -> Result<Box<dyn Query>> {
+    let Some(fm) = ctx.mapping.get(field) else { return Ok(Box::new(EmptyQuery)) };
+    if fm.field_type != FieldType::Text {
+        return exact_query(fm, &Value::String(text.to_string()), ctx);
+    }
+    let mut terms = text::analyzed_terms(fm.field, text, ctx);
+    if terms.is_empty() {
+        return Ok(Box::new(EmptyQuery));
+    }
+    if terms.len() == 1 {
+        return Ok(Box::new(TermQuery::new(terms.pop().unwrap(), IndexRecordOption::WithFreqs)));
+    }
+    let clauses: Vec<Box<dyn Query>> = terms
+        .into_iter()
+        .map(|t| Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)) as Box<dyn Query>)
+        .collect();
+    Ok(text::combine(clauses, operator, msm))
+}
+
+fn lower_bool(b: &BoolAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    for q in &b.must {
+        clauses.push((Occur::Must, lower(q, ctx)?));
+    }
+    for q in &b.filter {
+        // Filters restrict without scoring, as in ES.
+        clauses.push((Occur::Must, Box::new(ConstScoreQuery::new(lower(q, ctx)?, 0.0))));
+    }
+    for q in &b.should {
+        clauses.push((Occur::Should, lower(q, ctx)?));
+    }
+    for q in &b.must_not {
+        clauses.push((Occur::MustNot, lower(q, ctx)?));
+    }
+    let required = b.must.len() + b.filter.len();
+    if clauses.is_empty() {
+        return Ok(Box::new(ConstScoreQuery::new(ctx.all_docs(), ES_SCORE_SCALE)));
+    }
+    if required == 0 && b.should.is_empty() {
+        // Only must_not: ES matches everything else with score 0.
+        clauses.push((Occur::Must, Box::new(ConstScoreQuery::new(ctx.all_docs(), 0.0))));
+    }
+    // ES default: should clauses are optional once there is a must/filter, else one must match.
+    let min_should = match b.minimum_should_match {
+        Some(m) => m.resolve(b.should.len()),
+        None if required == 0 && !b.should.is_empty() => 1,
+        None => 0,
+    };
+    if min_should > 0 && !b.should.is_empty() {
+        if min_should > b.should.len() {
+            return Ok(Box::new(EmptyQuery));
+        }
+        return Ok(Box::new(BooleanQuery::with_minimum_required_clauses(clauses, min_should)));
+    }
+    if required > 0 || !b.must_not.is_empty() {
+        return Ok(Box::new(BooleanQuery::new(clauses)));
+    }
+    Ok(Box::new(BooleanQuery::new(clauses)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::ast::RangeAst;
+    use serde_json::json;
+
+    fn ctx(mapping: &Mapping) -> LowerContext<'_> {
+        LowerContext::new(mapping, 0)
+    }
+
+    fn mapping() -> Mapping {
+        Mapping::from_mappings_json(
+            &json!({"properties": {"n": {"type": "long"}, "t": {"type": "text"}, "d": {"type": "date"}}}),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn unmapped_fields_match_nothing() {
+        let m = mapping();
+        let q = lower(&QueryAst::Term { field: "nope".into(), value: json!(1) }, &mut ctx(&m)).unwrap();
+        assert!(format!("{q:?}").contains("EmptyQuery"), "{q:?}");
+    }
+
+    #[test]
+    fn bad_values_fail_like_a_shard_failure() {
+        let m = mapping();
+        let err = lower(&QueryAst::Term { field: "n".into(), value: json!("abc") }, &mut ctx(&m)).unwrap_err();
+        assert_eq!(err.es_type_and_status(), ("search_phase_execution_exception", 400));
+        let err = lower(&QueryAst::Term { field: "n".into(), value: json!(1.5) }, &mut ctx(&m)).unwrap_err();
+        assert!(err.to_string().contains("decimal part"), "{err}");
+        let range = RangeAst { field: "t".into(), gte: Some(json!("a")), ..Default::default() };
+        assert!(lower(&QueryAst::Range(range), &mut ctx(&m)).is_err());
+    }
+
+    #[test]
+    fn match_analyzes_text_and_date_math_resolves() {
+        let m = mapping();
+        let q = QueryAst::Match {
+            field: "t".into(),
+            text: "Hello, WORLD".into(),
+            operator: Operator::And,
+            minimum_should_match: None,
+        };
+        let debug = format!("{:?}", lower(&q, &mut ctx(&m)).unwrap());
+        assert!(debug.contains("hello") && debug.contains("world"), "{debug}");
+        let range = RangeAst { field: "d".into(), gte: Some(json!("now-1d")), ..Default::default() };
+        let debug = format!("{:?}", lower(&QueryAst::Range(range), &mut ctx(&m)).unwrap());
+        assert!(debug.contains("-86400000"), "{debug}");
+    }
+}

@@ -1,0 +1,139 @@
+//! Lowering of the phrase and multi-term queries: match_phrase(_prefix), prefix, wildcard,
+//! regexp, fuzzy, exists, ids. Multi-term queries score a constant 1.0, like ES's default
+//! `constant_score` rewrite (fuzzy included: ES blends term scores there; we do not).
+
+use tantivy::query::{
+    BooleanQuery, ConstScoreQuery, EmptyQuery, ExistsQuery, FuzzyTermQuery, Occur, PhrasePrefixQuery, PhraseQuery,
+    Query, RegexQuery, TermQuery, TermSetQuery,
+};
+use tantivy::schema::IndexRecordOption;
+use tantivy::Term;
+
+use super::context::{LowerContext, ES_SCORE_SCALE};
+use super::exact::exact_query;
+use crate::error::{EngineError, Result, ShardCause};
+use crate::query::dsl::wildcard::to_regex;
+use crate::store::mapping::{FieldMapping, FieldType};
+
+fn constant(query: Box<dyn Query>) -> Box<dyn Query> {
+    Box::new(ConstScoreQuery::new(query, ES_SCORE_SCALE))
+}
+
+/// Analyzed tokens with their positions (a phrase keeps gaps where tokens were dropped).
+fn tokens(fm: &FieldMapping, text: &str, ctx: &mut LowerContext) -> Vec<(usize, Term)> {
+    let mut out = Vec::new();
+    let mut stream = ctx.analyzer.token_stream(text);
+    while let Some(token) = stream.next() {
+        out.push((token.position, Term::from_field_text(fm.field, &token.text)));
+    }
+    out
+}
+
+pub fn lower_phrase(field: &str, text: &str, slop: u32, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
+    let Some(fm) = ctx.mapping.get(field) else { return Ok(Box::new(EmptyQuery)) };
+    if fm.field_type != FieldType::Text {
+        return exact_query(fm, &serde_json::Value::String(text.to_string()), ctx);
+    }
+    let mut terms = tokens(fm, text, ctx);
+    Ok(match terms.len() {
+        0 => Box::new(EmptyQuery),
+        1 => Box::new(TermQuery::new(terms.pop().unwrap().1, IndexRecordOption::WithFreqs)),
+        _ => Box::new(PhraseQuery::new_with_offset_and_slop(terms, slop)),
+    })
+}
+
+pub fn lower_phrase_prefix(
+    field: &str,
+    text: &str,
+    max_expansions: u32,
+    ctx: &mut LowerContext,
+) -> Result<Box<dyn Query>> {
+    let Some(fm) = ctx.mapping.get(field) else { return Ok(Box::new(EmptyQuery)) };
+    if fm.field_type == FieldType::Keyword {
+        return lower_prefix(field, text, ctx);
+    }
+    if fm.field_type != FieldType::Text {
+        return Err(not_for_type("match_phrase_prefix", fm));
+    }
+    let terms = tokens(fm, text, ctx);
+    if terms.is_empty() {
+        return Ok(Box::new(EmptyQuery));
+    }
+    let mut query = PhrasePrefixQuery::new_with_offset(terms);
+    query.set_max_expansions(max_expansions);
+    Ok(Box::new(query))
+}
+
+fn string_field<'a>(kind: &str, field: &str, ctx: &'a LowerContext) -> Result<Option<&'a FieldMapping>> {
+    match ctx.mapping.get(field) {
+        None => Ok(None),
+        Some(fm) if matches!(fm.field_type, FieldType::Keyword | FieldType::Text) => Ok(Some(fm)),
+        Some(fm) => Err(not_for_type(kind, fm)),
+    }
+}
+
+fn not_for_type(kind: &str, fm: &FieldMapping) -> crate::error::EngineError {
+    EngineError::shard(ShardCause::QueryShard, format!(
+        "failed to create query: Can only use {kind} queries on keyword and text fields - not on [{}] which is of type [{}]",
+        fm.name,
+        fm.field_type.name()
+    ))
+}
+
+pub fn lower_prefix(field: &str, value: &str, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
+    let Some(fm) = string_field("prefix", field, ctx)? else { return Ok(Box::new(EmptyQuery)) };
+    let mut query = PhrasePrefixQuery::new(vec![Term::from_field_text(fm.field, value)]);
+    // A lone prefix term becomes a term-range scan; ES's prefix query expands without a cap.
+    query.set_max_expansions(u32::MAX);
+    Ok(constant(Box::new(query)))
+}
+
+pub fn lower_regex(kind: &str, field: &str, regex: &str, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
+    if kind == "regexp" {
+        crate::query::limits::check_regex_length(regex)?;
+    }
+    let Some(fm) = string_field(kind, field, ctx)? else { return Ok(Box::new(EmptyQuery)) };
+    let query =
+        crate::query::tantivy::regex_cache::compile(kind, regex).map(|re| RegexQuery::from_regex(re, fm.field))?;
+    Ok(constant(Box::new(query)))
+}
+
+pub fn lower_wildcard(field: &str, pattern: &str, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
+    lower_regex("wildcard", field, &to_regex(pattern), ctx)
+}
+
+pub fn lower_fuzzy(
+    field: &str,
+    value: &str,
+    max_edits: u8,
+    prefix_length: usize,
+    transpositions: bool,
+    ctx: &mut LowerContext,
+) -> Result<Box<dyn Query>> {
+    let Some(fm) = string_field("fuzzy", field, ctx)? else { return Ok(Box::new(EmptyQuery)) };
+    let fuzzy: Box<dyn Query> =
+        Box::new(FuzzyTermQuery::new(Term::from_field_text(fm.field, value), max_edits, transpositions));
+    if prefix_length == 0 {
+        return Ok(constant(fuzzy));
+    }
+    // The first `prefix_length` chars must match exactly: intersect with a prefix query.
+    let prefix: String = value.chars().take(prefix_length).collect();
+    let clauses = vec![(Occur::Must, fuzzy), (Occur::Must, lower_prefix(field, &prefix, ctx)?)];
+    Ok(constant(Box::new(BooleanQuery::new(clauses))))
+}
+
+pub fn lower_exists(field: &str, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
+    let Some(fm) = ctx.mapping.get(field) else { return Ok(Box::new(EmptyQuery)) };
+    if fm.field_type == FieldType::Text {
+        // Text has no fast column: presence was recorded in `_field_names` at index time.
+        let term = Term::from_field_text(ctx.mapping.field_names_field, &fm.name);
+        return Ok(constant(Box::new(TermQuery::new(term, IndexRecordOption::Basic))));
+    }
+    let name = ctx.mapping.schema.get_field_name(fm.field).to_string();
+    Ok(constant(Box::new(ExistsQuery::new(name, false))))
+}
+
+pub fn lower_ids(values: &[String], ctx: &mut LowerContext) -> Box<dyn Query> {
+    let terms = values.iter().map(|id| Term::from_field_text(ctx.mapping.id_field, id)).collect::<Vec<_>>();
+    constant(Box::new(TermSetQuery::new(terms)))
+}

@@ -1,0 +1,130 @@
+//! Lowering of `pinned`, `match_bool_prefix` and `combined_fields`.
+
+use tantivy::query::{
+    BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery, Occur, Query, TermQuery,
+};
+use tantivy::schema::IndexRecordOption;
+use tantivy::Term;
+
+use super::context::LowerContext;
+use super::exact::exact_query;
+use super::multi_term::lower_prefix;
+use crate::error::{EngineError, Result, ShardCause};
+use crate::query::ast::{MinimumShouldMatch, Operator, QueryAst};
+use crate::store::mapping::FieldType;
+
+/// Pinned ids score the largest floats, each one step below the previous (ES does the same),
+/// so they lead in the given order whatever the organic scores are. `_score` of a pinned hit
+/// is therefore huge but not ES's exact number (ours is divided by the BM25 scale on output).
+pub fn lower_pinned(ids: &[String], organic: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
+    let mut clauses: Vec<Box<dyn Query>> = Vec::with_capacity(ids.len() + 1);
+    let mut score = f32::MAX;
+    for id in ids {
+        let term = Term::from_field_text(ctx.mapping.id_field, id);
+        clauses.push(Box::new(ConstScoreQuery::new(Box::new(TermQuery::new(term, IndexRecordOption::Basic)), score)));
+        score = f32::from_bits(score.to_bits() - 1);
+    }
+    clauses.push(ctx.lower(organic)?);
+    Ok(Box::new(DisjunctionMaxQuery::new(clauses)))
+}
+
+pub(crate) fn analyzed_terms(field: tantivy::schema::Field, text: &str, ctx: &mut LowerContext) -> Vec<Term> {
+    let mut terms = Vec::new();
+    let mut stream = ctx.analyzer.token_stream(text);
+    while let Some(token) = stream.next() {
+        terms.push(Term::from_field_text(field, &token.text));
+    }
+    terms
+}
+
+/// Term clauses combined by `operator` / `minimum_should_match` as `match` does.
+pub(crate) fn combine(
+    clauses: Vec<Box<dyn Query>>,
+    operator: Operator,
+    msm: Option<MinimumShouldMatch>,
+) -> Box<dyn Query> {
+    let n = clauses.len();
+    let occur = if operator == Operator::And { Occur::Must } else { Occur::Should };
+    let clauses: Vec<(Occur, Box<dyn Query>)> = clauses.into_iter().map(|q| (occur, q)).collect();
+    match (operator, msm) {
+        (Operator::Or, Some(m)) => Box::new(BooleanQuery::with_minimum_required_clauses(clauses, m.resolve(n).max(1))),
+        _ => Box::new(BooleanQuery::new(clauses)),
+    }
+}
+
+pub fn lower_match_bool_prefix(
+    field: &str,
+    text: &str,
+    operator: Operator,
+    msm: Option<MinimumShouldMatch>,
+    ctx: &mut LowerContext,
+) -> Result<Box<dyn Query>> {
+    let Some(fm) = ctx.mapping.get(field) else { return Ok(Box::new(EmptyQuery)) };
+    match fm.field_type {
+        FieldType::Text => {}
+        // The keyword analyzer keeps the whole text as the one (prefix) term.
+        FieldType::Keyword => return lower_prefix(field, text, ctx),
+        _ => {
+            return exact_query(fm, &serde_json::Value::String(text.to_string()), ctx);
+        }
+    }
+    let mut terms = analyzed_terms(fm.field, text, ctx);
+    let Some(last) = terms.pop() else { return Ok(Box::new(EmptyQuery)) };
+    let mut clauses: Vec<Box<dyn Query>> = terms
+        .into_iter()
+        .map(|t| Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)) as Box<dyn Query>)
+        .collect();
+    clauses.push(lower_prefix(field, last.value().as_str().unwrap_or_default(), ctx)?);
+    if clauses.len() == 1 {
+        return Ok(clauses.pop().unwrap());
+    }
+    Ok(combine(clauses, operator, msm))
+}
+
+/// Each analysed term must be found in one of the fields; per term the fields' scores add up
+/// (boosted), which equals ES's BM25F for a single field and approximates it for several.
+pub fn lower_combined_fields(
+    fields: &[(String, f32)],
+    text: &str,
+    operator: Operator,
+    msm: Option<MinimumShouldMatch>,
+    ctx: &mut LowerContext,
+) -> Result<Box<dyn Query>> {
+    let mut mapped = Vec::new();
+    for (name, boost) in fields {
+        let Some(fm) = ctx.mapping.get(name) else { continue };
+        if fm.field_type != FieldType::Text {
+            return Err(EngineError::shard(
+                ShardCause::QueryShard,
+                format!(
+                    "failed to create query: Field [{name}] of type [{}] does not support [combined_fields] queries",
+                    fm.field_type.name()
+                ),
+            ));
+        }
+        mapped.push((fm.field, *boost));
+    }
+    let Some((first, _)) = mapped.first().copied() else { return Ok(Box::new(EmptyQuery)) };
+    // All fields share the standard analyzer, so the terms are the same for each field.
+    let words: Vec<String> =
+        analyzed_terms(first, text, ctx).iter().map(|t| t.value().as_str().unwrap_or_default().to_string()).collect();
+    if words.is_empty() {
+        return Ok(Box::new(EmptyQuery));
+    }
+    let per_term = words
+        .iter()
+        .map(|word| {
+            let per_field: Vec<(Occur, Box<dyn Query>)> = mapped
+                .iter()
+                .map(|(field, boost)| {
+                    let q: Box<dyn Query> =
+                        Box::new(TermQuery::new(Term::from_field_text(*field, word), IndexRecordOption::WithFreqs));
+                    let q = if *boost != 1.0 { Box::new(BoostQuery::new(q, *boost)) } else { q };
+                    (Occur::Should, q)
+                })
+                .collect();
+            Box::new(BooleanQuery::new(per_field)) as Box<dyn Query>
+        })
+        .collect::<Vec<_>>();
+    Ok(combine(per_term, operator, msm))
+}

@@ -1,0 +1,9 @@
+//! Queries: the ES query DSL parsed with serde (`dsl/`, one query type per file) into our own
+//! AST (`ast.rs`), checked against ES's limits (`limits.rs`), then lowered to tantivy queries
+//! (`lower/`), some of which are our own query and scorer implementations (`tantivy/`).
+
+pub mod ast;
+pub mod dsl;
+pub mod limits;
+pub mod lower;
+pub mod tantivy;

@@ -1,0 +1,12 @@
+//! Our own tantivy queries and scorers: where tantivy has no equivalent of an ES query
+//! (`boosting`, `function_score`), or where a faster path pays (a range over a column with its
+//! zone map, a counting disjunction for `more_like_this`, the filter cache, cached regex automata).
+
+pub mod boosting;
+pub mod column_docset;
+pub mod column_range;
+pub mod counting_disjunction;
+pub mod function_score;
+pub mod query_cache;
+pub mod regex_cache;
+pub mod score_values;

@@ -1,0 +1,197 @@
+//! Turns one `_source` JSON document into a tantivy document according to the mapping,
+//! with ES's coercion rules (numeric strings into numbers, numbers into keywords, floats
+//! rounded to f32 for `float` fields) and ES's parse errors for values that do not fit.
+
+use serde_json::Value;
+use tantivy::TantivyDocument;
+
+use crate::date::parse_date_value;
+use crate::error::{EngineError, Result};
+use crate::store::mapping::{FieldMapping, FieldType, Mapping};
+
+/// Finds the value at a dotted path, accepting both nested objects and literal dotted keys.
+pub(crate) fn lookup<'a>(source: &'a Value, path: &str) -> Option<&'a Value> {
+    let obj = source.as_object()?;
+    if let Some(v) = obj.get(path) {
+        return Some(v);
+    }
+    for (dot, _) in path.match_indices('.') {
+        if let Some(found) = obj.get(&path[..dot]).and_then(|child| lookup(child, &path[dot + 1..])) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+/// Builds the tantivy document; `source` is the parsed `_source`, `raw` its original bytes.
+/// `_version` and `_seq_no` are added by the writer once they are assigned.
+pub fn build_document(mapping: &Mapping, id: &str, source: &Value, raw: &[u8]) -> Result<TantivyDocument> {
+    if !source.is_object() {
+        return Err(EngineError::DocumentParsing("failed to parse, document is empty or not an object".to_string()));
+    }
+    let mut doc = TantivyDocument::default();
+    doc.add_text(mapping.id_field, id);
+    doc.add_bytes(mapping.source_field, raw);
+    // Fields of `nested` objects live on the objects' own documents (`nested::documents`).
+    for fm in mapping.fields.values().filter(|fm| fm.nested.is_none()) {
+        add_field(&mut doc, mapping, fm, source, id)?;
+    }
+    crate::knn::add_vectors(&mut doc, mapping, source, id)?;
+    Ok(doc)
+}
+
+/// Adds `fm`'s values found in `object` (the document, or one nested object of it).
+pub(crate) fn add_field(
+    doc: &mut TantivyDocument,
+    mapping: &Mapping,
+    fm: &FieldMapping,
+    object: &Value,
+    id: &str,
+) -> Result<()> {
+    let Some(value) = lookup(object, &fm.source_path) else { return Ok(()) };
+    if fm.field_type == FieldType::Text && has_value(value) {
+        doc.add_text(mapping.field_names_field, &fm.name);
+    }
+    match value {
+        Value::Array(items) => {
+            for item in items {
+                add_value(doc, fm, item, id)?;
+            }
+        }
+        other => add_value(doc, fm, other, id)?,
+    }
+    Ok(())
+}
+
+/// ES counts a field as present unless it is null or an array of nulls (`""` exists).
+fn has_value(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Array(items) => items.iter().any(|v| !v.is_null()),
+        _ => true,
+    }
+}
+
+fn add_value(doc: &mut TantivyDocument, fm: &FieldMapping, value: &Value, id: &str) -> Result<()> {
+    if value.is_null() {
+        return Ok(());
+    }
+    let bad = || parse_error(fm, value, id);
+    match fm.field_type {
+        FieldType::Keyword | FieldType::Text => {
+            let text = match value {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => n.to_string(),
+                Value::Bool(b) => b.to_string(),
+                _ => return Err(bad()),
+            };
+            if fm.ignore_above.is_some_and(|limit| text.chars().count() > limit) {
+                return Ok(());
+            }
+            doc.add_text(fm.field, &text);
+        }
+        FieldType::Long | FieldType::Integer => {
+            let n = coerce_i64(value).ok_or_else(bad)?;
+            if fm.field_type == FieldType::Integer && i32::try_from(n).is_err() {
+                return Err(bad());
+            }
+            doc.add_i64(fm.field, n);
+        }
+        FieldType::Double => doc.add_f64(fm.field, coerce_f64(value).ok_or_else(bad)?),
+        // ES stores `float` as 32-bit: round-trip through f32 so aggregations match it exactly.
+        FieldType::Float => doc.add_f64(fm.field, coerce_f64(value).ok_or_else(bad)? as f32 as f64),
+        FieldType::Date => {
+            let ms = parse_date_value(value, &fm.date_formats).map_err(|_| bad())?;
+            doc.add_i64(fm.field, ms);
+        }
+        FieldType::Boolean => {
+            let b = match value {
+                Value::Bool(b) => *b,
+                Value::String(s) if s == "true" => true,
+                Value::String(s) if s == "false" || s.is_empty() => false,
+                _ => return Err(bad()),
+            };
+            doc.add_bool(fm.field, b);
+        }
+    }
+    Ok(())
+}
+
+pub fn coerce_i64(value: &Value) -> Option<i64> {
+    match value {
+        Value::Number(n) => {
+            n.as_i64().or_else(|| n.as_f64().filter(|f| f.is_finite() && f.abs() < 9.2e18).map(|f| f.trunc() as i64))
+        }
+        Value::String(s) => s.trim().parse::<i64>().ok().or_else(|| {
+            s.trim().parse::<f64>().ok().filter(|f| f.is_finite() && f.abs() < 9.2e18).map(|f| f.trunc() as i64)
+        }),
+        _ => None,
+    }
+}
+
+pub fn coerce_f64(value: &Value) -> Option<f64> {
+    match value {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse::<f64>().ok().filter(|f| f.is_finite()),
+        _ => None,
+    }
+}
+
+fn parse_error(fm: &FieldMapping, value: &Value, id: &str) -> EngineError {
+    let preview = match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    EngineError::DocumentParsing(format!(
+        "failed to parse field [{}] of type [{}] in document with id '{}'. Preview of field's value: '{}'",
+        fm.name,
+        fm.field_type.name(),
+        id,
+        preview
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use tantivy::schema::Value as _;
+
+    fn mapping() -> Mapping {
+        Mapping::from_mappings_json(&json!({"properties": {
+            "n": {"type": "long"}, "f": {"type": "float"}, "k": {"type": "keyword"},
+            "user": {"properties": {"age": {"type": "integer"}}}, "d": {"type": "date"}
+        }}))
+        .unwrap()
+    }
+
+    #[test]
+    fn coerces_like_elasticsearch() {
+        let m = mapping();
+        let src = json!({"n": "42", "f": 1.1, "k": 7, "user.age": 3, "d": "2024-01-01"});
+        let doc = build_document(&m, "1", &src, b"{}").unwrap();
+        assert_eq!(doc.get_first(m.get("n").unwrap().field).unwrap().as_i64(), Some(42));
+        assert_eq!(doc.get_first(m.get("f").unwrap().field).unwrap().as_f64(), Some(1.1f32 as f64));
+        assert_eq!(doc.get_first(m.get("k").unwrap().field).unwrap().as_str(), Some("7"));
+        assert_eq!(doc.get_first(m.get("user.age").unwrap().field).unwrap().as_i64(), Some(3));
+        assert_eq!(doc.get_first(m.get("d").unwrap().field).unwrap().as_i64(), Some(1_704_067_200_000));
+    }
+
+    #[test]
+    fn nested_objects_and_arrays() {
+        let m = mapping();
+        let src = json!({"user": {"age": [1, 2]}});
+        let doc = build_document(&m, "1", &src, b"{}").unwrap();
+        assert_eq!(doc.get_all(m.get("user.age").unwrap().field).count(), 2);
+    }
+
+    #[test]
+    fn rejects_values_that_do_not_fit_the_mapping() {
+        let m = mapping();
+        let err = build_document(&m, "7", &json!({"n": "abc"}), b"{}").unwrap_err();
+        assert_eq!(err.es_type_and_status(), ("document_parsing_exception", 400));
+        assert!(err.to_string().contains("failed to parse field [n] of type [long] in document with id '7'"));
+        assert!(build_document(&m, "7", &json!({"user": {"age": 1e12}}), b"{}").is_err());
+        assert!(build_document(&m, "7", &json!([1]), b"[1]").is_err());
+    }
+}

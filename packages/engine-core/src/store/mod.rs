@@ -1,0 +1,15 @@
+//! Where documents live: an index (`index.rs`: tantivy index, writer, reader, refresh), its
+//! mapping and settings, the translog that makes writes durable before a commit, and the
+//! writes themselves (`bulk.rs`, single documents in `writes.rs`) and reads by id (`get.rs`).
+
+pub mod bulk;
+pub mod document;
+pub mod get;
+pub mod ids;
+pub mod index;
+pub mod mapping;
+pub mod memory_release;
+pub mod names;
+pub mod settings;
+pub mod translog;
+pub mod writes;
