@@ -57,6 +57,10 @@ pub enum EngineError {
     /// More open points in time and scrolls than `search.max_open_scroll_context`.
     #[error("{0}")]
     TooManyContexts(String),
+    /// A `_doc` write without a document; answered, as the service always has, with a bare
+    /// string `error` (ES says `parse_exception` here).
+    #[error("request body is required")]
+    RequestBodyRequired,
     #[error("{0}")]
     Panic(String),
     #[error("{0}")]
@@ -130,6 +134,7 @@ impl EngineError {
             EngineError::TooManyBuckets(_) => ("search_phase_execution_exception", 503),
             EngineError::SearchContextMissing(_) => ("search_phase_execution_exception", 404),
             EngineError::TooManyContexts(_) => ("too_many_scroll_contexts_exception", 429),
+            EngineError::RequestBodyRequired => ("parse_exception", 400),
             EngineError::Panic(_) => ("engine_panic_exception", 500),
             EngineError::Internal(_) => ("exception", 500),
         }
@@ -166,6 +171,9 @@ impl EngineError {
 
     /// The full ES error body: `{"error":{"root_cause":[..],"type","reason"},"status":N}`.
     pub fn to_es_body(&self) -> serde_json::Value {
+        if let EngineError::RequestBodyRequired = self {
+            return json!({ "error": self.to_string(), "status": self.status() });
+        }
         let phase_cause = match self {
             EngineError::SearchPhase { cause, reason } => Some((cause.es_type(), reason.clone())),
             EngineError::SearchContextMissing(_) => Some(("search_context_missing_exception", self.to_string())),

@@ -1,7 +1,8 @@
-//! Thin napi-rs skin over `engine_core::Engine`: JSON bytes in, JSON strings out. Every
-//! entry point runs inside `catch_unwind`, so a Rust panic becomes an error (HTTP 500)
-//! instead of taking down the Node process. Errors cross as a JSON message
-//! `{"status":N,"body":{...ES error body...}}` that the TS wrapper decodes.
+//! Thin napi-rs skin over `engine_core::Engine`: JSON bytes in, `{status, body}` out (the
+//! HTTP status and the ES response body as JSON text), errors included: an engine error is a
+//! reply with its ES status and error body. Every entry point runs inside `catch_unwind`, so
+//! a Rust panic becomes a 500 reply instead of taking down the Node process. Only opening and
+//! closing the engine throw (a JS error whose message is `{"status":N,"body":{...}}`).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
@@ -14,23 +15,61 @@ use napi::{Env, Error, Status, Task};
 use napi_derive::napi;
 use serde_json::{json, Map, Value};
 
+/// An HTTP status and the ES response body (JSON text).
+#[napi(object)]
+pub struct Reply {
+    pub status: u32,
+    pub body: String,
+}
+
+impl Reply {
+    fn ok(body: String) -> Reply {
+        Reply { status: 200, body }
+    }
+
+    fn error(err: EngineError) -> Reply {
+        Reply { status: u32::from(err.status()), body: err.to_es_body().to_string() }
+    }
+}
+
 fn to_napi(err: EngineError) -> Error {
     let message = json!({ "status": err.status(), "body": err.to_es_body() });
     Error::new(Status::GenericFailure, message.to_string())
 }
 
 /// Runs an engine call, turning panics into `engine_panic_exception` errors.
-fn guarded<T>(f: impl FnOnce() -> engine_core::Result<T>) -> napi::Result<T> {
+fn guarded<T>(f: impl FnOnce() -> engine_core::Result<T>) -> engine_core::Result<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(result) => result.map_err(to_napi),
+        Ok(result) => result,
         Err(payload) => {
             let reason = payload
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".to_string());
-            Err(to_napi(EngineError::Panic(format!("engine panicked: {reason}"))))
+            Err(EngineError::Panic(format!("engine panicked: {reason}")))
         }
+    }
+}
+
+/// A guarded call that answers a body with status 200.
+fn reply(f: impl FnOnce() -> engine_core::Result<String>) -> Reply {
+    guarded(f).map_or_else(Reply::error, Reply::ok)
+}
+
+/// A guarded call that answers its own status.
+fn reply_with_status(f: impl FnOnce() -> engine_core::Result<(String, u16)>) -> Reply {
+    match guarded(f) {
+        Ok((body, status)) => Reply { status: u32::from(status), body },
+        Err(err) => Reply::error(err),
+    }
+}
+
+/// A search that may have been held back for its cost (`None`); errors are replies.
+fn gated(f: impl FnOnce() -> engine_core::Result<Option<String>>) -> Option<Reply> {
+    match guarded(f) {
+        Ok(body) => body.map(Reply::ok),
+        Err(err) => Some(Reply::error(err)),
     }
 }
 
@@ -75,14 +114,14 @@ pub struct EngineTask {
 }
 
 impl Task for EngineTask {
-    type Output = String;
-    type JsValue = String;
+    type Output = Reply;
+    type JsValue = Reply;
 
-    fn compute(&mut self) -> napi::Result<String> {
-        guarded(|| run(&self.engine, &self.call))
+    fn compute(&mut self) -> napi::Result<Reply> {
+        Ok(reply(|| run(&self.engine, &self.call)))
     }
 
-    fn resolve(&mut self, _env: Env, output: String) -> napi::Result<String> {
+    fn resolve(&mut self, _env: Env, output: Reply) -> napi::Result<Reply> {
         Ok(output)
     }
 }
@@ -97,7 +136,7 @@ impl NativeEngine {
     /// Opens (or creates) the data directory, replaying any translog left by a crash.
     #[napi(constructor)]
     pub fn new(data_dir: String) -> napi::Result<Self> {
-        let engine = guarded(|| Engine::open(Path::new(&data_dir)))?;
+        let engine = guarded(|| Engine::open(Path::new(&data_dir))).map_err(to_napi)?;
         Ok(NativeEngine { engine: Arc::new(engine) })
     }
 
@@ -105,172 +144,181 @@ impl NativeEngine {
         AsyncTask::new(EngineTask { engine: self.engine.clone(), call })
     }
 
-    #[napi(ts_return_type = "Promise<string>")]
+    #[napi(ts_return_type = "Promise<Reply>")]
     pub fn search(&self, index: String, body: Buffer, params: String) -> AsyncTask<EngineTask> {
         self.task(Call::Search { index, body: body.to_vec(), params })
     }
 
+    /// Runs a search on the calling thread. With `cheap_only`, a search that may be heavy
+    /// (the engine's cost, known once parsed) is not run: `null`, for the caller to send it to
+    /// the pool (or run it here again without `cheap_only`).
     #[napi]
-    pub fn search_sync(&self, index: String, body: Buffer, params: String) -> napi::Result<String> {
-        let call = Call::Search { index, body: body.to_vec(), params };
-        guarded(|| run(&self.engine, &call))
+    pub fn search_sync(&self, index: String, body: Buffer, params: String, cheap_only: bool) -> Option<Reply> {
+        let engine = &self.engine;
+        gated(|| {
+            let params = params_map(&params)?;
+            if cheap_only {
+                engine.search_if_cheap(&index, &body, &params)
+            } else {
+                engine.search(&index, &body, &params).map(Some)
+            }
+        })
     }
 
     /// `/_search` with a point in time (`pit` in the body names the index).
-    #[napi(ts_return_type = "Promise<string>")]
+    #[napi(ts_return_type = "Promise<Reply>")]
     pub fn search_pit(&self, body: Buffer, params: String) -> AsyncTask<EngineTask> {
         self.task(Call::SearchPit { body: body.to_vec(), params })
     }
 
+    /// As `search_sync`, with a point in time in the body.
     #[napi]
-    pub fn search_pit_sync(&self, body: Buffer, params: String) -> napi::Result<String> {
-        let call = Call::SearchPit { body: body.to_vec(), params };
-        guarded(|| run(&self.engine, &call))
-    }
-
-    /// `DELETE /{index}/_doc/{id}`: `{"status", "body"}` JSON (404 `not_found`).
-    #[napi]
-    pub fn delete_doc(&self, index: String, id: String, params: String) -> napi::Result<String> {
-        guarded(|| {
-            let (body, status) = self.engine.delete_doc(&index, &id, &params_map(&params)?)?;
-            Ok(format!(r#"{{"status":{status},"body":{body}}}"#))
+    pub fn search_pit_sync(&self, body: Buffer, params: String, cheap_only: bool) -> Option<Reply> {
+        let engine = &self.engine;
+        gated(|| {
+            let params = params_map(&params)?;
+            if cheap_only {
+                engine.search_pit_if_cheap(&body, &params)
+            } else {
+                engine.search_pit(&body, &params).map(Some)
+            }
         })
     }
 
-    /// `POST /{index}/_update/{id}`: `{"status", "body"}` JSON (201 when upserted).
+    /// `PUT|POST /{index}/_doc/{id}`: 201 `created` or 200 `updated`.
     #[napi]
-    pub fn update_doc(&self, index: String, id: String, body: Buffer, params: String) -> napi::Result<String> {
-        guarded(|| {
-            let (body, status) = self.engine.update_doc(&index, &id, &body, &params_map(&params)?)?;
-            Ok(format!(r#"{{"status":{status},"body":{body}}}"#))
-        })
+    pub fn index_doc(&self, index: String, id: String, body: Buffer, params: String) -> Reply {
+        reply_with_status(|| self.engine.index_doc(&index, &id, &body, &params_map(&params)?))
+    }
+
+    /// `DELETE /{index}/_doc/{id}` (404 `not_found`).
+    #[napi]
+    pub fn delete_doc(&self, index: String, id: String, params: String) -> Reply {
+        reply_with_status(|| self.engine.delete_doc(&index, &id, &params_map(&params)?))
+    }
+
+    /// `POST /{index}/_update/{id}` (201 when upserted).
+    #[napi]
+    pub fn update_doc(&self, index: String, id: String, body: Buffer, params: String) -> Reply {
+        reply_with_status(|| self.engine.update_doc(&index, &id, &body, &params_map(&params)?))
     }
 
     /// `_delete_by_query`: on the pool (it can touch every document).
-    #[napi(ts_return_type = "Promise<string>")]
+    #[napi(ts_return_type = "Promise<Reply>")]
     pub fn delete_by_query(&self, index: String, body: Buffer, params: String) -> AsyncTask<EngineTask> {
         self.task(Call::DeleteByQuery { index, body: body.to_vec(), params })
     }
 
     /// Every index with doc count and store bytes (for `_cat/indices`).
     #[napi]
-    pub fn list_indices(&self) -> napi::Result<String> {
-        guarded(|| Ok(self.engine.list_indices()))
+    pub fn list_indices(&self) -> Reply {
+        reply(|| Ok(self.engine.list_indices()))
     }
 
     /// Opens a point in time; `opensearch` picks OpenSearch's response shape.
     #[napi]
-    pub fn open_pit(&self, index: String, params: String, opensearch: bool) -> napi::Result<String> {
-        guarded(|| self.engine.open_pit(&index, &params_map(&params)?, opensearch))
+    pub fn open_pit(&self, index: String, params: String, opensearch: bool) -> Reply {
+        reply(|| self.engine.open_pit(&index, &params_map(&params)?, opensearch))
     }
 
-    /// Closes points in time: `{"status", "body"}` JSON (404 when none was open).
+    /// Closes points in time (404 when none was open).
     #[napi]
-    pub fn close_pit(&self, body: Buffer, opensearch: bool, all: bool) -> napi::Result<String> {
-        guarded(|| {
-            let (body, status) = self.engine.close_pit(&body, opensearch, all)?;
-            Ok(format!(r#"{{"status":{status},"body":{body}}}"#))
-        })
+    pub fn close_pit(&self, body: Buffer, opensearch: bool, all: bool) -> Reply {
+        reply_with_status(|| self.engine.close_pit(&body, opensearch, all))
     }
 
     /// The next page of a scroll (no aggregations after the first page: inline).
     #[napi]
-    pub fn scroll(&self, body: Buffer, params: String) -> napi::Result<String> {
-        guarded(|| self.engine.scroll(&body, &params_map(&params)?))
+    pub fn scroll(&self, body: Buffer, params: String) -> Reply {
+        reply(|| self.engine.scroll(&body, &params_map(&params)?))
     }
 
-    /// Frees scrolls: `{"status", "body"}` JSON (404 when none was open).
+    /// Frees scrolls (404 when none was open).
     #[napi]
-    pub fn clear_scroll(&self, body: Buffer, all: bool) -> napi::Result<String> {
-        guarded(|| {
-            let (body, status) = self.engine.clear_scroll(&body, all)?;
-            Ok(format!(r#"{{"status":{status},"body":{body}}}"#))
-        })
+    pub fn clear_scroll(&self, body: Buffer, all: bool) -> Reply {
+        reply_with_status(|| self.engine.clear_scroll(&body, all))
     }
 
-    #[napi(ts_return_type = "Promise<string>")]
+    #[napi(ts_return_type = "Promise<Reply>")]
     pub fn bulk(&self, index: Option<String>, body: Buffer, refresh: Option<String>) -> AsyncTask<EngineTask> {
         self.task(Call::Bulk { index, body: body.to_vec(), refresh })
     }
 
-    /// `GET /{index}/_doc/{id}`: `{"status", "body"}` JSON (404 when not found).
+    /// `GET /{index}/_doc/{id}` (404 when not found).
     #[napi]
-    pub fn get_doc(&self, index: String, id: String) -> napi::Result<String> {
-        guarded(|| {
-            let (body, status) = self.engine.get_doc(&index, &id)?;
-            Ok(format!(r#"{{"status":{status},"body":{body}}}"#))
-        })
+    pub fn get_doc(&self, index: String, id: String) -> Reply {
+        reply_with_status(|| self.engine.get_doc(&index, &id))
     }
 
     #[napi]
-    pub fn mget(&self, index: Option<String>, body: Buffer) -> napi::Result<String> {
-        guarded(|| self.engine.mget(index.as_deref(), &body))
+    pub fn mget(&self, index: Option<String>, body: Buffer) -> Reply {
+        reply(|| self.engine.mget(index.as_deref(), &body))
     }
 
     /// `_msearch`: always on the pool (it runs several searches).
-    #[napi(ts_return_type = "Promise<string>")]
+    #[napi(ts_return_type = "Promise<Reply>")]
     pub fn msearch(&self, index: Option<String>, body: Buffer) -> AsyncTask<EngineTask> {
         self.task(Call::Msearch { index, body: body.to_vec() })
     }
 
-    #[napi(ts_return_type = "Promise<string>")]
+    #[napi(ts_return_type = "Promise<Reply>")]
     pub fn refresh(&self, index: String) -> AsyncTask<EngineTask> {
         self.task(Call::Refresh { index })
     }
 
     /// `_forcemerge`: on the pool (a merge rewrites the whole index).
-    #[napi(ts_return_type = "Promise<string>")]
+    #[napi(ts_return_type = "Promise<Reply>")]
     pub fn force_merge(&self, index: String, params: String) -> AsyncTask<EngineTask> {
         self.task(Call::ForceMerge { index, params })
     }
 
     #[napi]
-    pub fn count_sync(&self, index: String, body: Buffer) -> napi::Result<String> {
+    pub fn count_sync(&self, index: String, body: Buffer) -> Reply {
         let call = Call::Count { index, body: body.to_vec() };
-        guarded(|| run(&self.engine, &call))
+        reply(|| run(&self.engine, &call))
     }
 
     #[napi]
-    pub fn create_index(&self, index: String, body: Buffer) -> napi::Result<String> {
-        guarded(|| self.engine.create_index(&index, &body))
+    pub fn create_index(&self, index: String, body: Buffer) -> Reply {
+        reply(|| self.engine.create_index(&index, &body))
     }
 
     #[napi]
-    pub fn delete_index(&self, index: String) -> napi::Result<String> {
-        guarded(|| self.engine.delete_index(&index))
+    pub fn delete_index(&self, index: String) -> Reply {
+        reply(|| self.engine.delete_index(&index))
     }
 
     #[napi]
-    pub fn get_index(&self, index: String) -> napi::Result<String> {
-        guarded(|| self.engine.get_index(&index))
+    pub fn get_index(&self, index: String) -> Reply {
+        reply(|| self.engine.get_index(&index))
     }
 
     #[napi]
     pub fn index_exists(&self, index: String) -> napi::Result<bool> {
-        guarded(|| Ok(self.engine.index_exists(&index)))
+        guarded(|| Ok(self.engine.index_exists(&index))).map_err(to_napi)
     }
 
     #[napi]
-    pub fn stats(&self, index: String) -> napi::Result<String> {
-        guarded(|| self.engine.stats(&index))
+    pub fn stats(&self, index: String) -> Reply {
+        reply(|| self.engine.stats(&index))
     }
 
     #[napi]
-    pub fn cluster_health(&self) -> napi::Result<String> {
-        guarded(|| Ok(self.engine.cluster_health()))
+    pub fn cluster_health(&self) -> Reply {
+        reply(|| Ok(self.engine.cluster_health()))
     }
 
     /// Commits every index and stops the background refresher.
     #[napi]
     pub fn close(&self) -> napi::Result<()> {
-        guarded(|| self.engine.close())
+        guarded(|| self.engine.close()).map_err(to_napi)
     }
 
     /// Panics on purpose, to prove panics become 500s; inert unless the server was started
     /// with EVERYCELL_ENABLE_DEBUG_PANIC=1.
     #[napi]
-    pub fn debug_panic(&self) -> napi::Result<String> {
-        guarded(|| {
+    pub fn debug_panic(&self) -> Reply {
+        reply(|| {
             if std::env::var("EVERYCELL_ENABLE_DEBUG_PANIC").as_deref() != Ok("1") {
                 return Err(EngineError::IllegalArgument("debug panic is disabled".into()));
             }

@@ -1,7 +1,8 @@
 /**
- * Which searches leave the event loop for the thread pool: the heavy kinds must until they
- * have shown they are cheap (or two of them cannot use both cores), the plain ones never do
- * (the hop costs each one two thread wake-ups).
+ * Which may-be-heavy searches leave the event loop for the thread pool: they must until they
+ * have shown they are cheap (or two of them cannot use both cores). Which searches may be
+ * heavy is the engine's call (`search/cost.rs`, with its own tests); the cheap ones never
+ * come here.
  */
 import { describe, expect, it } from 'vitest';
 import { SearchDispatcher, shapeOf } from '../ts/search-dispatch.js';
@@ -10,24 +11,11 @@ const buf = (body: unknown) => Buffer.from(JSON.stringify(body));
 const decide = (d: SearchDispatcher, body: unknown, index = 'i') => d.decide(index, buf(body));
 
 describe('search dispatch', () => {
-  it('sends aggregations, sorts and multi-term queries to the thread pool at first', () => {
+  it('sends a may-be-heavy search to the thread pool until its shape is known', () => {
     const d = new SearchDispatcher();
     expect(decide(d, { size: 0, aggs: { t: { terms: { field: 'model' } } } }).async).toBe(true);
     expect(decide(d, { query: { term: { model: 'x' } }, sort: [{ '@timestamp': 'desc' }] }).async).toBe(true);
     expect(decide(d, { query: { prefix: { model: 'gpt' } } }).async).toBe(true);
-    expect(decide(d, { query: { bool: { must: [{ regexp: { model: 'g.*' } }] } } }).async).toBe(true);
-    expect(decide(d, { query: { simple_query_string: { query: 'a -b' } } }).async).toBe(true);
-    expect(decide(d, { query: { match_phrase_prefix: { message: 'time ou' } } }).async).toBe(true);
-  });
-
-  it('keeps plain term, match and bool searches inline', () => {
-    const d = new SearchDispatcher();
-    expect(decide(d, { query: { term: { model: 'x' } }, size: 10 })).toEqual({ async: false });
-    expect(decide(d, { query: { match: { message: 'timeout' } } })).toEqual({ async: false });
-    const bool = { query: { bool: { filter: [{ term: { tenant: 't' } }, { range: { n: { gte: 1 } } }] } } };
-    expect(decide(d, bool)).toEqual({ async: false });
-    // A value that merely contains a marker word is not a key.
-    expect(decide(d, { query: { term: { model: 'sort' } } })).toEqual({ async: false });
   });
 
   it('runs a shape inline once its recent average is cheap, and moves it back when it is not', () => {

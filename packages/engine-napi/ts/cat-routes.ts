@@ -4,7 +4,7 @@
  * index is green with pri 1, rep 0.
  */
 import type { Engine } from './engine.js';
-import type { Reply, Route } from './routes.js';
+import type { Reply, Route } from './route.js';
 
 const UNITS = ['b', 'kb', 'mb', 'gb', 'tb'] as const;
 

@@ -4,21 +4,19 @@
  * that `/_search` is never read as an index named `_search`.
  */
 import type { Engine } from './engine.js';
-import type { Reply, Route } from './routes.js';
-
-const ok = (body: string): Reply => ({ status: 200, body });
+import type { Route } from './route.js';
 
 export const contextRoutes: Route[] = [
   {
     methods: ['POST'],
     pattern: [':index', '_pit'],
-    handler: (e: Engine, req, v) => ok(e.openPit(v.index ?? '', req.params, false)),
+    handler: (e: Engine, req, v) => e.openPit(v.index ?? '', req.params, false),
   },
   { methods: ['DELETE'], pattern: ['_pit'], handler: (e, req) => e.closePit(req.body, false, false) },
   {
     methods: ['POST'],
     pattern: [':index', '_search', 'point_in_time'],
-    handler: (e, req, v) => ok(e.openPit(v.index ?? '', req.params, true)),
+    handler: (e, req, v) => e.openPit(v.index ?? '', req.params, true),
   },
   {
     methods: ['DELETE'],
@@ -33,12 +31,12 @@ export const contextRoutes: Route[] = [
   {
     methods: ['POST', 'GET'],
     pattern: ['_search'],
-    handler: async (e, req) => ok(await e.searchPit(req.body, req.params)),
+    handler: (e, req) => e.searchPit(req.body, req.params),
   },
   {
     methods: ['POST', 'GET'],
     pattern: ['_search', 'scroll'],
-    handler: (e, req) => ok(e.scroll(req.body, req.params)),
+    handler: (e, req) => e.scroll(req.body, req.params),
   },
   {
     methods: ['DELETE'],

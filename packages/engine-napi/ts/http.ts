@@ -9,7 +9,8 @@ import type { Duplex } from 'node:stream';
 import { BodyTooLarge, declaredTooLarge, readBody } from './body.js';
 import type { Engine } from './engine.js';
 import { decodeNativeError, EngineError } from './errors.js';
-import { makeRouter, type Request } from './routes.js';
+import type { Request } from './route.js';
+import { makeRouter } from './routes.js';
 
 const JSON_TYPE = 'application/json; charset=UTF-8';
 const COMPAT_TYPE = 'application/vnd.elasticsearch+json;compatible-with=8';
@@ -48,6 +49,21 @@ export interface ServiceOptions {
 }
 
 /** Status for an HTTP parse failure reported through `clientError`. */
+/** The `error` member of an ES error body (the engine's 5xx replies carry one). */
+function errorOf(body: string | undefined): unknown {
+  try {
+    return (JSON.parse(body ?? '') as { error?: unknown }).error;
+  } catch {
+    return body;
+  }
+}
+
+/** One line on stderr for a 5xx: the request and the ES error. */
+function logFailure(req: http.IncomingMessage, error: unknown): void {
+  const what = typeof error === 'string' ? error : JSON.stringify(error);
+  console.error(`everycell: ${req.method} ${req.url} failed: ${what}`);
+}
+
 function clientErrorStatus(code: string | undefined): number {
   if (code === 'HPE_HEADER_OVERFLOW') return 431;
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
@@ -104,12 +120,13 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
       const { segments, params } = parseTarget(target);
       const request: Request = { method: req.method ?? 'GET', segments, params, body, uri: target };
       const reply = await route(engine, request);
+      if (reply.status >= 500) logFailure(req, errorOf(reply.body));
       send(reply.status, reply.body, reply.contentType);
     } catch (err) {
       const error = decodeNativeError(err);
       // A body left unread: answer, then close (as ES does for every 413).
       if (err instanceof BodyTooLarge && err.closeConnection) res.shouldKeepAlive = false;
-      if (error.status >= 500) console.error(`everycell: ${req.method} ${req.url} failed: ${error.message}`);
+      if (error.status >= 500) logFailure(req, error.body.error);
       send(error.status, JSON.stringify(error.body));
     }
   };

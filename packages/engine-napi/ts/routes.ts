@@ -5,49 +5,25 @@
  */
 import { catRoutes } from './cat-routes.js';
 import { contextRoutes } from './context-routes.js';
-import { getDoc, indexDoc, mget } from './doc-routes.js';
+import { docRoutes } from './doc-routes.js';
 import type { Engine } from './engine.js';
 import { EngineError } from './errors.js';
+import type { Reply, Request, Route } from './route.js';
 import { writeRoutes } from './write-routes.js';
-
-export interface Request {
-  method: string;
-  /** Decoded path segments, e.g. ['logs', '_search']. */
-  segments: string[];
-  params: Record<string, string>;
-  body: Buffer;
-  /** The raw request target, for error messages. */
-  uri: string;
-}
-
-export interface Reply {
-  status: number;
-  /** JSON text, or undefined for HEAD-style answers without a body. */
-  body: string | undefined;
-  /** Set only for non-JSON answers (`_cat` text tables). */
-  contentType?: string;
-}
-
-export type Handler = (engine: Engine, req: Request, vars: Record<string, string>) => Reply | Promise<Reply>;
-
-export interface Route {
-  methods: string[];
-  pattern: string[];
-  handler: Handler;
-}
 
 const VERSION = '8.15.0';
 
-const ok = (body: string, status = 200): Reply => ({ status, body });
+const ok = (body: string): Reply => ({ status: 200, body });
 const exists = (found: boolean): Reply => ({ status: found ? 200 : 404, body: undefined });
 
 /** `GET /{index}/_mapping`: the `mappings` part of `GET /{index}`, keyed by index name. */
-function mappingOnly(indexJson: string): string {
-  const indices = JSON.parse(indexJson) as Record<string, { mappings: unknown }>;
+function mappingOnly(index: Reply): Reply {
+  if (index.status !== 200 || index.body === undefined) return index;
+  const indices = JSON.parse(index.body) as Record<string, { mappings: unknown }>;
   const out = Object.fromEntries(
     Object.entries(indices).map(([name, index]) => [name, { mappings: index.mappings }]),
   );
-  return JSON.stringify(out);
+  return ok(JSON.stringify(out));
 }
 
 function rootInfo(): string {
@@ -70,85 +46,73 @@ function rootInfo(): string {
 const routes: Route[] = [
   { methods: ['GET'], pattern: [], handler: () => ok(rootInfo()) },
   { methods: ['HEAD'], pattern: [], handler: () => exists(true) },
-  { methods: ['GET'], pattern: ['_cluster', 'health'], handler: (e) => ok(e.clusterHealth()) },
-  { methods: ['GET'], pattern: ['_cluster', 'health', ':index'], handler: (e) => ok(e.clusterHealth()) },
+  { methods: ['GET'], pattern: ['_cluster', 'health'], handler: (e) => e.clusterHealth() },
+  { methods: ['GET'], pattern: ['_cluster', 'health', ':index'], handler: (e) => e.clusterHealth() },
   {
     methods: ['POST', 'PUT'],
     pattern: ['_bulk'],
-    handler: async (e, req) => ok(await e.bulk(undefined, req.body, req.params.refresh)),
+    handler: (e, req) => e.bulk(undefined, req.body, req.params.refresh),
   },
   {
     methods: ['POST', 'PUT'],
     pattern: [':index', '_bulk'],
-    handler: async (e, req, v) => ok(await e.bulk(v.index, req.body, req.params.refresh)),
+    handler: (e, req, v) => e.bulk(v.index, req.body, req.params.refresh),
   },
   {
     methods: ['POST', 'GET'],
     pattern: [':index', '_refresh'],
-    handler: async (e, _req, v) => ok(await e.refresh(v.index ?? '')),
+    handler: (e, _req, v) => e.refresh(v.index ?? ''),
   },
   {
     methods: ['POST', 'GET'],
     pattern: [':index', '_count'],
-    handler: (e, req, v) => ok(e.count(v.index ?? '', req.body)),
+    handler: (e, req, v) => e.count(v.index ?? '', req.body),
   },
   {
     methods: ['POST', 'GET'],
     pattern: [':index', '_search'],
-    handler: async (e, req, v) => ok(await e.search(v.index ?? '', req.body, req.params)),
+    handler: (e, req, v) => e.search(v.index ?? '', req.body, req.params),
   },
-  {
-    methods: ['GET'],
-    pattern: [':index', '_doc', ':id'],
-    handler: (e, _req, v) => getDoc(e, v.index ?? '', v.id ?? ''),
-  },
-  {
-    methods: ['PUT', 'POST'],
-    pattern: [':index', '_doc', ':id'],
-    handler: (e, req, v) => indexDoc(e, req, v.index ?? '', v.id ?? ''),
-  },
-  { methods: ['POST', 'GET'], pattern: ['_mget'], handler: (e, req) => mget(e, req, undefined) },
-  { methods: ['POST', 'GET'], pattern: [':index', '_mget'], handler: (e, req, v) => mget(e, req, v.index) },
   {
     methods: ['POST', 'GET'],
     pattern: ['_msearch'],
-    handler: async (e, req) => ok(await e.msearch(undefined, req.body)),
+    handler: (e, req) => e.msearch(undefined, req.body),
   },
   {
     methods: ['POST', 'GET'],
     pattern: [':index', '_msearch'],
-    handler: async (e, req, v) => ok(await e.msearch(v.index, req.body)),
+    handler: (e, req, v) => e.msearch(v.index, req.body),
   },
-  { methods: ['GET'], pattern: [':index', '_stats'], handler: (e, _req, v) => ok(e.stats(v.index ?? '')) },
+  { methods: ['GET'], pattern: [':index', '_stats'], handler: (e, _req, v) => e.stats(v.index ?? '') },
   // `_stats/{metrics}`: the answer carries every metric we track (docs, store), a superset of the ask.
   {
     methods: ['GET'],
     pattern: [':index', '_stats', ':metric'],
-    handler: (e, _req, v) => ok(e.stats(v.index ?? '')),
+    handler: (e, _req, v) => e.stats(v.index ?? ''),
   },
   {
     methods: ['POST'],
     pattern: [':index', '_forcemerge'],
-    handler: async (e, req, v) => ok(await e.forceMerge(v.index ?? '', req.params)),
+    handler: (e, req, v) => e.forceMerge(v.index ?? '', req.params),
   },
   {
     methods: ['PUT'],
     pattern: [':index'],
-    handler: (e, req, v) => ok(e.createIndex(v.index ?? '', req.body)),
+    handler: (e, req, v) => e.createIndex(v.index ?? '', req.body),
   },
-  { methods: ['DELETE'], pattern: [':index'], handler: (e, _req, v) => ok(e.deleteIndex(v.index ?? '')) },
-  { methods: ['GET'], pattern: [':index'], handler: (e, _req, v) => ok(e.getIndex(v.index ?? '')) },
+  { methods: ['DELETE'], pattern: [':index'], handler: (e, _req, v) => e.deleteIndex(v.index ?? '') },
+  { methods: ['GET'], pattern: [':index'], handler: (e, _req, v) => e.getIndex(v.index ?? '') },
   {
     methods: ['GET'],
     pattern: [':index', '_mapping'],
-    handler: (e, _req, v) => ok(mappingOnly(e.getIndex(v.index ?? ''))),
+    handler: (e, _req, v) => mappingOnly(e.getIndex(v.index ?? '')),
   },
   { methods: ['HEAD'], pattern: [':index'], handler: (e, _req, v) => exists(e.indexExists(v.index ?? '')) },
 ];
 
 /** Only routed when the server was started with EVERYCELL_ENABLE_DEBUG_PANIC=1 (tests). */
 const debugRoutes: Route[] = [
-  { methods: ['POST'], pattern: ['_everycell', 'debug', 'panic'], handler: (e) => ok(e.debugPanic()) },
+  { methods: ['POST'], pattern: ['_everycell', 'debug', 'panic'], handler: (e) => e.debugPanic() },
 ];
 
 function match(pattern: string[], segments: string[]): Record<string, string> | undefined {
@@ -173,6 +137,7 @@ export function makeRouter(options: { debugRoutes: boolean }) {
     ...contextRoutes,
     ...catRoutes,
     ...writeRoutes,
+    ...docRoutes,
     ...routes,
   ];
   return async (engine: Engine, req: Request): Promise<Reply> => {

@@ -1,5 +1,8 @@
 /**
- * Where a search runs: inline on the event loop, or on the libuv thread pool.
+ * Where a search that may be heavy runs: inline on the event loop, or on the libuv thread
+ * pool. The engine says which searches may be heavy once it has parsed them (its `Cost`:
+ * aggregations, sorts, highlighting, kNN, multi-term, phrase and free-text queries) and runs
+ * the others inline at once (`engine.ts`); only the may-be-heavy ones come here.
  *
  * The pool lets two heavy searches use both cores and keeps the loop serving HTTP meanwhile
  * (a 5 ms sorted prefix search run inline saturated the service at 183 of 200 req/s). But
@@ -10,29 +13,6 @@
  * keys in its body, which leaves out the values) has shown it is cheap, and runs inline
  * while its recent average stays below a threshold.
  */
-
-/**
- * Keys (as JSON keys: quoted, then a colon) whose work grows with the number of matching
- * documents (aggregations, sorts reading a column per match) or with the term dictionary
- * (multi-term, phrase and free-text queries).
- */
-const HEAVY_MARKERS = [
-  'aggs',
-  'aggregations',
-  'sort',
-  'prefix',
-  'wildcard',
-  'regexp',
-  'fuzzy',
-  'query_string',
-  'simple_query_string',
-  'match_phrase',
-  'match_phrase_prefix',
-  'more_like_this',
-  'function_score',
-  'knn',
-  'highlight',
-].map((key) => Buffer.from(`"${key}":`));
 
 /** A shape whose recent average is below this many ms runs inline. */
 const INLINE_BELOW_MS = 1.5;
@@ -53,10 +33,6 @@ export function shapeOf(body: Buffer): string {
   return shape;
 }
 
-export function mayBeHeavy(body: Buffer): boolean {
-  return HEAVY_MARKERS.some((marker) => body.includes(marker));
-}
-
 /** How a search should run, and the key to report its duration under (if learned). */
 export interface Dispatch {
   async: boolean;
@@ -66,9 +42,8 @@ export interface Dispatch {
 export class SearchDispatcher {
   readonly #averageMs = new Map<string, number>();
 
-  /** `index` scopes what is learned: one shape costs more on a bigger index. */
+  /** A may-be-heavy search; `index` scopes what is learned (one shape costs more on a bigger index). */
   decide(index: string, body: Buffer): Dispatch {
-    if (!mayBeHeavy(body)) return { async: false };
     if (body.length > MAX_LEARNED_BODY) return { async: true };
     const key = `${index}\u0001${shapeOf(body)}`;
     const average = this.#averageMs.get(key);

@@ -20,6 +20,7 @@ use crate::search::scroll;
 use crate::store::bulk::{execute_bulk, parse_bulk};
 use crate::store::index::IndexHandle;
 use crate::store::names::validate_index_name;
+use crate::store::writes;
 
 const INDICES_DIR: &str = "indices";
 const REFRESH_TICK: Duration = Duration::from_millis(100);
@@ -210,16 +211,42 @@ impl Engine {
 
     /// `/{index}/_search`; with a `scroll` parameter, the first page of a scroll.
     pub fn search(&self, name: &str, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+        Ok(self.search_gated(name, body, params, false)?.expect("runs whatever it costs"))
+    }
+
+    /// As `search`, but a search that may be heavy (`search::Cost`) stops once parsed and
+    /// answers `None`: the caller then runs it with `search` where heavy work belongs.
+    pub fn search_if_cheap(&self, name: &str, body: &[u8], params: &Map<String, Value>) -> Result<Option<String>> {
+        self.search_gated(name, body, params, true)
+    }
+
+    fn search_gated(
+        &self,
+        name: &str,
+        body: &[u8],
+        params: &Map<String, Value>,
+        cheap_only: bool,
+    ) -> Result<Option<String>> {
         let handle = self.get(name)?;
         if params.contains_key("scroll") {
-            return scroll::start(&self.contexts, handle, body, params);
+            return scroll::start(&self.contexts, handle, body, params, cheap_only);
         }
-        crate::search::search(handle.as_ref(), body, params)
+        crate::search::search(handle.as_ref(), body, params, cheap_only)
+    }
+
+    /// `PUT|POST /{index}/_doc/{id}`: the ES body and status (201 `created`, 200 `updated`).
+    pub fn index_doc(&self, name: &str, id: &str, body: &[u8], params: &Map<String, Value>) -> Result<(String, u16)> {
+        let source = writes::source_text(body).ok_or(EngineError::RequestBodyRequired)?;
+        let refresh = refresh_param(params)?;
+        let reply = writes::index_doc(self.get(name)?.as_ref(), id, source.as_bytes(), refresh != RefreshPolicy::None)?;
+        Ok(forced_refresh(reply, refresh))
     }
 
     /// `DELETE /{index}/_doc/{id}`: the ES body and status (404 `not_found`).
     pub fn delete_doc(&self, name: &str, id: &str, params: &Map<String, Value>) -> Result<(String, u16)> {
-        crate::store::writes::delete_doc(self.get(name)?.as_ref(), id, refresh_param(params)?)
+        let refresh = refresh_param(params)?;
+        let reply = writes::delete_doc(self.get(name)?.as_ref(), id, refresh != RefreshPolicy::None)?;
+        Ok(forced_refresh(reply, refresh))
     }
 
     /// `POST /{index}/_update/{id}`: partial doc merge or upsert; the ES body and status.
@@ -232,7 +259,9 @@ impl Engine {
                 ))
             })?,
         };
-        crate::store::writes::update_doc(self.get(name)?.as_ref(), id, body, retries, refresh_param(params)?)
+        let refresh = refresh_param(params)?;
+        let reply = writes::update_doc(self.get(name)?.as_ref(), id, body, retries, refresh != RefreshPolicy::None)?;
+        Ok(forced_refresh(reply, refresh))
     }
 
     /// `POST /{index}/_delete_by_query`.
@@ -243,7 +272,8 @@ impl Engine {
                 EngineError::ActionRequestValidation("Validation Failed: 1: maxDocs must be greater than 0;".into())
             })?),
         };
-        delete_by_query::delete_by_query(self.get(name)?.as_ref(), body, max_docs, refresh_param(params)?)
+        let refresh = refresh_param(params)? != RefreshPolicy::None;
+        delete_by_query::delete_by_query(self.get(name)?.as_ref(), body, max_docs, refresh)
     }
 
     /// Every index with its doc count and store size, by name (for `_cat/indices`).
@@ -263,7 +293,12 @@ impl Engine {
 
     /// `/_search` with no index: only a point-in-time search names its index this way.
     pub fn search_pit(&self, body: &[u8], params: &Map<String, Value>) -> Result<String> {
-        pit::search(&self.contexts, body, params)
+        Ok(pit::search(&self.contexts, body, params, false)?.expect("runs whatever it costs"))
+    }
+
+    /// As `search_pit`, but `None` once parsed when the search may be heavy (see `search_if_cheap`).
+    pub fn search_pit_if_cheap(&self, body: &[u8], params: &Map<String, Value>) -> Result<Option<String>> {
+        pit::search(&self.contexts, body, params, true)
     }
 
     /// Opens a point in time on `name` (`opensearch` picks OpenSearch's response shape).
@@ -404,6 +439,14 @@ fn dialect(opensearch: bool) -> Dialect {
 }
 
 /// The `refresh` URL parameter of a single-document write (any refresh makes it visible now).
-fn refresh_param(params: &Map<String, Value>) -> Result<bool> {
-    Ok(RefreshPolicy::parse(params.get("refresh").and_then(Value::as_str))? != RefreshPolicy::None)
+fn refresh_param(params: &Map<String, Value>) -> Result<RefreshPolicy> {
+    RefreshPolicy::parse(params.get("refresh").and_then(Value::as_str))
+}
+
+/// ES reports a write that forced a refresh (`?refresh` or `?refresh=true`, not `wait_for`).
+fn forced_refresh((mut body, status): (String, u16), refresh: RefreshPolicy) -> (String, u16) {
+    if refresh == RefreshPolicy::Immediate && body.ends_with('}') {
+        body.insert_str(body.len() - 1, r#","forced_refresh":true"#);
+    }
+    (body, status)
 }

@@ -3,6 +3,7 @@
 
 mod constant_top;
 pub mod contexts;
+mod cost;
 mod deadline;
 mod filter_by_filter;
 pub(crate) mod parallel;
@@ -35,6 +36,7 @@ use crate::query::lower::lower;
 use crate::store::index::IndexHandle;
 mod source_filter;
 
+pub use cost::Cost;
 use deadline::parse_timeout;
 use passes::{agg_collector, collect, collect_aggs};
 use search_after::{parse_search_after, AfterValue};
@@ -277,10 +279,20 @@ pub(crate) fn lower_query(handle: &IndexHandle, query: &QueryAst) -> Result<Box<
     lower(query, &mut ctx)
 }
 
-pub fn search(handle: &IndexHandle, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+/// Parses and runs a search; with `cheap_only`, a search that may be heavy stops after
+/// parsing and answers `None` (the caller runs it again where heavy work belongs).
+pub fn search(
+    handle: &IndexHandle,
+    body: &[u8],
+    params: &Map<String, Value>,
+    cheap_only: bool,
+) -> Result<Option<String>> {
     let started = Instant::now();
     let req = SearchRequest::parse(body, params, handle)?;
-    Ok(execute(handle, &handle.searcher(), &req, started, &Render::default())?.body)
+    if cheap_only && req.cost() != Cost::Cheap {
+        return Ok(None);
+    }
+    Ok(Some(execute(handle, &handle.searcher(), &req, started, &Render::default())?.body))
 }
 
 /// How a response is rendered beyond the request itself (point in time and scroll pages).

@@ -9,6 +9,7 @@ use std::time::Instant;
 use serde_json::{json, Map, Value};
 
 use super::contexts::{parse_keep_alive, ReaderContexts};
+use super::cost::Cost;
 use super::sort::{Order, SortSpec, SortTarget};
 use super::{execute, parse_body, parse_search_after, Render, SearchRequest};
 use crate::error::{EngineError, Result};
@@ -54,7 +55,13 @@ pub fn with_tiebreaker(mut specs: Vec<SortSpec>) -> Vec<SortSpec> {
 }
 
 /// `POST /_search` with `{"pit": {"id", "keep_alive"}}`.
-pub fn search(contexts: &ReaderContexts, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+/// A search on a point in time; with `cheap_only`, `None` when it may be heavy.
+pub fn search(
+    contexts: &ReaderContexts,
+    body: &[u8],
+    params: &Map<String, Value>,
+    cheap_only: bool,
+) -> Result<Option<String>> {
     let started = Instant::now();
     let mut obj = parse_body(body)?;
     let pit = obj.remove("pit").ok_or_else(|| {
@@ -69,6 +76,9 @@ pub fn search(contexts: &ReaderContexts, body: &[u8], params: &Map<String, Value
     let ctx = contexts.touch(id, keep_alive)?;
     let after = obj.remove("search_after");
     let mut req = SearchRequest::from_map(&obj, params, &ctx.handle)?;
+    if cheap_only && req.cost() != Cost::Cheap {
+        return Ok(None);
+    }
     let specs = with_tiebreaker(req.effective_sort());
     if let Some(after) = after {
         let values = after
@@ -83,7 +93,7 @@ pub fn search(contexts: &ReaderContexts, body: &[u8], params: &Map<String, Value
     }
     req.sort = Some(specs);
     let render = Render { head: Some(format!(r#""pit_id":{}"#, json!(id))), ..Render::default() };
-    Ok(execute(&ctx.handle, &ctx.searcher, &req, started, &render)?.body)
+    Ok(Some(execute(&ctx.handle, &ctx.searcher, &req, started, &render)?.body))
 }
 
 /// `DELETE /_pit` `{"id"}` (ES) or `DELETE /_search/point_in_time` `{"pit_id": [..]}` (OpenSearch).

@@ -10,18 +10,21 @@ use std::time::Instant;
 use serde_json::{json, Map, Value};
 
 use super::contexts::{parse_keep_alive, ReaderContexts, ScrollState};
+use super::cost::Cost;
 use super::pit::with_tiebreaker;
 use super::{execute, parse_body, parse_search_after, Render, SearchRequest};
 use crate::error::{EngineError, Result};
 use crate::store::index::IndexHandle;
 
 /// The first page: `params` holds `scroll` (the keep-alive) beside the usual URL parameters.
+/// The first page; with `cheap_only`, `None` (and no scroll opened) when it may be heavy.
 pub fn start(
     contexts: &ReaderContexts,
     handle: Arc<IndexHandle>,
     body: &[u8],
     params: &Map<String, Value>,
-) -> Result<String> {
+    cheap_only: bool,
+) -> Result<Option<String>> {
     let started = Instant::now();
     let keep_alive = parse_keep_alive("scroll", params.get("scroll"))?;
     let mut params = params.clone();
@@ -37,6 +40,9 @@ pub fn start(
         return Err(EngineError::ActionRequestValidation(
             "Validation Failed: 1: using [from] is not allowed in a scroll context;".into(),
         ));
+    }
+    if cheap_only && req.cost() != Cost::Cheap {
+        return Ok(None);
     }
     let user_sort = req.sort.as_ref().map_or(0, Vec::len);
     req.sort = Some(with_tiebreaker(req.effective_sort()));
@@ -57,7 +63,7 @@ pub fn start(
         }
     };
     contexts.advance_scroll(&id, page.last_sort, Some(page.total));
-    Ok(page.body)
+    Ok(Some(page.body))
 }
 
 /// `POST /_search/scroll` `{"scroll": "1m", "scroll_id": "…"}` (either may come as URL parameters).

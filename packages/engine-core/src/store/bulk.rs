@@ -182,7 +182,7 @@ fn prepare_all(
     })
 }
 
-fn prepare(handle: &IndexHandle, item: &mut BulkItem<'_>) -> Result<PreparedWrite> {
+pub(super) fn prepare(handle: &IndexHandle, item: &mut BulkItem<'_>) -> Result<PreparedWrite> {
     if item.action == Action::Delete {
         return Ok(PreparedWrite::Delete { id: item.id.clone().unwrap_or_default() });
     }

@@ -1,12 +1,13 @@
-//! Single-document writes beside `_bulk`: `DELETE /{index}/_doc/{id}` and
-//! `POST /{index}/_update/{id}` (partial `doc` merge, `upsert`, `doc_as_upsert`,
-//! `detect_noop`). An update is a read-modify-write: it reads the live document (real-time,
+//! Single-document writes beside `_bulk`: `PUT|POST /{index}/_doc/{id}`, `DELETE
+//! /{index}/_doc/{id}` and `POST /{index}/_update/{id}` (partial `doc` merge, `upsert`,
+//! `doc_as_upsert`, `detect_noop`). An update is a read-modify-write: it reads the live document (real-time,
 //! like ES's get), merges, and writes only if the document's version is still the one it read;
 //! a concurrent write makes it retry (`retry_on_conflict`) or fail with ES's 409.
 
 use serde_json::{Map, Value};
 
 use crate::error::{EngineError, Result};
+use crate::store::bulk::{prepare, Action, BulkItem};
 use crate::store::document::build_document;
 use crate::store::get::get_doc;
 use crate::store::index::{IndexHandle, PreparedWrite, WriteOutcome};
@@ -23,6 +24,32 @@ fn render(handle: &IndexHandle, o: &WriteOutcome) -> String {
     let mut out = String::with_capacity(192);
     o.write_json(&handle.name, None, &mut out);
     out
+}
+
+/// `PUT|POST /{index}/_doc/{id}`: written as the `index` action of a one-item `_bulk` (same
+/// parsing, versioning, translog and refresh), answered in the shape of ES's index API: 201
+/// `created` or 200 `updated`.
+pub fn index_doc(handle: &IndexHandle, id: &str, source: &[u8], refresh: bool) -> Result<(String, u16)> {
+    let mut item =
+        BulkItem { action: Action::Index, index: handle.name.clone(), id: Some(id.to_string()), source: Some(source) };
+    let write = prepare(handle, &mut item)?;
+    let outcome = handle.write(vec![write])?.pop().expect("one write, one outcome");
+    // As a bulk does: the index refreshes even when its one item failed.
+    if refresh {
+        handle.refresh()?;
+    }
+    let o = outcome?;
+    Ok((render(handle, &o), o.status))
+}
+
+/// The document a `_doc` body holds, read as the service has always read it: as text
+/// (invalid UTF-8 replaced), trimmed of JavaScript's white space, line breaks turned into
+/// spaces (the stored `_source` keeps those bytes). `None` when nothing is left.
+pub fn source_text(body: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(body);
+    // JavaScript's `trim`: Unicode white space and the BOM, but not U+0085.
+    let trimmed = text.trim_matches(|c: char| (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}');
+    (!trimmed.is_empty()).then(|| trimmed.replace("\r\n", " ").replace('\n', " "))
 }
 
 /// `DELETE /{index}/_doc/{id}`: 200 `deleted`, or 404 `not_found`.
