@@ -12,12 +12,12 @@ thread_local! {
     static CREATED: Cell<u64> = const { Cell::new(0) };
 }
 
-pub(super) fn reset() {
+pub(crate) fn reset() {
     CREATED.with(|c| c.set(0));
 }
 
 /// Counts one bucket; false once the limit is exceeded (callers stop creating buckets).
-pub(super) fn consume() -> bool {
+pub(crate) fn consume() -> bool {
     CREATED.with(|c| {
         let n = c.get().saturating_add(1);
         c.set(n);
@@ -25,7 +25,7 @@ pub(super) fn consume() -> bool {
     })
 }
 
-pub(super) fn exceeded() -> Option<u64> {
+pub(crate) fn exceeded() -> Option<u64> {
     CREATED.with(|c| (c.get() > MAX_BUCKETS).then(|| c.get()))
 }
 

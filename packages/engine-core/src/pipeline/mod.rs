@@ -8,7 +8,7 @@ mod apply;
 mod parent;
 pub mod path;
 mod sibling;
-mod spec;
+pub mod spec;
 mod validate;
 mod values;
 

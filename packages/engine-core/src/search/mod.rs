@@ -34,7 +34,7 @@ use crate::query::dsl::parse_query;
 use crate::query::lower::context::{LowerContext, ES_SCORE_SCALE};
 use crate::query::lower::lower;
 use crate::store::index::IndexHandle;
-mod source_filter;
+pub mod source_filter;
 
 pub use cost::Cost;
 use deadline::parse_timeout;

@@ -7,7 +7,7 @@
 use tantivy::columnar::Cardinality;
 use tantivy::DocId;
 
-use super::super::key_hasher::KeyMap;
+use super::key_hasher::KeyMap;
 use super::{Accessor, Plan, SegBucket};
 use crate::columns::zone_map::BLOCK_ROWS;
 

@@ -5,12 +5,13 @@ use std::collections::HashMap;
 
 use tantivy::collector::SegmentCollector;
 
-use super::super::composite::SegSources;
-use super::super::extra::SegColumns;
-use super::super::filters::mask_keys;
-use super::super::fruit::ords_to_strings;
-use super::super::significant::SUBSET_SIZE_KEY;
-use super::{Accessor, AggFruit, AggKind, BucketKey, FruitBucket, Plan, SegState};
+use super::open::SegColumns;
+use super::{Accessor, Plan, SegState};
+use crate::aggs::bucket::composite::SegSources;
+use crate::aggs::bucket::filters::mask_keys;
+use crate::aggs::bucket::significant::SUBSET_SIZE_KEY;
+use crate::aggs::intermediate::{ords_to_strings, AggFruit, BucketKey, FruitBucket};
+use crate::aggs::request::AggKind;
 
 pub(super) fn harvest_state(plan: &Plan, state: SegState) -> AggFruit {
     match state {

@@ -8,9 +8,9 @@
 use tantivy::columnar::{Cardinality, Column};
 use tantivy::DocId;
 
-use super::super::key_hasher::KeyMap;
-use super::super::AggKind;
+use super::key_hasher::KeyMap;
 use super::{mask_keys, Accessor, Plan, SegBucket, SegState};
+use crate::aggs::request::AggKind;
 
 /// Column values of one block, reused across blocks.
 #[derive(Default)]

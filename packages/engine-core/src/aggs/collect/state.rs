@@ -5,10 +5,12 @@ use std::collections::HashMap;
 
 use tantivy::collector::Collector;
 
-use super::super::extra::SegColumns;
-use super::super::filters::MASK_FILTERS;
-use super::super::key_hasher::{KeyMap, TupleMap};
-use super::{Accessor, AggKind, MetricState, Plan, SegBucket, SegState, DENSE_TERMS_LIMIT};
+use super::key_hasher::{KeyMap, TupleMap};
+use super::open::SegColumns;
+use super::{Accessor, Plan, SegBucket, SegState, DENSE_TERMS_LIMIT};
+use crate::aggs::bucket::filters::MASK_FILTERS;
+use crate::aggs::intermediate::MetricState;
+use crate::aggs::request::AggKind;
 
 pub(super) fn new_state(plan: &Plan) -> SegState {
     if plan.kind.is_significant() {
@@ -31,7 +33,7 @@ fn column_state(plan: &Plan) -> SegState {
         (_, _) if plan.subs.is_empty() && plan.filters.as_ref().is_some_and(|f| f.len() <= MASK_FILTERS) => {
             SegState::FilterMasks(vec![0; 1 << plan.filters.as_ref().map_or(0, |f| f.len())])
         }
-        (AggKind::Extra(x), _) if x.collects_values() => SegState::Values(Vec::new()),
+        (kind, _) if kind.collects_values() => SegState::Values(Vec::new()),
         (_, _) if matches!(plan.columns, Some(SegColumns::Composite(_))) => {
             let dense = match &plan.columns {
                 Some(SegColumns::Composite(sources)) if plan.subs.is_empty() => sources.dense_slots(),
@@ -44,7 +46,7 @@ fn column_state(plan: &Plan) -> SegState {
                 None => SegState::Composite(TupleMap::default()),
             }
         }
-        (AggKind::Extra(_), _) if plan.top_hits.is_some() => {
+        (AggKind::TopHits(_), _) if plan.top_hits.is_some() => {
             let opened = plan.top_hits.as_ref().and_then(|(c, seg, reader)| c.for_segment(*seg, reader).ok());
             SegState::TopHits(opened.map(Box::new))
         }

@@ -13,36 +13,17 @@ use serde_json::{json, Map, Value};
 use tantivy::columnar::{Cardinality, Column, StrColumn};
 use tantivy::{DocId, SegmentReader};
 
-use super::collect::{BucketKey, FruitBucket};
-use super::render_extra::render_missing;
-use super::{bucket_budget, AggRequest, Interval};
+use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
+use crate::aggs::bucket_budget;
+use crate::aggs::intermediate::AggFruit;
+use crate::aggs::intermediate::{BucketKey, FruitBucket};
+use crate::aggs::options::{CompositeSource, CompositeSpec, SourceKind};
+use crate::aggs::render::single_bucket;
+use crate::aggs::request::AggKind;
+use crate::aggs::request::{AggRequest, Interval};
 use crate::date::math::{round_down, CalendarUnit};
 use crate::error::{EngineError, Result, ShardCause};
 use crate::store::mapping::{FieldType, Mapping};
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum SourceKind {
-    Terms,
-    Histogram(f64),
-    DateHistogram(Interval),
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct CompositeSource {
-    pub name: String,
-    pub kind: SourceKind,
-    /// The tantivy field and its type; `None` when unmapped (every doc is then missing).
-    pub field: Option<(String, FieldType)>,
-    pub desc: bool,
-    pub missing_bucket: bool,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct CompositeSpec {
-    pub size: usize,
-    pub sources: Vec<CompositeSource>,
-    pub after: Option<Vec<Value>>,
-}
 
 fn bad(what: String) -> EngineError {
     EngineError::XContentParse(format!("[composite] {what}"))
@@ -127,8 +108,24 @@ fn parse_source(name: &str, kind: &str, body: &Map<String, Value>, mapping: &Map
     Ok(CompositeSource { name: name.to_string(), kind, field: resolved, desc, missing_bucket })
 }
 
+pub struct Composite;
+
+impl Aggregation for Composite {
+    fn parse(def: &AggDef) -> Result<(AggKind, FieldRef)> {
+        let spec = CompositeSpec::parse(def.name, def.body, def.mapping)?;
+        Ok((AggKind::Composite(Box::new(spec)), FieldRef::Field(def.field_name())))
+    }
+
+    fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {
+        match (&req.kind, fruit) {
+            (AggKind::Composite(spec), AggFruit::Buckets(b)) => render_composite(req, spec, b),
+            _ => Value::Null,
+        }
+    }
+}
+
 impl CompositeSpec {
-    pub(super) fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping) -> Result<Self> {
+    fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping) -> Result<Self> {
         let mut spec = CompositeSpec { size: 10, sources: Vec::new(), after: None };
         let mut after = None;
         for (key, value) in body {
@@ -213,7 +210,7 @@ enum SourceColumn {
 }
 
 /// One segment's columns for the sources, in source order.
-pub(super) struct SegSources {
+pub(crate) struct SegSources {
     columns: Vec<SourceColumn>,
     spec: CompositeSpec,
     scratch: RefCell<Scratch>,
@@ -230,7 +227,7 @@ struct Scratch {
 }
 
 impl SegSources {
-    pub(super) fn open(spec: &CompositeSpec, reader: &SegmentReader) -> tantivy::Result<SegSources> {
+    pub(crate) fn open(spec: &CompositeSpec, reader: &SegmentReader) -> tantivy::Result<SegSources> {
         let ff = reader.fast_fields();
         let mut columns = Vec::with_capacity(spec.sources.len());
         for source in &spec.sources {
@@ -288,7 +285,7 @@ impl SegSources {
     /// Calls `f` with every key tuple of `doc` (none if a source has no value and no missing bucket).
     /// Runs once per matching doc: the value lists, odometer and key live in reused scratch
     /// buffers, so the common single-valued doc allocates nothing.
-    pub(super) fn for_each_key(&self, doc: DocId, f: &mut dyn FnMut(&[Option<u64>])) {
+    pub(crate) fn for_each_key(&self, doc: DocId, f: &mut dyn FnMut(&[Option<u64>])) {
         let mut scratch = self.scratch.borrow_mut();
         let Scratch { per_source, idx, key, .. } = &mut *scratch;
         for (i, values) in per_source.iter_mut().enumerate() {
@@ -322,7 +319,7 @@ impl SegSources {
     /// Slots per source when every source is a keyword `terms` source and all tuples fit a
     /// dense count array (ordinals, plus one slot for the missing value): counting then indexes
     /// an array instead of hashing a tuple per document.
-    pub(super) fn dense_slots(&self) -> Option<Vec<u64>> {
+    pub(crate) fn dense_slots(&self) -> Option<Vec<u64>> {
         let mut slots = Vec::with_capacity(self.columns.len());
         let mut total = 1u64;
         for (column, source) in self.columns.iter().zip(&self.spec.sources) {
@@ -337,7 +334,7 @@ impl SegSources {
     /// Counts a block of documents into the dense array when every source column holds at
     /// most one value per document: each column decodes the block's ordinals in one call.
     /// False (nothing counted) when a column is multi-valued: count per document then.
-    pub(super) fn count_block_dense(&self, slots: &[u64], docs: &[DocId], counts: &mut [u64]) -> bool {
+    pub(crate) fn count_block_dense(&self, slots: &[u64], docs: &[DocId], counts: &mut [u64]) -> bool {
         let single = self.columns.iter().all(|c| match c {
             SourceColumn::Str(c) => c.ords().get_cardinality() != Cardinality::Multivalued,
             _ => false,
@@ -374,12 +371,12 @@ impl SegSources {
     }
 
     /// The tuple's index in the dense array (`slots` from [`Self::dense_slots`]).
-    pub(super) fn dense_index(slots: &[u64], key: &[Option<u64>]) -> usize {
+    pub(crate) fn dense_index(slots: &[u64], key: &[Option<u64>]) -> usize {
         key.iter().zip(slots).fold(0u64, |at, (v, n)| at * n + v.unwrap_or(n - 1)) as usize
     }
 
     /// The tuple at a dense index (the inverse of [`Self::dense_index`]).
-    pub(super) fn dense_key(slots: &[u64], mut at: u64) -> Vec<Option<u64>> {
+    pub(crate) fn dense_key(slots: &[u64], mut at: u64) -> Vec<Option<u64>> {
         let mut key = vec![None; slots.len()];
         for (slot, n) in key.iter_mut().zip(slots).rev() {
             let v = at % n;
@@ -390,7 +387,7 @@ impl SegSources {
     }
 
     /// The tuple as JSON array text, keyword ordinals resolved (the cross-segment key).
-    pub(super) fn key_text(&self, raw: &[Option<u64>]) -> BucketKey {
+    pub(crate) fn key_text(&self, raw: &[Option<u64>]) -> BucketKey {
         let mut buf = String::new();
         let values: Vec<Value> = raw
             .iter()
@@ -446,11 +443,7 @@ fn cmp_keys(spec: &CompositeSpec, a: &[Value], b: &[Value]) -> Ordering {
         .unwrap_or(Ordering::Equal)
 }
 
-pub(super) fn render_composite(
-    req: &AggRequest,
-    spec: &CompositeSpec,
-    buckets: &HashMap<BucketKey, FruitBucket>,
-) -> Value {
+fn render_composite(req: &AggRequest, spec: &CompositeSpec, buckets: &HashMap<BucketKey, FruitBucket>) -> Value {
     let mut keyed: Vec<(Vec<Value>, &FruitBucket)> = buckets
         .iter()
         .filter_map(|(k, b)| match k {
@@ -474,7 +467,7 @@ pub(super) fn render_composite(
             bucket_budget::consume();
             let mut obj = Map::new();
             obj.insert("key".into(), key_object(k));
-            if let Value::Object(rest) = render_missing(req, Some(b)) {
+            if let Value::Object(rest) = single_bucket(req, Some(b)) {
                 obj.extend(rest);
             }
             Value::Object(obj)

@@ -13,14 +13,20 @@ use std::collections::HashMap;
 
 use serde_json::{json, Map, Value};
 
-use super::collect::{BucketKey, FruitBucket};
 use super::date_histogram::{date_bucket_json, parse_key_style, parse_zone};
-use super::key_hasher::KeyMap;
-use super::{bucket_budget, AggFruit, AggKind, AggRequest, Interval, MAX_BUCKETS};
+use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
+use crate::aggs::bucket_budget;
+use crate::aggs::bucket_budget::MAX_BUCKETS;
+use crate::aggs::collect::key_hasher::KeyMap;
+use crate::aggs::intermediate::AggFruit;
+use crate::aggs::intermediate::{BucketKey, FruitBucket};
+use crate::aggs::options::AutoDateSpec;
+use crate::aggs::request::{AggKind, AggRequest, Interval};
 use crate::date::math::CalendarUnit;
 use crate::date::rounding::{KeyFormat, KeyStyle, Rounding};
 use crate::date::zone::DateZone;
 use crate::error::{EngineError, Result, ShardCause};
+use crate::store::mapping::FieldType;
 
 /// One rung of the ladder (ES `RoundingInfo`).
 struct Rung {
@@ -56,14 +62,6 @@ impl Rung {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct AutoDateSpec {
-    pub target: usize,
-    /// Index into the ladder of the finest rung (`minimum_interval`).
-    pub first_rung: usize,
-    pub key_format: KeyFormat,
-}
-
 impl AutoDateSpec {
     fn ladder(&self) -> Ladder<'static> {
         Ladder { rungs: &LADDER[self.first_rung..], zone: self.key_format.zone, target: self.target as i64 }
@@ -72,7 +70,7 @@ impl AutoDateSpec {
 
 /// A collected bucket key: the bucket start and the rung (index into the spec's ladder) it
 /// was rounded at, so segments that coarsened differently can be merged at render.
-pub(super) fn encode(key: i64, rung: usize) -> u64 {
+pub(crate) fn encode(key: i64, rung: usize) -> u64 {
     key.wrapping_mul(8).wrapping_add(rung as i64) as u64
 }
 
@@ -82,7 +80,7 @@ fn decode(raw: u64) -> (i64, usize) {
 }
 
 /// One segment's collection state (ES `AutoDateHistogramAggregator.FromSingle`).
-pub(super) struct AutoCollect {
+pub(crate) struct AutoCollect {
     ladder: Ladder<'static>,
     rung: Cell<usize>,
     /// Smallest and largest bucket key created so far.
@@ -93,7 +91,7 @@ pub(super) struct AutoCollect {
 }
 
 impl AutoCollect {
-    pub(super) fn new(spec: &AutoDateSpec, has_subs: bool) -> AutoCollect {
+    pub(crate) fn new(spec: &AutoDateSpec, has_subs: bool) -> AutoCollect {
         AutoCollect {
             ladder: spec.ladder(),
             rung: Cell::new(0),
@@ -103,12 +101,12 @@ impl AutoCollect {
         }
     }
 
-    pub(super) fn push_key(&self, ms: i64, keys: &mut Vec<u64>) {
+    pub(crate) fn push_key(&self, ms: i64, keys: &mut Vec<u64>) {
         keys.push(self.bucket(ms).0);
     }
 
     /// The collected key of `ms` at the current rung, and its bucket's [start, end).
-    pub(super) fn bucket(&self, ms: i64) -> (u64, i64, i64) {
+    pub(crate) fn bucket(&self, ms: i64) -> (u64, i64, i64) {
         let rung = self.rung.get();
         let (start, end) = self.last.get();
         if ms >= start && ms < end {
@@ -123,7 +121,7 @@ impl AutoCollect {
 
     /// After a doc created bucket `raw`: when the bucket count or the span since the first
     /// bucket no longer fits the rung, re-key every bucket at coarser rungs until they do.
-    pub(super) fn bucket_created<V>(&self, raw: u64, buckets: &mut KeyMap<V>, merge: impl Fn(&mut V, V)) {
+    pub(crate) fn bucket_created<V>(&self, raw: u64, buckets: &mut KeyMap<V>, merge: impl Fn(&mut V, V)) {
         let mut rung = self.rung.get();
         if !self.can_coarsen || rung >= self.ladder.last() {
             return;
@@ -157,8 +155,28 @@ impl AutoCollect {
     }
 }
 
+pub struct AutoDateHistogram;
+
+impl Aggregation for AutoDateHistogram {
+    fn parse(def: &AggDef) -> Result<(AggKind, FieldRef)> {
+        let (kind, field) = parse(def.name, def.body)?;
+        Ok((kind, FieldRef::Field(field)))
+    }
+
+    fn accepts(&self, _kind: &AggKind, ty: FieldType) -> bool {
+        ty == FieldType::Date || ty.is_i64() || ty.is_f64()
+    }
+
+    fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {
+        let (AggKind::AutoDateHistogram(spec), AggFruit::Buckets(buckets)) = (&req.kind, fruit) else {
+            unreachable!("fruit shape follows the request")
+        };
+        render(req, spec, buckets)
+    }
+}
+
 /// `auto_date_histogram` -> (kind, field name).
-pub(super) fn parse(name: &str, body: &Map<String, Value>) -> Result<(AggKind, String)> {
+fn parse(name: &str, body: &Map<String, Value>) -> Result<(AggKind, String)> {
     const KIND: &str = "auto_date_histogram";
     let mut field = None;
     let mut target = 10usize;
@@ -373,7 +391,7 @@ impl Ladder<'_> {
     }
 }
 
-pub(super) fn render(req: &AggRequest, spec: &AutoDateSpec, buckets: &HashMap<BucketKey, FruitBucket>) -> Value {
+fn render(req: &AggRequest, spec: &AutoDateSpec, buckets: &HashMap<BucketKey, FruitBucket>) -> Value {
     let ladder = spec.ladder();
     let mut collected: Vec<(i64, usize, &FruitBucket)> = buckets
         .iter()

@@ -12,7 +12,9 @@ use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
 mod date_block;
 mod harvest;
+pub(crate) mod key_hasher;
 mod numeric_block;
+mod open;
 mod state;
 
 use date_block::collect_date_block;
@@ -20,15 +22,17 @@ use harvest::harvest_state;
 use numeric_block::{collect_numeric_block, BlockValues};
 use state::new_state;
 
-use super::auto_date_histogram::AutoCollect;
-use super::composite::SegSources;
-use super::extra::SegColumns;
-use super::filters::SegFilters;
-pub use super::fruit::{AggFruit, BucketKey, FruitBucket, MetricState};
-use super::key_hasher::{KeyMap, TupleMap};
-use super::nested::for_each_joined;
-use super::random_sampler::SegSampler;
-use super::{AggKind, AggRequest, ExtraKind};
+use key_hasher::{KeyMap, TupleMap};
+use open::{open_segment, SegColumns, SegTopHits};
+
+use crate::aggs::bucket::adjacency_matrix::adjacency_keys;
+use crate::aggs::bucket::auto_date_histogram::AutoCollect;
+use crate::aggs::bucket::composite::SegSources;
+use crate::aggs::bucket::filters::SegFilters;
+use crate::aggs::bucket::nested::for_each_joined;
+use crate::aggs::bucket::random_sampler::SegSampler;
+use crate::aggs::intermediate::{AggFruit, MetricState};
+use crate::aggs::request::{needs_scores, AggKind, AggRequest};
 use crate::columns::zone_map::{zone_map, ZoneMap};
 use crate::date::rounding::DateKeyer;
 use crate::nested::levels::SegLevels;
@@ -54,7 +58,7 @@ struct Plan {
     /// `composite` and `matrix_stats`: this segment's columns of their fields.
     columns: Option<SegColumns>,
     /// `top_hits`: the per-search hits collector and this segment, to open one per bucket.
-    top_hits: Option<super::extra::SegTopHits>,
+    top_hits: Option<SegTopHits>,
     accessor: Accessor,
     subs: Vec<Plan>,
     filters: Option<SegFilters>,
@@ -148,7 +152,7 @@ fn build_plan(
     };
     let subs =
         req.subs.iter().map(|s| build_plan(s, segment, reader, weights, next)).collect::<tantivy::Result<_>>()?;
-    let (columns, top_hits) = super::extra::open_segment(&req.kind, segment, reader)?;
+    let (columns, top_hits) = open_segment(&req.kind, segment, reader)?;
     let zones = match (&req.kind, &req.field.resolved, &accessor) {
         (AggKind::DateHistogram { .. } | AggKind::AutoDateHistogram(_), Some((name, _)), Accessor::I64(column)) => {
             zone_map(reader.segment_id(), name, column)
@@ -215,7 +219,7 @@ impl Plan {
             (_, _) if self.filters.is_some() => {
                 if let Some(filters) = &self.filters {
                     filters.matching(doc, keys);
-                    super::extra::adjacency_keys(&self.kind, keys);
+                    adjacency_keys(&self.kind, keys);
                 }
             }
             (AggKind::Missing, _) => {
@@ -223,7 +227,7 @@ impl Plan {
                     keys.push(0);
                 }
             }
-            (AggKind::Extra(x), _) if matches!(**x, ExtraKind::Global) => keys.push(0),
+            (AggKind::Global, _) => keys.push(0),
             (_, _) if self.sampler.is_some() => {
                 if self.sampler.is_some_and(|s| s.keeps(doc)) {
                     keys.push(0);
@@ -322,9 +326,7 @@ impl Plan {
             Accessor::Str(_) | Accessor::Unmapped => {}
         }
         if out.len() == before {
-            if let AggKind::Extra(x) = &self.kind {
-                out.extend(x.missing_value());
-            }
+            out.extend(self.kind.missing_value());
         }
     }
 }
@@ -442,7 +444,7 @@ impl Collector for AggCollector {
 
     /// Only a `top_hits` ordered by (or tracking) relevance needs scores.
     fn requires_scoring(&self) -> bool {
-        super::extra::needs_scores(&self.aggs)
+        needs_scores(&self.aggs)
     }
 
     fn merge_fruits(&self, fruits: Vec<Vec<AggFruit>>) -> tantivy::Result<Vec<AggFruit>> {

@@ -16,18 +16,13 @@ use std::hash::BuildHasher;
 use serde_json::{json, Map, Value};
 use tantivy::{DocId, SegmentReader};
 
-use super::collect::FruitBucket;
-use super::render_extra::{java_double, render_missing};
-use super::{AggFruit, AggKind, AggRequest, ExtraKind, MetricOp};
+use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
+use crate::aggs::intermediate::AggFruit;
+use crate::aggs::intermediate::FruitBucket;
+use crate::aggs::options::SamplerSpec;
+use crate::aggs::render::{java_double, single_bucket};
+use crate::aggs::request::{AggKind, AggRequest, MetricOp};
 use crate::error::{EngineError, Result, ShardCause};
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct SamplerSpec {
-    pub probability: f64,
-    /// The request's `seed`, or (as ES) a random one, echoed in the response either way.
-    pub seed: i32,
-    pub shard_seed: Option<i32>,
-}
 
 const KIND: &str = "random_sampler";
 
@@ -46,7 +41,23 @@ fn int_of(value: &Value) -> Option<i32> {
     i32::try_from(n).ok()
 }
 
-pub(super) fn parse(name: &str, body: &Map<String, Value>, has_subs: bool) -> Result<SamplerSpec> {
+pub struct RandomSampler;
+
+impl Aggregation for RandomSampler {
+    fn parse(def: &AggDef) -> Result<(AggKind, FieldRef)> {
+        let spec = parse(def.name, def.body, def.has_subs())?;
+        Ok((AggKind::RandomSampler(Box::new(spec)), FieldRef::Field(def.field_name())))
+    }
+
+    fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {
+        match (&req.kind, fruit) {
+            (AggKind::RandomSampler(spec), AggFruit::Buckets(b)) => render(req, spec, b.values().next()),
+            _ => Value::Null,
+        }
+    }
+}
+
+fn parse(name: &str, body: &Map<String, Value>, has_subs: bool) -> Result<SamplerSpec> {
     let mut probability = None;
     let mut seed = None;
     let mut shard_seed = None;
@@ -99,7 +110,7 @@ fn random_seed() -> i32 {
 }
 
 /// ES builds `random_sampler` only at the top level of the request.
-pub(super) fn check_top_level(reqs: &[AggRequest]) -> Result<()> {
+pub(crate) fn check_top_level(reqs: &[AggRequest]) -> Result<()> {
     fn nested(reqs: &[AggRequest]) -> Option<&str> {
         reqs.iter().find_map(|r| if is_sampler(&r.kind) { Some(r.name.as_str()) } else { nested(&r.subs) })
     }
@@ -113,21 +124,20 @@ pub(super) fn check_top_level(reqs: &[AggRequest]) -> Result<()> {
 }
 
 fn is_sampler(kind: &AggKind) -> bool {
-    matches!(kind, AggKind::Extra(x) if matches!(**x, ExtraKind::RandomSampler(_)))
+    matches!(kind, AggKind::RandomSampler(_))
 }
 
 /// One segment's keep-or-skip decision for each document.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct SegSampler {
+pub(crate) struct SegSampler {
     /// Keep a doc whose hash is below this; `None` (p = 1) keeps every doc without hashing.
     threshold: Option<u64>,
     salt: u64,
 }
 
 impl SegSampler {
-    pub(super) fn open(kind: &AggKind, reader: &SegmentReader) -> Option<SegSampler> {
-        let AggKind::Extra(x) = kind else { return None };
-        let ExtraKind::RandomSampler(spec) = &**x else { return None };
+    pub(crate) fn open(kind: &AggKind, reader: &SegmentReader) -> Option<SegSampler> {
+        let AggKind::RandomSampler(spec) = kind else { return None };
         // p <= 0.5 here, so p * 2^64 fits a u64.
         let threshold = (spec.probability < 1.0).then_some((spec.probability * 18_446_744_073_709_551_616.0) as u64);
         // Doc ids restart in every segment, so the segment's id joins the seed.
@@ -136,7 +146,7 @@ impl SegSampler {
         Some(SegSampler { threshold, salt: splitmix64(seeds ^ splitmix64(segment)) })
     }
 
-    pub(super) fn keeps(&self, doc: DocId) -> bool {
+    pub(crate) fn keeps(&self, doc: DocId) -> bool {
         match self.threshold {
             None => true,
             Some(t) => splitmix64(self.salt.wrapping_add((doc as u64).wrapping_mul(GOLDEN_GAMMA))) < t,
@@ -160,7 +170,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// `{"seed", "shard_seed"?, "probability", "doc_count", ...sub-aggregations}`.
-pub(super) fn render(req: &AggRequest, spec: &SamplerSpec, bucket: Option<&FruitBucket>) -> Value {
+fn render(req: &AggRequest, spec: &SamplerSpec, bucket: Option<&FruitBucket>) -> Value {
     let mut obj = Map::new();
     obj.insert("seed".into(), json!(spec.seed));
     if let Some(shard_seed) = spec.shard_seed {
@@ -171,7 +181,7 @@ pub(super) fn render(req: &AggRequest, spec: &SamplerSpec, bucket: Option<&Fruit
         let subs = req.subs.iter().zip(&b.subs).map(|(r, f)| scaled_up(r, f, spec.probability)).collect();
         FruitBucket { count: b.count, subs }
     });
-    if let Value::Object(rest) = render_missing(req, scaled.as_ref()) {
+    if let Value::Object(rest) = single_bucket(req, scaled.as_ref()) {
         obj.extend(rest);
     }
     Value::Object(obj)

@@ -7,64 +7,60 @@ use std::collections::HashMap;
 
 use serde_json::{json, Map, Value};
 
-use super::bucket_budget;
-use super::collect::{BucketKey, FruitBucket};
-use super::render::render_one;
-use super::{AggFruit, AggKind, AggRequest, Interval};
+use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
+use crate::aggs::bucket_budget;
+use crate::aggs::intermediate::AggFruit;
+use crate::aggs::intermediate::{BucketKey, FruitBucket};
+use crate::aggs::options::DateHistogramOpts;
+use crate::aggs::render::render_one;
+use crate::aggs::request::{AggKind, AggRequest, Interval};
 use crate::date::math::CalendarUnit;
 use crate::date::rounding::{Bounds, KeyFormat, KeyStyle, Rounding};
 use crate::date::zone::DateZone;
 use crate::date::{parse_date_with_precision, parse_format_list, DateFormat, DEFAULT_FORMATS};
 use crate::error::{EngineError, Result, ShardCause};
+use crate::store::mapping::FieldType;
 use crate::store::mapping::Mapping;
-
-/// The options beyond the interval and `min_doc_count`; the defaults are plain UTC buckets.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DateHistogramOpts {
-    pub key_format: KeyFormat,
-    pub offset_ms: i64,
-    /// Already rounded down (without the offset), as ES stores them.
-    pub extended_bounds: Option<Bounds>,
-    pub hard_bounds: Option<Bounds>,
-    pub keyed: bool,
-}
-
-impl Default for DateHistogramOpts {
-    fn default() -> Self {
-        DateHistogramOpts {
-            key_format: KeyFormat::iso(DateZone::Utc),
-            offset_ms: 0,
-            extended_bounds: None,
-            hard_bounds: None,
-            keyed: false,
-        }
-    }
-}
-
-impl DateHistogramOpts {
-    pub fn rounding(&self, interval: Interval) -> Rounding {
-        Rounding { interval, zone: self.key_format.zone, offset_ms: self.offset_ms }
-    }
-}
 
 fn failed(kind: &str, key: &str) -> EngineError {
     EngineError::XContentParse(format!("[{kind}] failed to parse field [{key}]"))
 }
 
 /// `time_zone` (shared with auto_date_histogram).
-pub(super) fn parse_zone(kind: &str, value: &Value) -> Result<DateZone> {
+pub(crate) fn parse_zone(kind: &str, value: &Value) -> Result<DateZone> {
     value.as_str().and_then(DateZone::parse).ok_or_else(|| failed(kind, "time_zone"))
 }
 
 /// `format`: how `key_as_string` prints (and how string bounds parse).
-pub(super) fn parse_key_style(kind: &str, value: &Value) -> Result<(String, KeyStyle)> {
+pub(crate) fn parse_key_style(kind: &str, value: &Value) -> Result<(String, KeyStyle)> {
     let text = value.as_str().ok_or_else(|| failed(kind, "format"))?;
     let style = KeyStyle::from_format(text).map_err(|r| EngineError::shard(ShardCause::IllegalArgument, r))?;
     Ok((text.to_string(), style))
 }
 
+pub struct DateHistogram;
+
+impl Aggregation for DateHistogram {
+    fn parse(def: &AggDef) -> Result<(AggKind, FieldRef)> {
+        let (kind, field) = parse(def.name, def.body, def.mapping)?;
+        Ok((kind, FieldRef::Field(field)))
+    }
+
+    fn accepts(&self, _kind: &AggKind, ty: FieldType) -> bool {
+        ty == FieldType::Date || ty.is_i64() || ty.is_f64()
+    }
+
+    fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {
+        let (AggKind::DateHistogram { interval, min_doc_count, opts }, AggFruit::Buckets(buckets)) = (&req.kind, fruit)
+        else {
+            unreachable!("fruit shape follows the request")
+        };
+        render(req, *interval, *min_doc_count, opts, buckets)
+    }
+}
+
 /// `date_histogram` -> (kind, field name).
-pub(super) fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping) -> Result<(AggKind, String)> {
+fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping) -> Result<(AggKind, String)> {
     const KIND: &str = "date_histogram";
     let mut field = None;
     let mut interval = None;
@@ -255,7 +251,7 @@ fn now_ms() -> i64 {
 }
 
 /// One date bucket: `key_as_string`, `key`, `doc_count`, then the sub-aggregations.
-pub(super) fn date_bucket_json(req: &AggRequest, format: &KeyFormat, key: i64, bucket: Option<&FruitBucket>) -> Value {
+pub(crate) fn date_bucket_json(req: &AggRequest, format: &KeyFormat, key: i64, bucket: Option<&FruitBucket>) -> Value {
     bucket_budget::consume();
     let mut obj = Map::new();
     obj.insert("key_as_string".into(), json!(format.format(key)));
@@ -271,7 +267,7 @@ pub(super) fn date_bucket_json(req: &AggRequest, format: &KeyFormat, key: i64, b
     Value::Object(obj)
 }
 
-pub(super) fn render(
+fn render(
     req: &AggRequest,
     interval: Interval,
     min_doc_count: u64,
@@ -421,7 +417,7 @@ mod tests {
         let req = AggRequest {
             name: "h".into(),
             kind: kind.clone(),
-            field: super::super::AggField { name: "d".into(), resolved: None },
+            field: crate::aggs::request::AggField { name: "d".into(), resolved: None },
             subs: vec![],
         };
         let buckets =

@@ -10,18 +10,45 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
+use crate::aggs::intermediate::AggFruit;
+use crate::aggs::options::WidthSpec;
+use crate::aggs::request::{AggKind, AggRequest};
 use crate::error::{EngineError, Result, ShardCause};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct WidthSpec {
-    pub buckets: usize,
-    pub shard_size: usize,
-    pub initial_buffer: usize,
-}
+use crate::store::mapping::FieldType;
 
 /// ES's defaults: 10 buckets, `shard_size` 50 per bucket, a buffer of 10 shard sizes (at
 /// most 50,000 values).
-pub(super) fn parse(name: &str, body: &Map<String, Value>) -> Result<WidthSpec> {
+pub struct VariableWidthHistogram;
+
+impl Aggregation for VariableWidthHistogram {
+    fn parse(def: &AggDef) -> Result<(AggKind, FieldRef)> {
+        if def.has_subs() {
+            // ES replays deferred sub-aggregations through its cluster merges; not done here.
+            return Err(EngineError::Parsing(format!(
+                "Aggregator [{}] of type [variable_width_histogram] cannot accept sub-aggregations",
+                def.name
+            )));
+        }
+        let spec = parse(def.name, def.body)?;
+        Ok((AggKind::VariableWidth(Box::new(spec)), FieldRef::Field(def.field_name())))
+    }
+
+    fn accepts(&self, _kind: &AggKind, ty: FieldType) -> bool {
+        ty.is_f64() || matches!(ty, FieldType::Long | FieldType::Integer)
+    }
+
+    fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {
+        let AggKind::VariableWidth(spec) = &req.kind else { unreachable!("dispatched by kind") };
+        let values: &[f64] = match fruit {
+            AggFruit::Values(v) => v,
+            _ => &[],
+        };
+        render(values, spec)
+    }
+}
+
+fn parse(name: &str, body: &Map<String, Value>) -> Result<WidthSpec> {
     let (mut buckets, mut shard_size, mut initial_buffer) = (10i64, None, None);
     for (key, value) in body {
         let bad = || EngineError::XContentParse(format!("[variable_width_histogram] failed to parse field [{key}]"));
@@ -240,7 +267,7 @@ fn merge_to_target(buckets: &[WidthBucket], target: usize) -> Vec<WidthBucket> {
 }
 
 /// The final buckets of a single shard's values: the shard phase, then ES's reduce.
-pub(super) fn buckets(values: &[f64], spec: &WidthSpec) -> Vec<WidthBucket> {
+pub(crate) fn buckets(values: &[f64], spec: &WidthSpec) -> Vec<WidthBucket> {
     let shard = shard_buckets(values, spec);
     // Buckets with the same centroid are one key: reduced together (every bucket passes
     // through `reduce_bucket`, which can move a centroid by an ulp).
@@ -271,11 +298,11 @@ pub(super) fn buckets(values: &[f64], spec: &WidthSpec) -> Vec<WidthBucket> {
     out
 }
 
-pub(super) fn render(values: &[f64], spec: &WidthSpec) -> Value {
+fn render(values: &[f64], spec: &WidthSpec) -> Value {
     let rendered: Vec<Value> = buckets(values, spec)
         .into_iter()
         .map(|b| {
-            super::bucket_budget::consume();
+            crate::aggs::bucket_budget::consume();
             json!({ "min": b.min, "key": b.centroid, "max": b.max, "doc_count": b.doc_count })
         })
         .collect();

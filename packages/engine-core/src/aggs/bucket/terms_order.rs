@@ -8,30 +8,11 @@ use std::cmp::Ordering;
 
 use serde_json::{Map, Value};
 
-use super::collect::FruitBucket;
-use super::render::render_one;
-use super::{AggKind, AggRequest, MetricOp};
+use crate::aggs::intermediate::FruitBucket;
+use crate::aggs::options::{OrderBy, OrderKey, TermsOrder};
+use crate::aggs::render::render_one;
+use crate::aggs::request::{AggKind, AggRequest, MetricOp};
 use crate::error::{EngineError, Result, ShardCause};
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct TermsOrder(pub Vec<OrderKey>);
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct OrderKey {
-    pub by: OrderBy,
-    pub asc: bool,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum OrderBy {
-    Count,
-    Key,
-    /// The sub-aggregation at this index; `stat` names a value of a multi-value metric.
-    Metric {
-        sub: usize,
-        stat: Option<String>,
-    },
-}
 
 impl TermsOrder {
     /// ES's default: most documents first.
@@ -50,7 +31,7 @@ impl TermsOrder {
 
     /// Compares two buckets; `cmp_keys` orders their keys ascending, `values` holds each
     /// bucket's metric values in the order of this order's metric criteria.
-    pub(super) fn compare(
+    pub(crate) fn compare(
         &self,
         (a, a_values): (&FruitBucket, &[f64]),
         (b, b_values): (&FruitBucket, &[f64]),
@@ -77,7 +58,7 @@ impl TermsOrder {
     }
 
     /// The bucket's values for the metric criteria, in order (NaN where a metric has none).
-    pub(super) fn metric_values(&self, req: &AggRequest, bucket: &FruitBucket) -> Vec<f64> {
+    pub(crate) fn metric_values(&self, req: &AggRequest, bucket: &FruitBucket) -> Vec<f64> {
         self.0
             .iter()
             .filter_map(|k| match &k.by {
@@ -132,27 +113,24 @@ fn percentile<'a>(rendered: &'a Value, stat: &str) -> Option<&'a Value> {
 }
 
 fn is_metric(kind: &AggKind) -> bool {
-    use super::ExtraKind;
-    match kind {
-        AggKind::Metric { .. } | AggKind::Cardinality => true,
-        AggKind::Extra(x) => matches!(
-            **x,
-            ExtraKind::Percentiles { .. }
-                | ExtraKind::PercentileRanks { .. }
-                | ExtraKind::MedianAbsoluteDeviation { .. }
-        ),
-        _ => false,
-    }
+    matches!(
+        kind,
+        AggKind::Metric { .. }
+            | AggKind::Cardinality
+            | AggKind::Percentiles { .. }
+            | AggKind::PercentileRanks { .. }
+            | AggKind::MedianAbsoluteDeviation { .. }
+    )
 }
 
 fn is_multi_value(kind: &AggKind) -> bool {
     matches!(kind, AggKind::Metric { op: MetricOp::Stats | MetricOp::ExtendedStats })
-        || matches!(kind, AggKind::Extra(x) if matches!(**x, super::ExtraKind::Percentiles { .. } | super::ExtraKind::PercentileRanks { .. }))
+        || matches!(kind, AggKind::Percentiles { .. } | AggKind::PercentileRanks { .. })
 }
 
 /// Parses `order` (an object or a list of one-entry objects) against the parsed
 /// sub-aggregations. `bad` is the parse error for a malformed value.
-pub(super) fn parse(value: &Value, subs: &[AggRequest], bad: impl Fn() -> EngineError) -> Result<TermsOrder> {
+pub(crate) fn parse(value: &Value, subs: &[AggRequest], bad: impl Fn() -> EngineError) -> Result<TermsOrder> {
     let entries: Vec<&Map<String, Value>> = match value {
         Value::Object(o) => vec![o],
         Value::Array(list) if !list.is_empty() => {

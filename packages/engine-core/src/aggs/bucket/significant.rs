@@ -22,63 +22,19 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, Term};
 use tantivy_fst::Automaton;
 
-use super::collect::{BucketKey, FruitBucket};
 use super::heuristic::{Counts, Heuristic};
-use super::render::{bucket_json, KeyValue};
-use super::AggRequest;
+use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
+use crate::aggs::intermediate::AggFruit;
+use crate::aggs::intermediate::{BucketKey, FruitBucket};
+use crate::aggs::options::{Background, SignificantSpec, TermFilter, TextSource};
+use crate::aggs::render::{bucket_json, KeyValue};
+use crate::aggs::request::AggKind;
+use crate::aggs::request::AggRequest;
 use crate::error::{EngineError, Result, ShardCause};
-use crate::query::ast::QueryAst;
 use crate::store::mapping::{FieldType, Mapping};
 
 /// The fruit key holding the foreground size (no keyword term is a `Num` key).
-pub(super) const SUBSET_SIZE_KEY: BucketKey = BucketKey::Num(u64::MAX);
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct SignificantSpec {
-    pub size: usize,
-    pub shard_size: usize,
-    pub min_doc_count: u64,
-    pub shard_min_doc_count: u64,
-    pub heuristic: Heuristic,
-    pub background: Option<Background>,
-    pub include: Option<TermFilter>,
-    pub exclude: Option<TermFilter>,
-    /// `significant_text`: the `_source` paths re-analyzed per document.
-    pub text: Option<TextSource>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct TextSource {
-    pub source_paths: Vec<String>,
-    pub source_field: Field,
-}
-
-/// `background_filter`, lowered once at parse time (the query needs the mapping, which
-/// rendering does not have). Equality follows the DSL.
-#[derive(Clone)]
-pub struct Background {
-    pub ast: QueryAst,
-    query: Arc<dyn Query>,
-}
-
-impl PartialEq for Background {
-    fn eq(&self, other: &Self) -> bool {
-        self.ast == other.ast
-    }
-}
-
-impl std::fmt::Debug for Background {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.ast.fmt(f)
-    }
-}
-
-/// `include`/`exclude`: a list of exact terms, or a regular expression over the whole term.
-#[derive(Debug, Clone, PartialEq)]
-pub enum TermFilter {
-    Exact(Vec<String>),
-    Pattern(String),
-}
+pub(crate) const SUBSET_SIZE_KEY: BucketKey = BucketKey::Num(u64::MAX);
 
 impl TermFilter {
     fn parse(kind: &str, key: &str, value: &Value) -> Result<TermFilter> {
@@ -126,12 +82,23 @@ fn default_shard_size(size: usize) -> usize {
     2 * ((size as f64 * 1.5 + 10.0) as usize)
 }
 
-pub(super) fn parse(
-    name: &str,
-    kind_name: &str,
-    body: &Map<String, Value>,
-    mapping: &Mapping,
-) -> Result<SignificantSpec> {
+pub struct Significant;
+
+impl Aggregation for Significant {
+    fn parse(def: &AggDef) -> Result<(AggKind, FieldRef)> {
+        let spec = parse(def.name, def.kind_name, def.body, def.mapping)?;
+        Ok((AggKind::Significant(Box::new(spec)), FieldRef::Field(def.field_name())))
+    }
+
+    fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {
+        match (&req.kind, fruit) {
+            (AggKind::Significant(spec), AggFruit::Buckets(b)) => render(req, spec, b),
+            _ => Value::Null,
+        }
+    }
+}
+
+fn parse(name: &str, kind_name: &str, body: &Map<String, Value>, mapping: &Mapping) -> Result<SignificantSpec> {
     let text = kind_name == "significant_text";
     let mut spec = SignificantSpec {
         size: 10,
@@ -193,7 +160,7 @@ pub(super) fn parse(
             _ => return Err(EngineError::XContentParse(format!("[{kind_name}] unknown field [{key}]"))),
         }
     }
-    let field = super::extra::field_of(body);
+    let field = body.get("field").and_then(Value::as_str).unwrap_or_default().to_string();
     if field.is_empty() {
         return Err(EngineError::shard(
             ShardCause::IllegalArgument,
@@ -263,11 +230,11 @@ struct Scored<'a> {
     score: f64,
 }
 
-pub(super) fn render(req: &AggRequest, spec: &SignificantSpec, buckets: &HashMap<BucketKey, FruitBucket>) -> Value {
+fn render(req: &AggRequest, spec: &SignificantSpec, buckets: &HashMap<BucketKey, FruitBucket>) -> Value {
     // ES answers an unmapped field with an empty list and no counts at all.
     let Some((field_name, _)) = &req.field.resolved else { return json!({ "buckets": [] }) };
     let subset_size = buckets.get(&SUBSET_SIZE_KEY).map_or(0, |b| b.count);
-    let selected = super::top_hits::with_searcher(|searcher| {
+    let selected = crate::aggs::metric::top_hits::with_searcher(|searcher| {
         let stats = BackgroundStats {
             searcher,
             field: searcher.schema().get_field(field_name).ok(),

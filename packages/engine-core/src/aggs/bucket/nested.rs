@@ -5,23 +5,31 @@
 use serde_json::{Map, Value};
 use tantivy::DocId;
 
-use super::{AggKind, AggRequest, ExtraKind};
+use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
+use crate::aggs::intermediate::AggFruit;
+use crate::aggs::options::Join;
+use crate::aggs::render::single_bucket;
+use crate::aggs::request::{AggKind, AggRequest};
 use crate::error::{EngineError, Result, ShardCause};
 use crate::nested::levels::SegLevels;
 use crate::store::mapping::Mapping;
 
-#[derive(Debug, Clone, PartialEq)]
-pub enum Join {
-    /// `nested`: each document's objects at `path`. `None` when the path is unmapped (ES
-    /// answers an empty bucket then). `inside[p]`: path `p` lies inside the parents' level,
-    /// which bounds the walk back over a parent's block.
-    Objects { path: Option<usize>, inside: Vec<bool> },
-    /// `reverse_nested`: each object's ancestor at `target` (`None`: the root document).
-    Parents { target: Option<usize>, unmapped: bool },
+pub struct Nested;
+
+impl Aggregation for Nested {
+    fn parse(def: &AggDef) -> Result<(AggKind, FieldRef)> {
+        let (kind, path) = parse(def.name, def.kind_name, def.body)?;
+        Ok((kind, FieldRef::Unresolved(path.unwrap_or_default())))
+    }
+
+    fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {
+        let AggFruit::Buckets(buckets) = fruit else { unreachable!("fruit shape follows the request") };
+        single_bucket(req, buckets.values().next())
+    }
 }
 
 /// Parses the body; the levels are filled in by `resolve` once the enclosing scope is known.
-pub fn parse(name: &str, kind_name: &str, body: &Map<String, Value>) -> Result<(AggKind, Option<String>)> {
+fn parse(name: &str, kind_name: &str, body: &Map<String, Value>) -> Result<(AggKind, Option<String>)> {
     let mut path = None;
     for (key, value) in body {
         match (key.as_str(), value) {
@@ -102,7 +110,7 @@ pub fn resolve(reqs: &mut [AggRequest], mapping: &Mapping, scope: Option<usize>,
 }
 
 fn is_top_hits(kind: &AggKind) -> bool {
-    matches!(kind, AggKind::Extra(x) if matches!(**x, ExtraKind::TopHits(_)))
+    matches!(kind, AggKind::TopHits(_))
 }
 
 /// Calls `visit` with each document the join maps `doc` to, in doc order.

@@ -1,6 +1,7 @@
 //! Tests of `auto_date_histogram.rs`: the rounding ladder, the interval choice and the segment merge.
 
 use super::*;
+use crate::aggs::options::AutoDateSpec;
 use crate::date::{parse_date_str, DEFAULT_FORMATS};
 
 fn ms(s: &str) -> i64 {
@@ -38,7 +39,7 @@ fn render_merged(spec: &AutoDateSpec, buckets: &HashMap<BucketKey, FruitBucket>)
     let req = AggRequest {
         name: "a".into(),
         kind: AggKind::AutoDateHistogram(Box::new(spec.clone())),
-        field: super::super::AggField { name: "t".into(), resolved: None },
+        field: crate::aggs::request::AggField { name: "t".into(), resolved: None },
         subs: vec![],
     };
     bucket_budget::reset();

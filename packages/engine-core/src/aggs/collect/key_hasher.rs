@@ -6,7 +6,7 @@ use std::collections::HashMap;
 /// The folded 128-bit product mixes low and high bits, so keys that are multiples of an
 /// interval (histogram keys) still spread over the table.
 #[derive(Default, Clone, Copy)]
-pub(super) struct KeyHasher(u64);
+pub(crate) struct KeyHasher(u64);
 
 impl std::hash::Hasher for KeyHasher {
     fn write(&mut self, bytes: &[u8]) {
@@ -35,7 +35,7 @@ impl std::hash::Hasher for KeyHasher {
     }
 }
 
-pub(super) type KeyMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;
+pub(crate) type KeyMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;
 
 /// Per-segment composite buckets, keyed by the tuple of raw source values.
-pub(super) type TupleMap<V> = HashMap<Vec<Option<u64>>, V, std::hash::BuildHasherDefault<KeyHasher>>;
+pub(crate) type TupleMap<V> = HashMap<Vec<Option<u64>>, V, std::hash::BuildHasherDefault<KeyHasher>>;

@@ -6,18 +6,17 @@
 use std::cell::RefCell;
 use std::collections::HashSet;
 
+use crate::aggs::options::TextSource;
 use serde_json::Value;
 use tantivy::schema::{Field, Value as _};
 use tantivy::store::StoreReader;
 use tantivy::tokenizer::{TextAnalyzer, TokenStream};
 use tantivy::{DocId, SegmentReader, TantivyDocument};
 
-use super::significant::TextSource;
-
 /// Store blocks kept decompressed; matching docs arrive in order, so one block is reused.
 const STORE_CACHE_BLOCKS: usize = 4;
 
-pub(super) struct SourceText {
+pub(crate) struct SourceText {
     store: StoreReader,
     source_field: Field,
     paths: Vec<String>,
@@ -25,7 +24,7 @@ pub(super) struct SourceText {
 }
 
 impl SourceText {
-    pub(super) fn open(spec: &TextSource, reader: &SegmentReader) -> tantivy::Result<SourceText> {
+    pub(crate) fn open(spec: &TextSource, reader: &SegmentReader) -> tantivy::Result<SourceText> {
         Ok(SourceText {
             store: reader.get_store_reader(STORE_CACHE_BLOCKS)?,
             source_field: spec.source_field,
@@ -35,7 +34,7 @@ impl SourceText {
     }
 
     /// The distinct terms of `doc`'s text, in order of first occurrence.
-    pub(super) fn terms(&self, doc: DocId) -> Vec<String> {
+    pub(crate) fn terms(&self, doc: DocId) -> Vec<String> {
         let Ok(stored) = self.store.get::<TantivyDocument>(doc) else { return Vec::new() };
         let Some(raw) = stored.get_first(self.source_field).and_then(|v| v.as_bytes()) else { return Vec::new() };
         let Ok(source) = serde_json::from_slice::<Value>(raw) else { return Vec::new() };

@@ -7,18 +7,42 @@ use serde_json::{json, Map, Value};
 use tantivy::columnar::Column;
 use tantivy::{DocId, SegmentReader};
 
+use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
+use crate::aggs::intermediate::AggFruit;
+use crate::aggs::options::MatrixField;
+use crate::aggs::request::{AggKind, AggRequest};
 use crate::error::{EngineError, Result, ShardCause};
 use crate::store::mapping::{FieldType, Mapping};
 
-/// A field: its name in the request and its tantivy column (`true`: f64 column).
-#[derive(Debug, Clone, PartialEq)]
-pub struct MatrixField {
-    pub name: String,
-    pub column: String,
-    pub is_f64: bool,
+pub struct MatrixStats;
+
+impl Aggregation for MatrixStats {
+    fn parse(def: &AggDef) -> Result<(AggKind, FieldRef)> {
+        if def.has_subs() {
+            return Err(EngineError::Parsing(format!(
+                "Aggregator [{}] of type [matrix_stats] cannot accept sub-aggregations",
+                def.name
+            )));
+        }
+        let fields = parse(def.name, def.body, def.mapping)?;
+        Ok((AggKind::MatrixStats { fields }, FieldRef::Field(def.field_name())))
+    }
+
+    fn accepts(&self, _kind: &AggKind, ty: FieldType) -> bool {
+        ty != FieldType::Keyword
+    }
+
+    fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {
+        let AggKind::MatrixStats { fields } = &req.kind else { unreachable!("dispatched by kind") };
+        let values: &[f64] = match fruit {
+            AggFruit::Values(v) => v,
+            _ => &[],
+        };
+        render(fields, values)
+    }
 }
 
-pub(super) fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping) -> Result<Vec<MatrixField>> {
+fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping) -> Result<Vec<MatrixField>> {
     let mut fields = Vec::new();
     for (key, value) in body {
         let bad = || EngineError::XContentParse(format!("[matrix_stats] failed to parse field [{key}]"));
@@ -59,10 +83,10 @@ enum NumColumn {
 }
 
 /// One segment's columns of the matrix fields (`None`: a field absent from the segment).
-pub(super) struct MatrixColumns(Vec<Option<NumColumn>>);
+pub(crate) struct MatrixColumns(Vec<Option<NumColumn>>);
 
 impl MatrixColumns {
-    pub(super) fn open(fields: &[MatrixField], reader: &SegmentReader) -> tantivy::Result<MatrixColumns> {
+    pub(crate) fn open(fields: &[MatrixField], reader: &SegmentReader) -> tantivy::Result<MatrixColumns> {
         let ff = reader.fast_fields();
         let mut columns = Vec::with_capacity(fields.len());
         for f in fields {
@@ -76,7 +100,7 @@ impl MatrixColumns {
     }
 
     /// Appends the doc's row (one average per field) if every field has a value.
-    pub(super) fn push_row(&self, doc: DocId, out: &mut Vec<f64>) {
+    pub(crate) fn push_row(&self, doc: DocId, out: &mut Vec<f64>) {
         let start = out.len();
         for column in &self.0 {
             let (sum, n) = match column {
@@ -100,7 +124,7 @@ fn java_bucket(name: &str, capacity: u32) -> u32 {
     (h ^ (h >> 16)) & (capacity - 1)
 }
 
-pub(super) fn render(fields: &[MatrixField], values: &[f64]) -> Value {
+fn render(fields: &[MatrixField], values: &[f64]) -> Value {
     let k = fields.len();
     let n = values.len().checked_div(k).unwrap_or(0);
     if n == 0 {

@@ -11,12 +11,182 @@
 //! set its answer is itself an estimate, and ours stays within a few neighbouring values of
 //! it (the conformance cases on 300 docs carry a tolerance for that reason).
 
+use serde::de::IgnoredAny;
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use super::render_extra::java_double;
-use super::AggRequest;
+use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
+use crate::aggs::intermediate::AggFruit;
+use crate::aggs::render::java_double;
+use crate::aggs::request::{AggKind, AggRequest};
 use crate::date::format_millis;
+use crate::error::{EngineError, Result, ShardCause};
 use crate::store::mapping::FieldType;
+
+/// ES's default `percents`.
+const DEFAULT_PERCENTS: [f64; 7] = [1.0, 5.0, 25.0, 50.0, 75.0, 95.0, 99.0];
+
+pub struct Percentiles;
+pub struct PercentileRanks;
+pub struct MedianAbsoluteDeviation;
+
+/// The options of the three; `tdigest` and `compression` are accuracy knobs of ES's sketch:
+/// our computation is exact, so they change nothing.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PercentilesOptions {
+    #[serde(rename = "field")]
+    _field: Option<IgnoredAny>,
+    #[serde(rename = "percents")]
+    _percents: Option<IgnoredAny>,
+    #[serde(rename = "keyed")]
+    _keyed: Option<IgnoredAny>,
+    #[serde(rename = "missing")]
+    _missing: Option<IgnoredAny>,
+    #[serde(rename = "tdigest")]
+    _tdigest: Option<IgnoredAny>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RanksOptions {
+    #[serde(rename = "field")]
+    _field: Option<IgnoredAny>,
+    #[serde(rename = "values")]
+    _values: Option<IgnoredAny>,
+    #[serde(rename = "keyed")]
+    _keyed: Option<IgnoredAny>,
+    #[serde(rename = "missing")]
+    _missing: Option<IgnoredAny>,
+    #[serde(rename = "tdigest")]
+    _tdigest: Option<IgnoredAny>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MadOptions {
+    #[serde(rename = "field")]
+    _field: Option<IgnoredAny>,
+    #[serde(rename = "missing")]
+    _missing: Option<IgnoredAny>,
+    #[serde(rename = "compression")]
+    _compression: Option<IgnoredAny>,
+}
+
+/// What the three read from their bodies, in the body's key order.
+struct Common {
+    field: Option<String>,
+    numbers: Option<Vec<f64>>,
+    keyed: bool,
+    missing: Option<f64>,
+}
+
+fn read_common(def: &AggDef, numbers_key: &str) -> Result<Common> {
+    let mut out = Common { field: None, numbers: None, keyed: true, missing: None };
+    for (key, value) in def.body {
+        let bad = || def.bad_field(key);
+        match key.as_str() {
+            "field" => out.field = def.field_option()?,
+            k if k == numbers_key => {
+                let list = value.as_array().ok_or_else(bad)?;
+                out.numbers = Some(list.iter().map(|v| v.as_f64().ok_or_else(bad)).collect::<Result<_>>()?);
+            }
+            "keyed" => out.keyed = value.as_bool().ok_or_else(bad)?,
+            "missing" => {
+                let n = value.as_f64().or_else(|| value.as_str().and_then(|s| s.parse().ok()));
+                out.missing = Some(n.ok_or_else(bad)?);
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// Values are kept per bucket to the end: no sub-aggregations, and numbers only.
+fn no_subs(def: &AggDef) -> Result<()> {
+    if def.has_subs() {
+        return Err(EngineError::Parsing(format!(
+            "Aggregator [{}] of type [{}] cannot accept sub-aggregations",
+            def.name, def.kind_name
+        )));
+    }
+    Ok(())
+}
+
+fn values(fruit: &AggFruit) -> &[f64] {
+    match fruit {
+        AggFruit::Values(v) => v,
+        _ => &[],
+    }
+}
+
+impl Aggregation for Percentiles {
+    fn parse(def: &AggDef) -> Result<(AggKind, FieldRef)> {
+        def.check_keys::<PercentilesOptions>()?;
+        let c = read_common(def, "percents")?;
+        let field = def.required_field(c.field)?;
+        let percents = c.numbers.unwrap_or_else(|| DEFAULT_PERCENTS.to_vec());
+        if let Some(p) = percents.iter().find(|p| !(0.0..=100.0).contains(*p)) {
+            return Err(EngineError::shard(
+                ShardCause::IllegalArgument,
+                format!("percent must be in [0,100], got [{p}]: [{}]", def.name),
+            ));
+        }
+        no_subs(def)?;
+        Ok((AggKind::Percentiles { percents, keyed: c.keyed, missing: c.missing }, FieldRef::Field(field)))
+    }
+
+    fn accepts(&self, _kind: &AggKind, ty: FieldType) -> bool {
+        ty != FieldType::Keyword
+    }
+
+    fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {
+        let AggKind::Percentiles { percents, keyed, .. } = &req.kind else { unreachable!("dispatched by kind") };
+        render_percentiles(req, values(fruit), percents, *keyed)
+    }
+}
+
+impl Aggregation for PercentileRanks {
+    fn parse(def: &AggDef) -> Result<(AggKind, FieldRef)> {
+        def.check_keys::<RanksOptions>()?;
+        let c = read_common(def, "values")?;
+        let field = def.required_field(c.field)?;
+        let values = c.numbers.filter(|v| !v.is_empty()).ok_or_else(|| {
+            EngineError::shard(ShardCause::IllegalArgument, format!("[values] must not be null: [{}]", def.name))
+        })?;
+        no_subs(def)?;
+        Ok((AggKind::PercentileRanks { values, keyed: c.keyed, missing: c.missing }, FieldRef::Field(field)))
+    }
+
+    fn accepts(&self, _kind: &AggKind, ty: FieldType) -> bool {
+        ty != FieldType::Keyword
+    }
+
+    fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {
+        let AggKind::PercentileRanks { values: targets, keyed, .. } = &req.kind else {
+            unreachable!("dispatched by kind")
+        };
+        render_percentile_ranks(req, values(fruit), targets, *keyed)
+    }
+}
+
+impl Aggregation for MedianAbsoluteDeviation {
+    fn parse(def: &AggDef) -> Result<(AggKind, FieldRef)> {
+        def.check_keys::<MadOptions>()?;
+        let c = read_common(def, "")?;
+        let field = def.required_field(c.field)?;
+        no_subs(def)?;
+        Ok((AggKind::MedianAbsoluteDeviation { missing: c.missing }, FieldRef::Field(field)))
+    }
+
+    fn accepts(&self, _kind: &AggKind, ty: FieldType) -> bool {
+        ty != FieldType::Keyword
+    }
+
+    fn render(&self, _req: &AggRequest, fruit: &AggFruit) -> Value {
+        render_mad(values(fruit))
+    }
+}
 
 fn sorted(values: &[f64]) -> Vec<f64> {
     let mut v = values.to_vec();
@@ -127,7 +297,7 @@ fn render_values(req: &AggRequest, pairs: Vec<(f64, f64)>, keyed: bool, dates: b
     json!({ "values": list })
 }
 
-pub(super) fn render_percentiles(req: &AggRequest, values: &[f64], percents: &[f64], keyed: bool) -> Value {
+fn render_percentiles(req: &AggRequest, values: &[f64], percents: &[f64], keyed: bool) -> Value {
     let values = sorted(values);
     // ES sorts the requested percents (the order of the `keyed: false` list).
     let mut percents = percents.to_vec();
@@ -136,7 +306,7 @@ pub(super) fn render_percentiles(req: &AggRequest, values: &[f64], percents: &[f
     render_values(req, pairs, keyed, is_date(req))
 }
 
-pub(super) fn render_percentile_ranks(req: &AggRequest, values: &[f64], targets: &[f64], keyed: bool) -> Value {
+fn render_percentile_ranks(req: &AggRequest, values: &[f64], targets: &[f64], keyed: bool) -> Value {
     let values = sorted(values);
     // ES lists ranks in ascending order of the requested values.
     let mut targets = targets.to_vec();
@@ -145,7 +315,7 @@ pub(super) fn render_percentile_ranks(req: &AggRequest, values: &[f64], targets:
     render_values(req, pairs, keyed, false)
 }
 
-pub(super) fn render_mad(values: &[f64]) -> Value {
+fn render_mad(values: &[f64]) -> Value {
     json!({ "value": number(median_absolute_deviation(values)) })
 }
 

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use tantivy::columnar::StrColumn;
 
-use super::{AggKind, AggRequest, ExtraKind};
+use super::request::{AggKind, AggRequest};
 use crate::search::top_hits::TopHitsFruit;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -24,7 +24,7 @@ impl Default for MetricState {
 }
 
 impl MetricState {
-    pub(super) fn add(&mut self, v: f64) {
+    pub(crate) fn add(&mut self, v: f64) {
         self.count += 1;
         self.sum += v;
         self.sum_of_squares += v * v;
@@ -71,13 +71,13 @@ impl AggFruit {
     pub fn empty(req: &AggRequest) -> AggFruit {
         match req.kind {
             AggKind::Metric { .. } => AggFruit::Metric(MetricState::default()),
-            AggKind::Extra(ref x) if x.collects_values() => AggFruit::Values(Vec::new()),
-            AggKind::Extra(ref x) if matches!(**x, ExtraKind::TopHits(_)) => AggFruit::TopHits(TopHitsFruit::default()),
+            ref kind if kind.collects_values() => AggFruit::Values(Vec::new()),
+            AggKind::TopHits(_) => AggFruit::TopHits(TopHitsFruit::default()),
             _ => AggFruit::Buckets(HashMap::new()),
         }
     }
 
-    pub(super) fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         match self {
             AggFruit::Metric(_) => false,
             AggFruit::Buckets(b) => b.is_empty(),
@@ -87,7 +87,7 @@ impl AggFruit {
         }
     }
 
-    pub(super) fn merge(&mut self, other: AggFruit) {
+    pub(crate) fn merge(&mut self, other: AggFruit) {
         // A segment without the field yields an empty fruit of the generic shape.
         if other.is_empty() {
             return;
@@ -149,7 +149,7 @@ fn merge_sorted_distinct(a: Vec<String>, b: Vec<String>) -> Vec<String> {
 
 /// Terms of sorted ordinals, in one sequential pass over the dictionary blocks (looking
 /// each ordinal up on its own re-decodes its block from the start, every time).
-pub(super) fn ords_to_strings(col: &StrColumn, ords: &[u64]) -> Vec<String> {
+pub(crate) fn ords_to_strings(col: &StrColumn, ords: &[u64]) -> Vec<String> {
     let mut out = Vec::with_capacity(ords.len());
     let _ =
         col.dictionary().sorted_ords_to_term_cb(ords, |bytes| out.push(String::from_utf8_lossy(bytes).into_owned()));

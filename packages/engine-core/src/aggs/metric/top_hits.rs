@@ -11,7 +11,10 @@ use serde_json::{json, Map, Value};
 use tantivy::schema::{Field, Value as _};
 use tantivy::{Searcher, TantivyDocument};
 
-use super::agg_err;
+use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
+use crate::aggs::intermediate::AggFruit;
+use crate::aggs::options::TopHitsSpec;
+use crate::aggs::request::{AggKind, AggRequest};
 use crate::error::{EngineError, Result, ShardCause};
 use crate::query::lower::context::ES_SCORE_SCALE;
 use crate::search::sort::{parse_sort, Order, SortSpec, SortTarget};
@@ -22,16 +25,6 @@ use tantivy::collector::Collector;
 
 /// ES's `index.max_inner_result_window` default: `from + size` above it is rejected.
 const MAX_INNER_RESULT_WINDOW: usize = 100;
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct TopHitsSpec {
-    pub size: usize,
-    pub from: usize,
-    /// `None`: relevance order, and hits carry no `sort` values.
-    pub sort: Option<Vec<SortSpec>>,
-    pub source: SourceFilter,
-    pub track_scores: bool,
-}
 
 /// What rendering needs to turn doc addresses into hits.
 #[derive(Clone)]
@@ -58,19 +51,37 @@ thread_local! {
 }
 
 /// Installs (or clears) the hits context for the renders that follow on this thread.
-pub(super) fn install(ctx: Option<HitsContext>) {
+pub(crate) fn install(ctx: Option<HitsContext>) {
     CONTEXT.with(|c| *c.borrow_mut() = ctx);
 }
 
 /// Runs `f` on the installed searcher (`significant_*` read background counts from it).
-pub(super) fn with_searcher<R>(f: impl FnOnce(&Searcher) -> R) -> Option<R> {
+pub(crate) fn with_searcher<R>(f: impl FnOnce(&Searcher) -> R) -> Option<R> {
     CONTEXT.with(|c| c.borrow().as_ref().map(|ctx| f(&ctx.searcher)))
 }
 
+pub struct TopHits;
+
+impl Aggregation for TopHits {
+    fn parse(def: &AggDef) -> Result<(AggKind, FieldRef)> {
+        let spec = TopHitsSpec::parse(def.name, def.body, def.mapping, def.has_subs())?;
+        Ok((AggKind::TopHits(Box::new(spec)), FieldRef::Field(def.field_name())))
+    }
+
+    fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {
+        match (&req.kind, fruit) {
+            (AggKind::TopHits(spec), AggFruit::TopHits(hits)) => render_top_hits(spec, hits),
+            _ => Value::Null,
+        }
+    }
+}
+
 impl TopHitsSpec {
-    pub(super) fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping, has_subs: bool) -> Result<Self> {
+    fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping, has_subs: bool) -> Result<Self> {
         if has_subs {
-            return Err(agg_err(format!("Aggregator [{name}] of type [top_hits] cannot accept sub-aggregations")));
+            return Err(EngineError::Parsing(format!(
+                "Aggregator [{name}] of type [top_hits] cannot accept sub-aggregations"
+            )));
         }
         let mut spec = TopHitsSpec { size: 3, from: 0, sort: None, source: SourceFilter::all(), track_scores: false };
         for (key, value) in body {
@@ -101,11 +112,11 @@ impl TopHitsSpec {
         self.specs().iter().any(|s| s.target == SortTarget::Score)
     }
 
-    pub(super) fn needs_scores(&self) -> bool {
+    pub(crate) fn needs_scores(&self) -> bool {
         self.track_scores || self.sorted_by_score()
     }
 
-    pub(super) fn collector(&self) -> TopHitsCollector {
+    pub(crate) fn collector(&self) -> TopHitsCollector {
         TopHitsCollector {
             specs: self.specs(),
             limit: self.from + self.size,
@@ -115,7 +126,7 @@ impl TopHitsSpec {
     }
 }
 
-pub(super) fn render_top_hits(spec: &TopHitsSpec, fruit: &TopHitsFruit) -> Value {
+fn render_top_hits(spec: &TopHitsSpec, fruit: &TopHitsFruit) -> Value {
     let specs = spec.specs();
     // Same ordering and cut as the search's own merge of per-segment hits.
     let merged = spec.collector().merge_fruits(vec![fruit.clone()]).unwrap_or_else(|_| fruit.clone());

@@ -1,4 +1,4 @@
-//! `filter` and `filters` aggregations: buckets defined by queries instead of field values.
+//! `filter` and `filters`: buckets defined by queries instead of field values.
 //! Each filter query is lowered once per search into a tantivy `Weight` (no scoring); per
 //! segment a scorer per filter walks forward with the collected docs (which arrive in
 //! ascending order). Membership is read from bits: each filter fills the 1,024-doc window
@@ -16,13 +16,45 @@ use tantivy::schema::Schema;
 use tantivy::{DocId, DocSet, SegmentReader};
 use tantivy_common::TinySet;
 
-use super::{AggKind, AggRequest};
+use super::adjacency_matrix::adjacency_keys;
+use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
+use crate::aggs::bucket_budget;
+use crate::aggs::intermediate::{AggFruit, BucketKey};
+use crate::aggs::render::single_bucket;
+use crate::aggs::request::{needs_scores, AggKind, AggRequest};
 use crate::error::{EngineError, Result};
 use crate::query::ast::QueryAst;
 use crate::query::dsl::parse_query;
 
+pub struct Filters;
+
+impl Aggregation for Filters {
+    fn parse(def: &AggDef) -> Result<(AggKind, FieldRef)> {
+        Ok((parse_filters(def.kind_name, def.body)?, FieldRef::Unresolved(String::new())))
+    }
+
+    fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {
+        let (AggKind::Filters { buckets: specs, keyed, single, other }, AggFruit::Buckets(b)) = (&req.kind, fruit)
+        else {
+            unreachable!("fruit shape follows the request")
+        };
+        // The other bucket is collected under the index one past the last filter.
+        let names = specs.iter().map(|(name, _)| name).chain(other);
+        let rendered = names
+            .enumerate()
+            .map(|(i, name)| {
+                if !single {
+                    bucket_budget::consume();
+                }
+                (name.clone(), single_bucket(req, b.get(&BucketKey::Num(i as u64))))
+            })
+            .collect();
+        render_filters(req, rendered, *keyed, *single)
+    }
+}
+
 /// `filter: {<query>}` or `filters: {"filters": {name: query} | [query, ...]}`.
-pub(super) fn parse_filters(kind_name: &str, body: &Map<String, Value>) -> Result<AggKind> {
+fn parse_filters(kind_name: &str, body: &Map<String, Value>) -> Result<AggKind> {
     if kind_name == "filter" {
         let query = parse_query(&Value::Object(body.clone()))?;
         return Ok(AggKind::Filters { buckets: vec![(String::new(), query)], keyed: false, single: true, other: None });
@@ -66,7 +98,7 @@ pub(super) fn parse_filters(kind_name: &str, body: &Map<String, Value>) -> Resul
 /// (no other bucket), with no sub-aggregation that needs scores. Returns its filter.
 pub fn lone_filter(req: &AggRequest) -> Option<&QueryAst> {
     match &req.kind {
-        AggKind::Filters { buckets, single: true, other: None, .. } if !super::extra::needs_scores(&req.subs) => {
+        AggKind::Filters { buckets, single: true, other: None, .. } if !needs_scores(&req.subs) => {
             buckets.first().map(|(_, query)| query)
         }
         _ => None,
@@ -77,10 +109,7 @@ pub fn lone_filter(req: &AggRequest) -> Option<&QueryAst> {
 fn queries_of(kind: &AggKind) -> Option<&[(String, QueryAst)]> {
     match kind {
         AggKind::Filters { buckets, .. } => Some(buckets),
-        AggKind::Extra(x) => match &**x {
-            super::ExtraKind::AdjacencyMatrix { filters, .. } => Some(filters),
-            _ => None,
-        },
+        AggKind::AdjacencyMatrix { filters, .. } => Some(filters),
         _ => None,
     }
 }
@@ -105,10 +134,10 @@ pub fn filter_weights(
 
 /// One segment's scorers for one `filters` aggregation, their bits over the current window,
 /// and whether it has an other bucket.
-pub(super) struct SegFilters {
+pub(crate) struct SegFilters {
     scorers: Vec<RefCell<Box<dyn Scorer>>>,
     window: RefCell<Window>,
-    pub(super) other: bool,
+    pub(crate) other: bool,
 }
 
 /// Docs per window: tantivy's `fill_bitset_block` block.
@@ -124,7 +153,7 @@ struct Window {
 
 impl SegFilters {
     /// Takes this aggregation's weights from `weights[*next..]` (same pre-order as above).
-    pub(super) fn open(
+    pub(crate) fn open(
         kind: &AggKind,
         weights: &[Box<dyn Weight>],
         next: &mut usize,
@@ -170,7 +199,7 @@ impl SegFilters {
 
     /// Indexes of the filters `doc` matches (or the other bucket's, one past the last, when
     /// none does); docs must come in ascending order.
-    pub(super) fn matching(&self, doc: DocId, keys: &mut Vec<u64>) {
+    pub(crate) fn matching(&self, doc: DocId, keys: &mut Vec<u64>) {
         let window = self.window_of(doc);
         let offset = doc - window.start;
         let before = keys.len();
@@ -185,14 +214,14 @@ impl SegFilters {
     }
 
     /// The filters `doc` matches as bits (filter i is bit i); at most `MASK_FILTERS` filters.
-    pub(super) fn mask(&self, doc: DocId) -> usize {
+    pub(crate) fn mask(&self, doc: DocId) -> usize {
         let window = self.window_of(doc);
         let offset = doc - window.start;
         let (word, bit) = ((offset / 64) as usize, offset % 64);
         window.masks.iter().enumerate().fold(0, |acc, (i, mask)| acc | (usize::from(mask[word].contains(bit)) << i))
     }
 
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.scorers.len()
     }
 }
@@ -201,22 +230,22 @@ impl SegFilters {
 /// docs by the set of filters they match (2^n counters): one bit test per filter and one
 /// increment per doc, instead of a key per matched filter (and per matched pair, for
 /// adjacency_matrix) looked up in a map. `mask_keys` expands a set into its buckets' keys.
-pub(super) const MASK_FILTERS: usize = 12;
+pub(crate) const MASK_FILTERS: usize = 12;
 
 /// The bucket keys of the docs whose matched filters are `mask`, as `matching` (and
 /// `adjacency_keys`) give them for one doc.
-pub(super) fn mask_keys(kind: &AggKind, filters: usize, other: bool, mask: usize, keys: &mut Vec<u64>) {
+pub(crate) fn mask_keys(kind: &AggKind, filters: usize, other: bool, mask: usize, keys: &mut Vec<u64>) {
     keys.clear();
     keys.extend((0..filters).filter(|i| mask & (1 << i) != 0).map(|i| i as u64));
     if other && mask == 0 {
         keys.push(filters as u64);
     }
-    super::extra::adjacency_keys(kind, keys);
+    adjacency_keys(kind, keys);
 }
 
 /// `{"doc_count": n, <subs>}` per filter: one object (`filter`), or a `buckets` list or
 /// name-keyed object (`filters`).
-pub(super) fn render_filters(req: &AggRequest, rendered: Vec<(String, Value)>, keyed: bool, single: bool) -> Value {
+fn render_filters(req: &AggRequest, rendered: Vec<(String, Value)>, keyed: bool, single: bool) -> Value {
     if single {
         return rendered.into_iter().next().map(|(_, v)| v).unwrap_or(Value::Null);
     }

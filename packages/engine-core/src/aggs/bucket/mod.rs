@@ -1,0 +1,21 @@
+//! Bucket aggregations, one file per type (ES pairs some: `range`/`date_range`,
+//! `filter`/`filters`, `nested`/`reverse_nested`, `significant_terms`/`significant_text`).
+
+pub mod adjacency_matrix;
+pub mod auto_date_histogram;
+pub mod composite;
+pub mod date_histogram;
+pub mod filters;
+pub mod global;
+pub(crate) mod heuristic;
+pub mod histogram;
+pub mod missing;
+pub mod nested;
+pub mod random_sampler;
+pub mod range;
+pub mod rare_terms;
+pub mod significant;
+pub(crate) mod source_text;
+pub mod terms;
+pub mod terms_order;
+pub mod variable_width;

@@ -1,0 +1,46 @@
+//! What an aggregation opens per segment beyond its field's column: the columns of the
+//! aggregations that read several fields (`composite`, `matrix_stats`), `significant_text`'s
+//! `_source` reader, and `top_hits`' per-search hits collector.
+
+use tantivy::collector::Collector;
+use tantivy::{SegmentOrdinal, SegmentReader};
+
+use crate::aggs::bucket::composite::SegSources;
+use crate::aggs::bucket::source_text::SourceText;
+use crate::aggs::metric::matrix_stats::MatrixColumns;
+use crate::aggs::request::AggKind;
+use crate::search::top_hits::TopHitsCollector;
+
+/// `top_hits`: the per-search hits collector and one segment, to open one per bucket.
+pub(super) type SegTopHits = (TopHitsCollector, SegmentOrdinal, SegmentReader);
+
+/// Columns of aggregations reading several fields (or `_source`).
+pub(super) enum SegColumns {
+    Composite(SegSources),
+    Matrix(MatrixColumns),
+    Source(SourceText),
+}
+
+/// Per-segment state of `composite` and `matrix_stats` (columns), `significant_text`
+/// (`_source`) and `top_hits` (collector).
+pub(super) fn open_segment(
+    kind: &AggKind,
+    segment: SegmentOrdinal,
+    reader: &SegmentReader,
+) -> tantivy::Result<(Option<SegColumns>, Option<SegTopHits>)> {
+    match kind {
+        AggKind::Composite(spec) => Ok((Some(SegColumns::Composite(SegSources::open(spec, reader)?)), None)),
+        AggKind::MatrixStats { fields } => Ok((Some(SegColumns::Matrix(MatrixColumns::open(fields, reader)?)), None)),
+        AggKind::Significant(spec) => match &spec.text {
+            Some(text) => Ok((Some(SegColumns::Source(SourceText::open(text, reader)?)), None)),
+            None => Ok((None, None)),
+        },
+        AggKind::TopHits(spec) => {
+            let collector = spec.collector();
+            // Opened here once so a failure surfaces as an error, not an empty bucket later.
+            collector.for_segment(segment, reader)?;
+            Ok((None, Some((collector, segment, reader.clone()))))
+        }
+        _ => Ok((None, None)),
+    }
+}

@@ -1,0 +1,276 @@
+//! The one place that knows every aggregation type: the parse of `aggs`/`aggregations`,
+//! one match arm per type name, and each request kind's implementation of the trait
+//! (`AggKind::aggregation`, through which rendering reaches every type). Adding an
+//! aggregation is a file under `bucket/` or `metric/`, its options in `options.rs` and
+//! `request::AggKind`, and an arm in each match here.
+
+use serde_json::{Map, Value};
+
+use super::aggregation::{AggDef, Aggregation, FieldRef};
+use super::bucket::adjacency_matrix::AdjacencyMatrix;
+use super::bucket::auto_date_histogram::AutoDateHistogram;
+use super::bucket::composite::Composite;
+use super::bucket::date_histogram::DateHistogram;
+use super::bucket::filters::Filters;
+use super::bucket::global::Global;
+use super::bucket::histogram::Histogram;
+use super::bucket::missing::Missing;
+use super::bucket::nested::Nested;
+use super::bucket::random_sampler::RandomSampler;
+use super::bucket::range::Range;
+use super::bucket::rare_terms::RareTerms;
+use super::bucket::significant::Significant;
+use super::bucket::terms::Terms;
+use super::bucket::variable_width::VariableWidthHistogram;
+use super::intermediate::AggFruit;
+use super::metric::cardinality::Cardinality;
+use super::metric::matrix_stats::MatrixStats;
+use super::metric::quantiles::{MedianAbsoluteDeviation, PercentileRanks, Percentiles};
+use super::metric::scripted_metric::ScriptedMetric;
+use super::metric::stats::Stats;
+use super::metric::top_hits::TopHits;
+use super::request::{AggField, AggKind, AggRequest};
+use crate::error::{EngineError, Result, ShardCause};
+use crate::store::mapping::{FieldType, Mapping};
+
+impl AggKind {
+    /// The type's implementation of the aggregation trait.
+    pub fn aggregation(&self) -> &'static dyn Aggregation {
+        match self {
+            AggKind::Metric { .. } => &Stats,
+            AggKind::Terms { .. } => &Terms,
+            AggKind::DateHistogram { .. } => &DateHistogram,
+            AggKind::AutoDateHistogram(_) => &AutoDateHistogram,
+            AggKind::Cardinality => &Cardinality,
+            AggKind::Histogram { .. } => &Histogram,
+            AggKind::Range { .. } => &Range,
+            AggKind::Missing => &Missing,
+            AggKind::Filters { .. } => &Filters,
+            AggKind::Pipeline(_) => &Pipeline,
+            AggKind::Join(_) => &Nested,
+            AggKind::Percentiles { .. } => &Percentiles,
+            AggKind::PercentileRanks { .. } => &PercentileRanks,
+            AggKind::MedianAbsoluteDeviation { .. } => &MedianAbsoluteDeviation,
+            AggKind::TopHits(_) => &TopHits,
+            AggKind::Global => &Global,
+            AggKind::RareTerms { .. } => &RareTerms,
+            AggKind::Composite(_) => &Composite,
+            AggKind::MatrixStats { .. } => &MatrixStats,
+            AggKind::AdjacencyMatrix { .. } => &AdjacencyMatrix,
+            AggKind::Significant(_) => &Significant,
+            AggKind::VariableWidth(_) => &VariableWidthHistogram,
+            AggKind::RandomSampler(_) => &RandomSampler,
+        }
+    }
+}
+
+/// Pipelines collect nothing: `crate::pipeline::apply` fills them in (or removes them) once
+/// the tree is rendered.
+struct Pipeline;
+
+impl Aggregation for Pipeline {
+    fn parse(def: &AggDef) -> Result<(AggKind, FieldRef)> {
+        if def.has_subs() {
+            return Err(EngineError::Parsing(format!("Aggregation [{}] cannot define sub-aggregations", def.name)));
+        }
+        let spec = crate::pipeline::parse(def.name, def.kind_name, def.body)?;
+        Ok((AggKind::Pipeline(Box::new(spec)), FieldRef::Unresolved(String::new())))
+    }
+
+    fn render(&self, _req: &AggRequest, _fruit: &AggFruit) -> Value {
+        Value::Null
+    }
+}
+
+/// Parses the `aggs` object: `{name: {<type>: {...}, aggs?: {...}}}`.
+pub fn parse_aggs(value: &Value, mapping: &Mapping) -> Result<Vec<AggRequest>> {
+    let mut reqs = parse_level(value, mapping)?;
+    super::bucket::nested::resolve(&mut reqs, mapping, None, false)?;
+    Ok(reqs)
+}
+
+fn parse_level(value: &Value, mapping: &Mapping) -> Result<Vec<AggRequest>> {
+    let obj =
+        value.as_object().ok_or_else(|| EngineError::Parsing("Expected [START_OBJECT] under [aggregations]".into()))?;
+    obj.iter().map(|(name, def)| parse_one(name, def, mapping)).collect()
+}
+
+fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
+    let def = def.as_object().ok_or_else(|| EngineError::Parsing(format!("Expected [START_OBJECT] under [{name}]")))?;
+    let mut kind_def: Option<(&str, &Map<String, Value>)> = None;
+    let mut subs = Vec::new();
+    for (key, value) in def {
+        match key.as_str() {
+            "aggs" | "aggregations" => subs = parse_level(value, mapping)?,
+            "meta" => {}
+            kind => {
+                if let Some((first, _)) = kind_def {
+                    return Err(EngineError::Parsing(format!(
+                        "Found two aggregation type definitions in [{name}]: [{first}] and [{kind}]"
+                    )));
+                }
+                let body = value
+                    .as_object()
+                    .ok_or_else(|| EngineError::Parsing(format!("Expected [START_OBJECT] under [{kind}]")))?;
+                kind_def = Some((kind, body));
+            }
+        }
+    }
+    let (kind_name, body) =
+        kind_def.ok_or_else(|| EngineError::Parsing(format!("Missing definition for aggregation [{name}]")))?;
+    let def = AggDef { name, kind_name, body, mapping, subs: &subs };
+    let (kind, field, parsed_by) = parse_kind(&def)?;
+    let field = match field {
+        FieldRef::Unresolved(name) => AggField { name, resolved: None },
+        FieldRef::Field(field_name) => {
+            let resolved =
+                mapping.get(&field_name).map(|fm| (mapping.schema.get_field_name(fm.field).to_string(), fm.field_type));
+            check_field_type(parsed_by, kind_name, &kind, &field_name, resolved.as_ref().map(|r| r.1))?;
+            if parsed_by.refuses_subs() && !subs.is_empty() {
+                return Err(EngineError::Parsing(format!(
+                    "Aggregator [{name}] of type [{kind_name}] cannot accept sub-aggregations"
+                )));
+            }
+            AggField { name: field_name, resolved }
+        }
+    };
+    Ok(AggRequest { name: name.to_string(), kind, field, subs })
+}
+
+/// One arm per aggregation type name.
+type Parsed = (AggKind, FieldRef, &'static dyn Aggregation);
+
+/// Parses with the type `agg`, which then answers for the field type and sub-aggregations.
+fn by<A: Aggregation + 'static>(def: &AggDef, agg: &'static A) -> Result<Parsed> {
+    A::parse(def).map(|(kind, field)| (kind, field, agg as &'static dyn Aggregation))
+}
+
+fn parse_kind(def: &AggDef) -> Result<Parsed> {
+    match def.kind_name {
+        "avg" | "sum" | "min" | "max" | "value_count" | "stats" | "extended_stats" => by(def, &Stats),
+        "scripted_metric" => by(def, &ScriptedMetric),
+        "cardinality" => by(def, &Cardinality),
+        "percentiles" => by(def, &Percentiles),
+        "percentile_ranks" => by(def, &PercentileRanks),
+        "median_absolute_deviation" => by(def, &MedianAbsoluteDeviation),
+        "matrix_stats" => by(def, &MatrixStats),
+        "top_hits" => by(def, &TopHits),
+        "terms" => by(def, &Terms),
+        "rare_terms" => by(def, &RareTerms),
+        "significant_terms" | "significant_text" => by(def, &Significant),
+        "histogram" => by(def, &Histogram),
+        "variable_width_histogram" => by(def, &VariableWidthHistogram),
+        "date_histogram" => by(def, &DateHistogram),
+        "auto_date_histogram" => by(def, &AutoDateHistogram),
+        "range" | "date_range" => by(def, &Range),
+        "missing" => by(def, &Missing),
+        "filter" | "filters" => by(def, &Filters),
+        "adjacency_matrix" => by(def, &AdjacencyMatrix),
+        "global" => by(def, &Global),
+        "nested" | "reverse_nested" => by(def, &Nested),
+        "composite" => by(def, &Composite),
+        "random_sampler" => by(def, &RandomSampler),
+        other if crate::pipeline::is_pipeline(other) => by(def, &Pipeline),
+        other => Err(EngineError::Parsing(format!("Unknown aggregation type [{other}]"))),
+    }
+}
+
+fn check_field_type(
+    agg: &dyn Aggregation,
+    kind_name: &str,
+    kind: &AggKind,
+    field: &str,
+    ty: Option<FieldType>,
+) -> Result<()> {
+    let Some(ty) = ty else { return Ok(()) };
+    if ty == FieldType::Text && !kind.reads_source() {
+        return Err(EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!(
+                "Fielddata is disabled on [{field}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead."
+            ),
+        ));
+    }
+    if !agg.accepts(kind, ty) {
+        return Err(EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!("Field [{field}] of type [{}] is not supported for aggregation [{kind_name}]", ty.name()),
+        ));
+    }
+    Ok(())
+}
+
+/// `global` ignores the query, so it runs in a pass of its own over every document:
+/// returns (top-level indexes of the `global` aggregations, the others' indexes). ES allows
+/// `global` at the top level only, and `random_sampler` without a parent.
+pub fn split_global(reqs: &[AggRequest]) -> Result<(Vec<usize>, Vec<usize>)> {
+    super::bucket::random_sampler::check_top_level(reqs)?;
+    fn nested(reqs: &[AggRequest]) -> Option<&str> {
+        reqs.iter().find_map(|r| if r.kind == AggKind::Global { Some(r.name.as_str()) } else { nested(&r.subs) })
+    }
+    if let Some(name) = reqs.iter().find_map(|r| nested(&r.subs)) {
+        return Err(EngineError::Parsing(format!(
+            "Aggregator [{name}] of type [global] cannot be added as a sub-aggregation"
+        )));
+    }
+    let (global, rest): (Vec<usize>, Vec<usize>) = (0..reqs.len()).partition(|i| reqs[*i].kind == AggKind::Global);
+    Ok((global, rest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aggs::options::TermsOrder;
+    use crate::aggs::request::{Interval, MetricOp};
+    use crate::date::math::CalendarUnit;
+    use serde_json::json;
+
+    fn mapping() -> Mapping {
+        Mapping::from_mappings_json(&json!({"properties": {"k": {"type": "keyword"}, "t": {"type": "text"}, "n": {"type": "long"}, "d": {"type": "date"}}})).unwrap()
+    }
+
+    #[test]
+    fn parses_nested_aggs_with_defaults() {
+        let aggs = parse_aggs(
+            &json!({"by_k": {"terms": {"field": "k"}, "aggs": {"per_month": {"date_histogram": {"field": "d", "calendar_interval": "month"}, "aggs": {"avg_n": {"avg": {"field": "n"}}}}}}}),
+            &mapping(),
+        )
+        .unwrap();
+        assert_eq!(aggs[0].kind, AggKind::Terms { size: 10, min_doc_count: 1, order: TermsOrder::count_desc() });
+        assert!(matches!(
+            aggs[0].subs[0].kind,
+            AggKind::DateHistogram { interval: Interval::Calendar(CalendarUnit::Month), min_doc_count: 0, .. }
+        ));
+        assert_eq!(aggs[0].subs[0].subs[0].kind, AggKind::Metric { op: MetricOp::Avg });
+    }
+
+    #[test]
+    fn fixed_intervals_and_orders() {
+        let aggs = parse_aggs(&json!({"h": {"date_histogram": {"field": "d", "fixed_interval": "30m"}}, "t": {"terms": {"field": "k", "order": {"_key": "asc"}}}}), &mapping()).unwrap();
+        let by_name = |n: &str| aggs.iter().find(|a| a.name == n).unwrap().kind.clone();
+        assert!(matches!(
+            by_name("h"),
+            AggKind::DateHistogram { interval: Interval::FixedMs(1_800_000), min_doc_count: 0, .. }
+        ));
+        assert_eq!(by_name("t"), AggKind::Terms { size: 10, min_doc_count: 1, order: TermsOrder::key(true) });
+    }
+
+    #[test]
+    fn rejects_unknown_types_fields_and_text() {
+        let m = mapping();
+        assert_eq!(
+            parse_aggs(&json!({"x": {"cardinality_x": {"field": "k"}}}), &m).unwrap_err().to_string(),
+            "Unknown aggregation type [cardinality_x]"
+        );
+        assert!(matches!(
+            parse_aggs(&json!({"x": {"terms": {"field": "k", "bogus": 1}}}), &m),
+            Err(EngineError::XContentParse(_))
+        ));
+        assert!(parse_aggs(&json!({"x": {"terms": {"field": "t"}}}), &m)
+            .unwrap_err()
+            .to_string()
+            .contains("Fielddata is disabled"));
+        assert!(parse_aggs(&json!({"x": {"avg": {"field": "k"}}}), &m).is_err());
+        assert!(parse_aggs(&json!({"x": {"date_histogram": {"field": "d", "calendar_interval": "2d"}}}), &m).is_err());
+    }
+}

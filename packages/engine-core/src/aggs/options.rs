@@ -1,0 +1,208 @@
+//! The options each aggregation type's request carries (`request::AggKind`'s payloads),
+//! kept together and apart from the types' behaviour (the files under `bucket/` and
+//! `metric/` implement them), as tantivy keeps its request types in `agg_req.rs`.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use tantivy::query::Query;
+use tantivy::schema::Field;
+
+use super::bucket::heuristic::Heuristic;
+use crate::date::rounding::{Bounds, Interval, KeyFormat, Rounding};
+use crate::date::zone::DateZone;
+use crate::query::ast::QueryAst;
+use crate::search::sort::SortSpec;
+use crate::search::source_filter::SourceFilter;
+use crate::store::mapping::FieldType;
+
+// `auto_date_histogram`
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct AutoDateSpec {
+    pub target: usize,
+    /// Index into the ladder of the finest rung (`minimum_interval`).
+    pub first_rung: usize,
+    pub key_format: KeyFormat,
+}
+
+// `date_histogram`
+
+/// The options beyond the interval and `min_doc_count`; the defaults are plain UTC buckets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DateHistogramOpts {
+    pub key_format: KeyFormat,
+    pub offset_ms: i64,
+    /// Already rounded down (without the offset), as ES stores them.
+    pub extended_bounds: Option<Bounds>,
+    pub hard_bounds: Option<Bounds>,
+    pub keyed: bool,
+}
+
+impl Default for DateHistogramOpts {
+    fn default() -> Self {
+        DateHistogramOpts {
+            key_format: KeyFormat::iso(DateZone::Utc),
+            offset_ms: 0,
+            extended_bounds: None,
+            hard_bounds: None,
+            keyed: false,
+        }
+    }
+}
+
+impl DateHistogramOpts {
+    pub fn rounding(&self, interval: Interval) -> Rounding {
+        Rounding { interval, zone: self.key_format.zone, offset_ms: self.offset_ms }
+    }
+}
+
+// `composite`
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SourceKind {
+    Terms,
+    Histogram(f64),
+    DateHistogram(Interval),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompositeSource {
+    pub name: String,
+    pub kind: SourceKind,
+    /// The tantivy field and its type; `None` when unmapped (every doc is then missing).
+    pub field: Option<(String, FieldType)>,
+    pub desc: bool,
+    pub missing_bucket: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompositeSpec {
+    pub size: usize,
+    pub sources: Vec<CompositeSource>,
+    pub after: Option<Vec<Value>>,
+}
+
+// `nested`
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Join {
+    /// `nested`: each document's objects at `path`. `None` when the path is unmapped (ES
+    /// answers an empty bucket then). `inside[p]`: path `p` lies inside the parents' level,
+    /// which bounds the walk back over a parent's block.
+    Objects { path: Option<usize>, inside: Vec<bool> },
+    /// `reverse_nested`: each object's ancestor at `target` (`None`: the root document).
+    Parents { target: Option<usize>, unmapped: bool },
+}
+
+// `random_sampler`
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SamplerSpec {
+    pub probability: f64,
+    /// The request's `seed`, or (as ES) a random one, echoed in the response either way.
+    pub seed: i32,
+    pub shard_seed: Option<i32>,
+}
+
+// `significant`
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SignificantSpec {
+    pub size: usize,
+    pub shard_size: usize,
+    pub min_doc_count: u64,
+    pub shard_min_doc_count: u64,
+    pub heuristic: Heuristic,
+    pub background: Option<Background>,
+    pub include: Option<TermFilter>,
+    pub exclude: Option<TermFilter>,
+    /// `significant_text`: the `_source` paths re-analyzed per document.
+    pub text: Option<TextSource>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextSource {
+    pub source_paths: Vec<String>,
+    pub source_field: Field,
+}
+
+/// `background_filter`, lowered once at parse time (the query needs the mapping, which
+/// rendering does not have). Equality follows the DSL.
+#[derive(Clone)]
+pub struct Background {
+    pub ast: QueryAst,
+    pub(crate) query: Arc<dyn Query>,
+}
+
+impl PartialEq for Background {
+    fn eq(&self, other: &Self) -> bool {
+        self.ast == other.ast
+    }
+}
+
+impl std::fmt::Debug for Background {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.ast.fmt(f)
+    }
+}
+
+/// `include`/`exclude`: a list of exact terms, or a regular expression over the whole term.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TermFilter {
+    Exact(Vec<String>),
+    Pattern(String),
+}
+
+// `terms_order`
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TermsOrder(pub Vec<OrderKey>);
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrderKey {
+    pub by: OrderBy,
+    pub asc: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum OrderBy {
+    Count,
+    Key,
+    /// The sub-aggregation at this index; `stat` names a value of a multi-value metric.
+    Metric {
+        sub: usize,
+        stat: Option<String>,
+    },
+}
+
+// `variable_width`
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WidthSpec {
+    pub buckets: usize,
+    pub shard_size: usize,
+    pub initial_buffer: usize,
+}
+
+// `matrix_stats`
+
+/// A field: its name in the request and its tantivy column (`true`: f64 column).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatrixField {
+    pub name: String,
+    pub column: String,
+    pub is_f64: bool,
+}
+
+// `top_hits`
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TopHitsSpec {
+    pub size: usize,
+    pub from: usize,
+    /// `None`: relevance order, and hits carry no `sort` values.
+    pub sort: Option<Vec<SortSpec>>,
+    pub source: SourceFilter,
+    pub track_scores: bool,
+}

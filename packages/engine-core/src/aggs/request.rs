@@ -1,0 +1,189 @@
+//! The aggregation request tree: every aggregation type's options in one enum (`AggKind`,
+//! payloads in `options.rs`) and the field each reads. `dispatch.rs` parses it by type name.
+
+use super::options::{
+    AutoDateSpec, CompositeSpec, DateHistogramOpts, Join, MatrixField, SamplerSpec, SignificantSpec, TermsOrder,
+    TopHitsSpec, WidthSpec,
+};
+pub use crate::date::rounding::Interval;
+use crate::query::ast::QueryAst;
+use crate::store::mapping::FieldType;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetricOp {
+    Avg,
+    Sum,
+    Min,
+    Max,
+    ValueCount,
+    Stats,
+    ExtendedStats,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum AggKind {
+    /// `avg`, `sum`, `min`, `max`, `value_count`, `stats`, `extended_stats` (and the
+    /// recognised `scripted_metric` shape, a sum).
+    Metric {
+        op: MetricOp,
+    },
+    Terms {
+        size: usize,
+        min_doc_count: u64,
+        order: TermsOrder,
+    },
+    DateHistogram {
+        interval: Interval,
+        min_doc_count: u64,
+        /// Zone, offset, bounds and key format (`date_histogram.rs`).
+        opts: Box<DateHistogramOpts>,
+    },
+    /// Buckets at an interval picked to stay within a target count (`auto_date_histogram.rs`).
+    AutoDateHistogram(Box<AutoDateSpec>),
+    /// Exact distinct count (collected like terms; ES is exact too below 3000 values).
+    Cardinality,
+    Histogram {
+        interval: f64,
+        min_doc_count: u64,
+    },
+    Range {
+        ranges: Vec<RangeSpec>,
+        keys: RangeKeys,
+    },
+    /// One bucket: documents with no value in the field.
+    Missing,
+    /// One bucket per query (`filter` is the single-bucket form).
+    Filters {
+        buckets: Vec<(String, QueryAst)>,
+        keyed: bool,
+        single: bool,
+        /// `other_bucket`: the key of the bucket for documents no filter matches.
+        other: Option<String>,
+    },
+    /// A pipeline aggregation: collects nothing, computed on the rendered tree.
+    Pipeline(Box<crate::pipeline::spec::PipelineSpec>),
+    /// `nested` / `reverse_nested`: one bucket of the joined documents (`nested.rs`).
+    Join(Join),
+    Percentiles {
+        percents: Vec<f64>,
+        keyed: bool,
+        missing: Option<f64>,
+    },
+    PercentileRanks {
+        values: Vec<f64>,
+        keyed: bool,
+        missing: Option<f64>,
+    },
+    MedianAbsoluteDeviation {
+        missing: Option<f64>,
+    },
+    TopHits(Box<TopHitsSpec>),
+    /// One bucket holding every document of the index, whatever the query.
+    Global,
+    /// Terms whose doc count is at most `max_doc_count`, collected exactly (ES uses a cuckoo
+    /// filter whose false positives can only drop terms; exact counting never does).
+    RareTerms {
+        max_doc_count: u64,
+    },
+    Composite(Box<CompositeSpec>),
+    MatrixStats {
+        fields: Vec<MatrixField>,
+    },
+    /// A bucket per filter and per pair of filters matching together (`A`, `A&B`), by name.
+    AdjacencyMatrix {
+        filters: Vec<(String, QueryAst)>,
+        separator: String,
+    },
+    /// `significant_terms` (keyword columns) and `significant_text` (re-analyzed `_source`).
+    Significant(Box<SignificantSpec>),
+    VariableWidth(Box<WidthSpec>),
+    /// One bucket of a seeded random sample of the matches (`random_sampler.rs`).
+    RandomSampler(Box<SamplerSpec>),
+}
+
+/// How range bounds are shown: numbers (`range`) or dates (`date_range`, ISO or `format`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum RangeKeys {
+    Numeric,
+    Date(Option<crate::date::pattern::JavaPattern>),
+}
+
+/// One `range` bucket: `[from, to)`, optional custom key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RangeSpec {
+    pub from: Option<f64>,
+    pub to: Option<f64>,
+    pub key: Option<String>,
+}
+
+impl RangeSpec {
+    pub fn contains(&self, v: f64) -> bool {
+        self.from.is_none_or(|f| v >= f) && self.to.is_none_or(|t| v < t)
+    }
+}
+
+/// The field an aggregation reads, resolved against the mapping (`None` when unmapped).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AggField {
+    pub name: String,
+    pub resolved: Option<(String, FieldType)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct AggRequest {
+    pub name: String,
+    pub kind: AggKind,
+    pub field: AggField,
+    pub subs: Vec<AggRequest>,
+}
+
+impl AggKind {
+    /// Keyed by field value like `terms` (keyword buckets become strings at harvest).
+    pub fn is_terms_like(&self) -> bool {
+        match self {
+            AggKind::Terms { .. } | AggKind::RareTerms { .. } => true,
+            AggKind::Significant(spec) => spec.text.is_none(),
+            _ => false,
+        }
+    }
+
+    /// `significant_*`: the foreground size is counted besides the term buckets.
+    pub fn is_significant(&self) -> bool {
+        matches!(self, AggKind::Significant(_))
+    }
+
+    /// Reads text from `_source` rather than a column, so text fields are accepted.
+    pub fn reads_source(&self) -> bool {
+        matches!(self, AggKind::Significant(s) if s.text.is_some())
+    }
+
+    /// The quantile aggregations keep every value of the field, matrix_stats every row.
+    pub fn collects_values(&self) -> bool {
+        matches!(
+            self,
+            AggKind::Percentiles { .. }
+                | AggKind::PercentileRanks { .. }
+                | AggKind::MedianAbsoluteDeviation { .. }
+                | AggKind::MatrixStats { .. }
+                | AggKind::VariableWidth(_)
+        )
+    }
+
+    /// The quantiles' `missing` value, collected for a document without one.
+    pub fn missing_value(&self) -> Option<f64> {
+        match self {
+            AggKind::Percentiles { missing, .. }
+            | AggKind::PercentileRanks { missing, .. }
+            | AggKind::MedianAbsoluteDeviation { missing } => *missing,
+            _ => None,
+        }
+    }
+}
+
+/// True when some `top_hits` in the tree orders by (or tracks) relevance.
+pub fn needs_scores(reqs: &[AggRequest]) -> bool {
+    reqs.iter().any(|r| {
+        let here = matches!(&r.kind, AggKind::TopHits(s) if s.needs_scores());
+        here || needs_scores(&r.subs)
+    })
+}
