@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use serde_json::{json, Map, Value};
 
+use super::auto_date_ladder::{decode, encode, Ladder, Merged, LADDER};
 use super::date_histogram::{date_bucket_json, parse_key_style, parse_zone};
 use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
 use crate::aggs::bucket_budget;
@@ -21,63 +22,11 @@ use crate::aggs::collect::key_hasher::KeyMap;
 use crate::aggs::intermediate::AggFruit;
 use crate::aggs::intermediate::{BucketKey, FruitBucket};
 use crate::aggs::options::AutoDateSpec;
-use crate::aggs::request::{AggKind, AggRequest, Interval};
-use crate::date::math::CalendarUnit;
-use crate::date::rounding::{KeyFormat, KeyStyle, Rounding};
+use crate::aggs::request::{AggKind, AggRequest};
+use crate::date::rounding::{KeyFormat, KeyStyle};
 use crate::date::zone::DateZone;
 use crate::error::{EngineError, Result, ShardCause};
 use crate::store::mapping::FieldType;
-
-/// One rung of the ladder (ES `RoundingInfo`).
-struct Rung {
-    unit: CalendarUnit,
-    /// ES's rough length of one unit (a month is 30 days, a year 365).
-    rough_ms: i64,
-    abbreviation: &'static str,
-    /// `minimum_interval` name.
-    name: &'static str,
-    inner: &'static [i64],
-}
-
-const DAY_MS: i64 = 86_400_000;
-
-static LADDER: [Rung; 6] = [
-    Rung { unit: CalendarUnit::Second, rough_ms: 1000, abbreviation: "s", name: "second", inner: &[1, 5, 10, 30] },
-    Rung { unit: CalendarUnit::Minute, rough_ms: 60_000, abbreviation: "m", name: "minute", inner: &[1, 5, 10, 30] },
-    Rung { unit: CalendarUnit::Hour, rough_ms: 3_600_000, abbreviation: "h", name: "hour", inner: &[1, 3, 12] },
-    Rung { unit: CalendarUnit::Day, rough_ms: DAY_MS, abbreviation: "d", name: "day", inner: &[1, 7] },
-    Rung { unit: CalendarUnit::Month, rough_ms: 30 * DAY_MS, abbreviation: "M", name: "month", inner: &[1, 3] },
-    Rung {
-        unit: CalendarUnit::Year,
-        rough_ms: 365 * DAY_MS,
-        abbreviation: "y",
-        name: "year",
-        inner: &[1, 5, 10, 20, 50, 100],
-    },
-];
-
-impl Rung {
-    fn max_inner(&self) -> i64 {
-        *self.inner.last().expect("every rung has inner intervals")
-    }
-}
-
-impl AutoDateSpec {
-    fn ladder(&self) -> Ladder<'static> {
-        Ladder { rungs: &LADDER[self.first_rung..], zone: self.key_format.zone, target: self.target as i64 }
-    }
-}
-
-/// A collected bucket key: the bucket start and the rung (index into the spec's ladder) it
-/// was rounded at, so segments that coarsened differently can be merged at render.
-pub(crate) fn encode(key: i64, rung: usize) -> u64 {
-    key.wrapping_mul(8).wrapping_add(rung as i64) as u64
-}
-
-fn decode(raw: u64) -> (i64, usize) {
-    let v = raw as i64;
-    (v.div_euclid(8), v.rem_euclid(8) as usize)
-}
 
 /// One segment's collection state (ES `AutoDateHistogramAggregator.FromSingle`).
 pub(crate) struct AutoCollect {
@@ -215,182 +164,6 @@ fn parse(name: &str, body: &Map<String, Value>) -> Result<(AggKind, String)> {
     Ok((AggKind::AutoDateHistogram(Box::new(spec)), field))
 }
 
-/// A bucket being merged: its key, count and sub-aggregation fruits (`None`: still empty).
-struct Merged {
-    key: i64,
-    count: u64,
-    subs: Option<Vec<AggFruit>>,
-}
-
-impl Merged {
-    fn absorb(&mut self, other: Merged) {
-        self.count += other.count;
-        let Some(theirs) = other.subs else { return };
-        match &mut self.subs {
-            Some(mine) => {
-                for (m, t) in mine.iter_mut().zip(theirs) {
-                    m.merge(t);
-                }
-            }
-            None => self.subs = Some(theirs),
-        }
-    }
-}
-
-/// The ladder from `minimum_interval` up, with the zone's roundings.
-struct Ladder<'a> {
-    rungs: &'a [Rung],
-    zone: DateZone,
-    target: i64,
-}
-
-impl Ladder<'_> {
-    fn rounding(&self, idx: usize) -> Rounding {
-        Rounding::new(Interval::Calendar(self.rungs[idx].unit), self.zone)
-    }
-
-    fn last(&self) -> usize {
-        self.rungs.len() - 1
-    }
-
-    fn fits_count(&self, idx: usize, count: usize) -> bool {
-        count as i64 <= self.target * self.rungs[idx].max_inner()
-    }
-
-    fn fits_span(&self, idx: usize, span: i64) -> bool {
-        span <= self.target * self.rungs[idx].rough_ms * self.rungs[idx].max_inner()
-    }
-
-    /// The shard collector's rung (`FromSingle.increaseRoundingIfNeeded`), replayed from
-    /// the coarsest rung a segment reached over all keys in time order: each new bucket may
-    /// push the rounding coarser, when the bucket count or the span between the first and
-    /// newest bucket no longer fits.
-    fn shard_rung(&self, start: usize, fine_keys: &[i64]) -> usize {
-        let mut idx = start;
-        let (mut min, mut max) = (i64::MAX, i64::MIN);
-        let mut keys: Vec<i64> = Vec::new();
-        for &fine in fine_keys {
-            let rounded = self.rounding(idx).round(fine);
-            if keys.last() == Some(&rounded) {
-                continue;
-            }
-            keys.push(rounded);
-            if idx >= self.last() {
-                continue;
-            }
-            min = min.min(rounded);
-            max = max.max(rounded);
-            if self.fits_count(idx, keys.len()) && self.fits_span(idx, max - min) {
-                continue;
-            }
-            loop {
-                idx += 1;
-                let rounding = self.rounding(idx);
-                keys = keys.iter().map(|k| rounding.round(*k)).collect();
-                keys.dedup();
-                if idx >= self.last() || (self.fits_count(idx, keys.len()) && self.fits_span(idx, max - min)) {
-                    break;
-                }
-            }
-        }
-        idx
-    }
-
-    /// Buckets re-keyed to rung `idx`, consecutive equal keys merged (ES `mergeBuckets`).
-    fn merge_to(&self, idx: usize, buckets: Vec<Merged>) -> Vec<Merged> {
-        let rounding = self.rounding(idx);
-        let mut out: Vec<Merged> = Vec::with_capacity(buckets.len());
-        for mut b in buckets {
-            b.key = rounding.round(b.key);
-            match out.last_mut() {
-                Some(last) if last.key == b.key => last.absorb(b),
-                _ => out.push(b),
-            }
-        }
-        out
-    }
-
-    /// ES `mergeBucketsIfNeeded`: coarser rungs while the count exceeds what the rung's
-    /// largest inner interval can bring under the target.
-    fn merge_if_needed(&self, mut idx: usize, mut buckets: Vec<Merged>) -> (usize, Vec<Merged>) {
-        while !self.fits_count(idx, buckets.len()) && idx < self.last() {
-            idx += 1;
-            buckets = self.merge_to(idx, buckets);
-        }
-        (idx, buckets)
-    }
-
-    /// ES `getAppropriateRounding`: the rung whose number of steps from the first key to the
-    /// last fits (a rough estimate first, then counted exactly).
-    fn appropriate_rung(&self, min_key: i64, max_key: i64, idx: usize) -> usize {
-        if idx == self.last() {
-            return idx;
-        }
-        let mut current = idx;
-        for i in idx + 1..self.rungs.len() {
-            let rough = (max_key - min_key) / self.rungs[i].rough_ms;
-            if rough < self.target * self.rungs[i].max_inner() {
-                current = i - 1;
-                break;
-            }
-        }
-        loop {
-            let rounding = self.rounding(current);
-            let (mut key, mut required) = (min_key, 0i64);
-            while key < max_key {
-                required += 1;
-                key = rounding.next(key);
-            }
-            current += 1;
-            if !(required > self.target * self.rungs[current - 1].max_inner() && current < self.rungs.len()) {
-                return current - 1;
-            }
-        }
-    }
-
-    /// ES `addEmptyBuckets`: possibly a coarser rung, then every gap filled.
-    fn add_empty(&self, idx: usize, buckets: Vec<Merged>) -> (usize, Vec<Merged>) {
-        let (Some(first), Some(last)) = (buckets.first().map(|b| b.key), buckets.last().map(|b| b.key)) else {
-            return (idx, buckets);
-        };
-        let idx = self.appropriate_rung(first, last, idx);
-        let rounding = self.rounding(idx);
-        let merged = self.merge_to(idx, buckets);
-        let mut out: Vec<Merged> = Vec::with_capacity(merged.len());
-        for b in merged {
-            if let Some(prev) = out.last().map(|p| p.key) {
-                let mut key = rounding.next(prev);
-                while key < b.key && (out.len() as u64) <= MAX_BUCKETS {
-                    out.push(Merged { key, count: 0, subs: None });
-                    key = rounding.next(key);
-                }
-            }
-            out.push(b);
-        }
-        (idx, out)
-    }
-
-    /// ES `maybeMergeConsecutiveBuckets`: the smallest inner interval that brings the count
-    /// to the target, grouping buckets from the first one.
-    fn merge_consecutive(&self, idx: usize, buckets: Vec<Merged>) -> (i64, Vec<Merged>) {
-        let n = buckets.len() as i64;
-        if n <= self.target {
-            return (1, buckets);
-        }
-        let Some(&inner) = self.rungs[idx].inner.iter().find(|i| (n + *i - 1) / *i <= self.target) else {
-            return (1, buckets);
-        };
-        let mut out: Vec<Merged> = Vec::new();
-        for (i, b) in buckets.into_iter().enumerate() {
-            match out.last_mut() {
-                Some(last) if i as i64 % inner != 0 => last.absorb(b),
-                _ => out.push(b),
-            }
-        }
-        (inner, out)
-    }
-}
-
 fn render(req: &AggRequest, spec: &AutoDateSpec, buckets: &HashMap<BucketKey, FruitBucket>) -> Value {
     let ladder = spec.ladder();
     let mut collected: Vec<(i64, usize, &FruitBucket)> = buckets
@@ -426,5 +199,125 @@ fn render(req: &AggRequest, spec: &AutoDateSpec, buckets: &HashMap<BucketKey, Fr
 }
 
 #[cfg(test)]
-#[path = "auto_date_histogram_tests.rs"]
-mod tests;
+mod tests {
+    //! Tests of `auto_date_histogram.rs`: the rounding ladder, the interval choice and the segment merge.
+
+    use super::*;
+    use crate::aggs::options::AutoDateSpec;
+    use crate::date::{parse_date_str, DEFAULT_FORMATS};
+
+    fn ms(s: &str) -> i64 {
+        parse_date_str(s, &DEFAULT_FORMATS).unwrap()
+    }
+
+    fn spec(body: Value) -> AutoDateSpec {
+        match parse("a", body.as_object().unwrap()).unwrap().0 {
+            AggKind::AutoDateHistogram(s) => *s,
+            _ => unreachable!(),
+        }
+    }
+
+    /// Renders docs at the given instants, collected as one segment without sub-aggregations.
+    fn run(spec: &AutoDateSpec, docs: &[i64]) -> Value {
+        let collect = AutoCollect::new(spec, false);
+        let mut segment: KeyMap<u64> = KeyMap::default();
+        let mut keys = Vec::new();
+        for d in docs {
+            keys.clear();
+            collect.push_key(*d, &mut keys);
+            let created = !segment.contains_key(&keys[0]);
+            *segment.entry(keys[0]).or_insert(0) += 1;
+            if created {
+                collect.bucket_created(keys[0], &mut segment, |a, b| *a += b);
+            }
+        }
+        let buckets: HashMap<BucketKey, FruitBucket> = segment
+            .into_iter()
+            .map(|(raw, count)| (BucketKey::Num(raw), FruitBucket { count, subs: vec![] }))
+            .collect();
+        render_merged(spec, &buckets)
+    }
+
+    /// Renders merged buckets as the aggregation `a` on field `t`.
+    fn render_merged(spec: &AutoDateSpec, buckets: &HashMap<BucketKey, FruitBucket>) -> Value {
+        let req = AggRequest {
+            name: "a".into(),
+            kind: AggKind::AutoDateHistogram(Box::new(spec.clone())),
+            field: crate::aggs::request::AggField { name: "t".into(), resolved: None },
+            subs: vec![],
+        };
+        bucket_budget::reset();
+        render(&req, spec, buckets)
+    }
+
+    /// One doc a minute over `hours` hours from `start`.
+    fn every_minute(start: &str, hours: i64) -> Vec<i64> {
+        let t0 = ms(start);
+        (0..hours * 60).map(|i| t0 + i * 60_000).collect()
+    }
+
+    #[test]
+    fn picks_the_inner_interval_of_the_right_rung() {
+        let two_days = every_minute("2026-01-01T00:00:00Z", 48);
+        let out = run(&spec(json!({"field": "t", "buckets": 10})), &two_days);
+        // 48 hourly buckets: 3h would still give 16, 12h gives 4.
+        assert_eq!(out["interval"], "12h");
+        assert_eq!(out["buckets"].as_array().unwrap().len(), 4);
+        assert_eq!(out["buckets"][0]["doc_count"], 720);
+        let out = run(&spec(json!({"field": "t", "buckets": 20})), &two_days);
+        assert_eq!(out["interval"], "3h");
+        assert_eq!(out["buckets"].as_array().unwrap().len(), 16);
+        let six_hours = every_minute("2026-01-01T00:00:00Z", 6);
+        let out = run(&spec(json!({"field": "t", "buckets": 20})), &six_hours);
+        assert_eq!(out["interval"], "30m");
+        assert_eq!(out["buckets"].as_array().unwrap().len(), 12);
+    }
+
+    #[test]
+    fn ten_days_into_five_buckets_uses_weeks_of_days() {
+        let ten_days = every_minute("2026-01-01T06:00:00Z", 240);
+        let out = run(&spec(json!({"field": "t", "buckets": 5})), &ten_days);
+        assert_eq!(out["interval"], "7d");
+        let keys: Vec<&str> =
+            out["buckets"].as_array().unwrap().iter().map(|b| b["key_as_string"].as_str().unwrap()).collect();
+        // Groups of 7 days start at the first day's bucket, not at a week boundary.
+        assert_eq!(keys, ["2026-01-01T00:00:00.000Z", "2026-01-08T00:00:00.000Z"]);
+    }
+
+    #[test]
+    fn empty_and_zoned() {
+        let out = run(&spec(json!({"field": "t"})), &[]);
+        assert_eq!(out, json!({"buckets": [], "interval": "1s"}));
+        let out = run(&spec(json!({"field": "t", "minimum_interval": "day"})), &[]);
+        assert_eq!(out["interval"], "1d");
+        let s = spec(json!({"field": "t", "buckets": 3, "time_zone": "Asia/Kolkata"}));
+        let out = run(&s, &every_minute("2026-01-01T00:00:00Z", 48));
+        assert_eq!(out["interval"], "1d");
+        assert_eq!(out["buckets"][0]["key_as_string"], "2026-01-01T00:00:00.000+05:30");
+        assert_eq!(out["buckets"][0]["doc_count"], 1110); // 05:30 to midnight IST
+    }
+
+    #[test]
+    fn segments_that_coarsened_differently_merge() {
+        let s = spec(json!({"field": "t", "buckets": 10}));
+        // A segment still at seconds and one already at hours, for the same two days.
+        let docs = every_minute("2026-01-01T00:00:00Z", 48);
+        let mut buckets: HashMap<BucketKey, FruitBucket> = HashMap::new();
+        let hours = s.ladder().rounding(2);
+        for (i, d) in docs.iter().enumerate() {
+            let raw = if i % 2 == 0 { encode(*d, 0) } else { encode(hours.round(*d), 2) };
+            buckets.entry(BucketKey::Num(raw)).or_insert(FruitBucket { count: 0, subs: vec![] }).count += 1;
+        }
+        let out = render_merged(&s, &buckets);
+        assert_eq!(out["interval"], "12h");
+        assert_eq!(out["buckets"][0]["doc_count"], 720);
+    }
+
+    #[test]
+    fn rejects_bad_options() {
+        let bad = |body: Value| parse("a", body.as_object().unwrap()).unwrap_err().to_string();
+        assert!(bad(json!({"field": "t", "buckets": 0})).contains("failed to parse field [buckets]"));
+        assert!(bad(json!({"field": "t", "minimum_interval": "week"})).contains("[minimum_interval]"));
+        assert_eq!(bad(json!({"field": "t", "buckets": 5000})), "buckets must be less than 2184");
+    }
+}

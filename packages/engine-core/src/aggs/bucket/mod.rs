@@ -3,6 +3,7 @@
 
 pub mod adjacency_matrix;
 pub mod auto_date_histogram;
+mod auto_date_ladder;
 pub mod composite;
 pub mod date_histogram;
 pub mod filters;
