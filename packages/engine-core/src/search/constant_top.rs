@@ -1,6 +1,6 @@
 //! Relevance order for queries whose every match scores the same (match_all, range, terms,
 //! ids, exists, constant_score, prefix / wildcard / regexp, which ES also scores as a
-//! constant, and fuzzy, which this engine scores as a constant: see `lower_multi_term.rs`). Ties in score go to the lower document, so the top `k` are simply the first `k`
+//! constant, and fuzzy, which this engine scores as a constant: see `query/lower/multi_term.rs`). Ties in score go to the lower document, so the top `k` are simply the first `k`
 //! live matches in index order: no heap, and one pass over the matches that both fills the
 //! page and counts them. The general path (tantivy's top-k collector, then a separate count)
 //! walks every match twice and, for the multi-term queries, builds their doc set twice.
@@ -12,7 +12,7 @@ use super::top_hits::{Hit, TopHitsFruit};
 use crate::error::Result;
 use crate::query::ast::QueryAst;
 
-/// Whether the lowering of `ast` gives every match the same score (see `lower.rs`).
+/// Whether the lowering of `ast` gives every match the same score (see `query/lower/`).
 pub fn is_constant_score(ast: &QueryAst) -> bool {
     match ast {
         QueryAst::MatchAll

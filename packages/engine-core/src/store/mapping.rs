@@ -209,7 +209,7 @@ impl Mapping {
                 }
                 FieldType::Long | FieldType::Integer => builder.add_i64_field(&tantivy_name, numeric),
                 // Dates are column-only: ranges, sorts and aggregations read the column (with its
-                // zone map, `zone_map.rs`), and an exact date is a one-point range (`lower.rs`).
+                // zone map, `columns/zone_map.rs`), and an exact date is a one-point range (`query/lower/exact.rs`).
                 // An inverted index of millisecond timestamps (nearly one term per document)
                 // cost 12 MiB of a 1M-doc index and the indexing time of a million terms.
                 FieldType::Date => builder.add_i64_field(&tantivy_name, NumericOptions::default().set_fast()),

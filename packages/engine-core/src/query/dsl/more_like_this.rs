@@ -1,6 +1,6 @@
 //! `more_like_this` with `like` texts (document items and `unlike` are refused): the options
 //! of ES's MoreLikeThisQueryBuilder with their defaults. Term selection needs index statistics,
-//! so it happens in `lower_more_like_this` when the query meets a searcher.
+//! so it happens in `lower/more_like_this.rs` when the query meets a searcher.
 
 use serde::Deserialize;
 use serde_json::Value;

@@ -18,7 +18,7 @@ use crate::store::document::coerce_f64;
 use crate::store::mapping::{FieldMapping, FieldType};
 
 /// The query for one exact value: a term query, except on a date or a double, which have no
-/// inverted index (`mapping.rs`) and match through their column with ES's constant score. On a
+/// inverted index (`store/mapping.rs`) and match through their column with ES's constant score. On a
 /// date, as in ES (`DateFieldMapper.termQuery` is a range from the value to the value rounded
 /// up), `2024-01-01` covers the whole day and date math works.
 pub(crate) fn exact_query(fm: &FieldMapping, value: &Value, ctx: &LowerContext) -> Result<Box<dyn Query>> {
@@ -31,7 +31,7 @@ pub(crate) fn exact_query(fm: &FieldMapping, value: &Value, ctx: &LowerContext) 
     }
     let term = exact_term(fm, value)?;
     if matches!(fm.field_type, FieldType::Double | FieldType::Float) {
-        // Column-only as well (`mapping.rs`): the one-point range reads the fast field.
+        // Column-only as well (`store/mapping.rs`): the one-point range reads the fast field.
         let point = RangeQuery::new(Bound::Included(term.clone()), Bound::Included(term));
         return Ok(Box::new(ConstScoreQuery::new(Box::new(point), ES_SCORE_SCALE)));
     }
