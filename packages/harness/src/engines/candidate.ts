@@ -109,6 +109,7 @@ export async function startCandidate(
       version,
       url,
       pid: child.pid,
+      dataDir: opts.dataDir,
       exited,
       stop,
       // Same port and data: the translog brings back every acknowledged document.

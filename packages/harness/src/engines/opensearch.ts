@@ -378,6 +378,8 @@ export async function startOpenSearch(opts: OpenSearchStartOptions): Promise<Run
       url,
       // `java` is the JVM's own ELF launcher (no wrapper script), so this pid is the JVM itself.
       pid: child.pid,
+      // The node's data path under its home: the index, its translog and the node's state.
+      dataDir: join(opts.dataDir, 'data'),
       jvmHeap: jvmFlags.filter((flag) => /^-Xm[sx]|^-XX:\+AlwaysPreTouch$/.test(flag)).join(' '),
       exited,
       stop,

@@ -17,6 +17,11 @@ export interface RunningEngine {
   readonly pid: number | undefined;
   /** JVM heap flags as started ("-Xms1024m -Xmx1024m -XX:+AlwaysPreTouch"), so the memory row can say what its RSS holds. */
   readonly jvmHeap?: string;
+  /**
+   * The folder holding the engine's stored data (its indexes and translog), for engines the
+   * harness started: a twin process can be given an exact copy, so both serve the same segments.
+   */
+  readonly dataDir?: string;
   /** Resolves when the process exited (never for remote engines). Used to detect a dead engine mid-run. */
   readonly exited: Promise<{ code: number | null; signal: string | null }>;
   /** Stop the process (SIGTERM, then SIGKILL after a grace period). No-op for remote engines. */

@@ -148,6 +148,15 @@ export class Side {
     return true;
   }
 
+  /**
+   * Stop the engine's process for a moment (its next `fork` starts it again), e.g. so its data
+   * folder can be copied while nothing writes to it. The exit is expected, not a death.
+   */
+  async pause(): Promise<void> {
+    this.generation++;
+    await this.current.stop();
+  }
+
   /** Does the engine answer GET / at all? A hung engine (alive process, no answers) does not. */
   async alive(): Promise<boolean> {
     if (this.stopped) return false;

@@ -154,5 +154,6 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
     failure,
     engines,
     log: progress.log,
+    ...(opts.base ? { baseRevision: opts.base.revision } : {}),
   });
 }

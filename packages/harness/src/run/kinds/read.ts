@@ -1,6 +1,8 @@
+import { cp, rm } from 'node:fs/promises';
 import type { Family } from '../../families/types.js';
 import { measureRunFloor } from '../../floor/measureFloor.js';
 import { EngineFailure } from '../../load/errors.js';
+import type { Side } from '../../load/side.js';
 import { probeCache } from '../../measure/cacheProbe.js';
 import { waitIdle } from '../../measure/idle.js';
 import { measurable, measureRounds, prewarm, probeReadRow, type RowSides } from '../../measure/readRow.js';
@@ -32,6 +34,26 @@ function forkOrder<T>(items: readonly T[], seed: number, fork: number): T[] {
   return out;
 }
 
+/** (source, twin) pairs whose twin should serve a copy of the source's data. */
+function twinPairs(ctx: RunContext): [Side, Side][] {
+  const pairs: [Side, Side][] = [];
+  if (ctx.base) pairs.push([ctx.sides.candidate, ctx.base]);
+  if (ctx.settings.aa === 'candidate') pairs.push([ctx.sides.candidate, ctx.sides.baseline]);
+  if (ctx.settings.aa === 'baseline') pairs.push([ctx.sides.baseline, ctx.sides.candidate]);
+  return pairs.filter(([source, twin]) => source.engine.dataDir && twin.engine.dataDir);
+}
+
+/** Replace the twin's data folder with a copy of the source's, both stopped (the fork's restarts start them). */
+async function copyData(source: Side, twin: Side, log: (line: string) => void): Promise<void> {
+  const from = source.engine.dataDir as string;
+  const to = twin.engine.dataDir as string;
+  await source.pause();
+  await twin.pause();
+  await rm(to, { recursive: true, force: true });
+  await cp(from, to, { recursive: true });
+  log(`fork 1: the ${twin.role} serves a copy of the ${source.role}'s index (the same segments)`);
+}
+
 /** The engines the read rows are timed on: both sides, and the merge-base build if the gate runs one. */
 const rowSides = (ctx: RunContext): RowSides => ({ ...ctx.sides, ...(ctx.base ? { base: ctx.base } : {}) });
 
@@ -49,6 +71,12 @@ const judge = (ctx: RunContext, state: RowState): RowResult | undefined => {
 async function startFork(ctx: RunContext, fork: number, families: readonly Family[]): Promise<void> {
   const { progress } = ctx;
   const sides = rowSides(ctx);
+  // Twins (the merge-base build; an A/A twin) serve an exact copy of their source's index from the
+  // first fork on: two loads of the same documents leave different segments, and a comparison of
+  // two processes on different segments measures the segments, not the code.
+  if (fork === 0)
+    for (const [source, twin] of twinPairs(ctx))
+      await ctx.guard.phase('fork 1 copy', () => copyData(source, twin, progress.log));
   for (const side of [sides.candidate, sides.baseline, ...(sides.base ? [sides.base] : [])]) {
     progress.step('fork', `${fork + 1}: restarting the ${side.role} on its data`);
     const loaded = side.role === 'base' || ctx.loaded[side.role];
