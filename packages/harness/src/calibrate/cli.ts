@@ -144,6 +144,66 @@ async function main(argv: string[]): Promise<number> {
   const load: number[] = [loadavg()[0] as number];
   const aaCards: Scorecard[] = [];
   const tallies: AaTally[] = [];
+  let power: PowerTally | undefined;
+  const s = bench.settings;
+  const file = join(args.result, `${started.toISOString().slice(0, 10)}.json`);
+  await mkdir(args.result, { recursive: true });
+  /** The result so far, written after every run: a long calibration that stops early keeps what it measured. */
+  const write = async (complete: boolean) => {
+    const variance = varianceComponents(aaCards);
+    // Cost of one more fork (restarts, prewarm, idle wait) and one more round, from the runs.
+    const waits = aaCards.flatMap((c) => c.manifest.idle ?? []);
+    const forkCostS =
+      (waits.length > 0 ? waits.reduce((n, i) => n + i.waitedMs, 0) / 1000 / waits.length : 0) + 30;
+    const roundCostS = (2 * (s.warmup + Math.ceil(s.iterations / (s.forks * s.rounds)))) / s.rate;
+    const result = {
+      createdAt: started.toISOString(),
+      durationMs: Date.now() - started.getTime(),
+      complete,
+      runsPlanned: { aaPerEngine: args.aa ? args.runs : 0, engines: args.engines, power: args.power },
+      machine: aaCards[0]?.manifest.machine,
+      design: {
+        forks: s.forks,
+        roundsPerFork: s.rounds,
+        iterations: s.iterations,
+        confidence: s.confidence,
+        tieMargin: s.tieMargin,
+      },
+      settings: { docs: s.docs, corpus: s.corpus, families: s.families, rate: s.rate },
+      /** 1-minute load averages at the start and after each run: the machine is shared. */
+      loadAverages: load.map((l) => Math.round(l * 100) / 100),
+      aa: Object.fromEntries(args.engines.map((e) => [e, aaSummary(tallies.filter((t) => t.engine === e))])),
+      power: power ?? null,
+      variance: {
+        ...variance,
+        forkCostS: Math.round(forkCostS),
+        roundCostS: Math.round(roundCostS * 100) / 100,
+        optimalRoundsPerFork: optimalRoundsPerFork(variance, forkCostS, roundCostS),
+      },
+      targets: {
+        aa: '0 false WIN/LOSE in the A/A runs (10 per engine)',
+        powerCpu: '>= 95% of rows found LOSE by CPU per request at +10%',
+        powerLatency: '>= 80% of rows with p50 >= 1 ms found LOSE by latency at +10%',
+      },
+    };
+    await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
+    return result;
+  };
+  // Each finished run saves the result so far.
+  const checkpoint = () => write(false);
+  if (args.power && !abort.signal.aborted) {
+    console.log(
+      pc.bold(`power: the candidate against itself with +${args.fraction * 100}% engine CPU on one side`),
+    );
+    const card = await oneRun(
+      { ...bench.settings, aa: 'candidate', calibrationExtraCpu: args.fraction },
+      bench.out,
+      abort.signal,
+    );
+    power = powerTally(card, args.fraction);
+    load.push(loadavg()[0] as number);
+    await checkpoint();
+  }
   if (args.aa) {
     // Alternate the engines run by run, so a drifting machine touches both calibrations alike.
     for (let k = 0; k < args.runs && !abort.signal.aborted; k++) {
@@ -158,66 +218,12 @@ async function main(argv: string[]): Promise<number> {
         console.log(
           `A/A ${engine} run ${k + 1}: ${t.falseVerdicts.length} false by latency, ${t.falseCpuVerdicts.length} false by CPU, of ${t.readRows} read rows ${[...t.falseVerdicts, ...t.falseCpuVerdicts].join(', ')}`,
         );
+        await checkpoint();
       }
     }
   }
-  let power: PowerTally | undefined;
-  if (args.power && !abort.signal.aborted) {
-    console.log(
-      pc.bold(`power: the candidate against itself with +${args.fraction * 100}% engine CPU on one side`),
-    );
-    const card = await oneRun(
-      { ...bench.settings, aa: 'candidate', calibrationExtraCpu: args.fraction },
-      bench.out,
-      abort.signal,
-    );
-    power = powerTally(card, args.fraction);
-    load.push(loadavg()[0] as number);
-  }
-  const variance = varianceComponents(aaCards);
-  const s = bench.settings;
-  // Costs of one more fork (restarts, prewarm, idle wait) and one more round, from the runs.
-  const forkCostS =
-    aaCards.length > 0
-      ? aaCards.reduce((n, c) => n + (c.manifest.idle ?? []).reduce((m, i) => m + i.waitedMs, 0) / 1000, 0) /
-          Math.max(
-            1,
-            aaCards.reduce((n, c) => n + (c.manifest.idle?.length ?? 0), 0),
-          ) +
-        30
-      : 60;
-  const roundCostS = (2 * (s.warmup + Math.ceil(s.iterations / (s.forks * s.rounds)))) / s.rate;
-  const result = {
-    createdAt: started.toISOString(),
-    durationMs: Date.now() - started.getTime(),
-    machine: aaCards[0]?.manifest.machine,
-    design: {
-      forks: s.forks,
-      roundsPerFork: s.rounds,
-      iterations: s.iterations,
-      confidence: s.confidence,
-      tieMargin: s.tieMargin,
-    },
-    settings: { docs: s.docs, corpus: s.corpus, families: s.families, rate: s.rate },
-    /** 1-minute load averages at the start and after each run: the machine is shared. */
-    loadAverages: load.map((l) => Math.round(l * 100) / 100),
-    aa: Object.fromEntries(args.engines.map((e) => [e, aaSummary(tallies.filter((t) => t.engine === e))])),
-    power: power ?? null,
-    variance: {
-      ...variance,
-      forkCostS: Math.round(forkCostS),
-      roundCostS: Math.round(roundCostS * 100) / 100,
-      optimalRoundsPerFork: optimalRoundsPerFork(variance, forkCostS, roundCostS),
-    },
-    targets: {
-      aa: '0 false WIN/LOSE in the A/A runs (10 per engine)',
-      powerCpu: '>= 95% of rows found LOSE by CPU per request at +10%',
-      powerLatency: '>= 80% of rows with p50 >= 1 ms found LOSE by latency at +10%',
-    },
-  };
-  await mkdir(args.result, { recursive: true });
-  const file = join(args.result, `${started.toISOString().slice(0, 10)}.json`);
-  await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
+  const result = await write(!abort.signal.aborted);
+  const { variance } = result;
   for (const [engine, a] of Object.entries(result.aa))
     console.log(
       `A/A ${engine}: ${a.falseWin} false WIN, ${a.falseLose} false LOSE of ${a.comparableRowRuns} comparable row-runs over ${a.runs} runs; ${a.falseCpu} false by CPU of ${a.cpuRowRuns}`,
