@@ -346,7 +346,7 @@ describe('scorecard input', () => {
     expect(() => parseScorecard('x.json', JSON.stringify(bad))).toThrow('x.json: rows[0].verdict must be');
   });
 
-  it('picks the newest complete run on the same corpus as previous, never a failed one', () => {
+  it('picks the newest complete comparable run as previous, never a failed one or another size', () => {
     const dir = tempDir('gate-prev-');
     const put = (c: Scorecard) => {
       mkdirSync(join(dir, c.runId));
@@ -360,7 +360,9 @@ describe('scorecard input', () => {
     ];
     const current = card({ rows: { ...CLEAN }, runId: 'now' });
     expect(choosePrevious(files, current)?.card.runId).toBe('a');
-    expect(choosePrevious(files, card({ rows: {}, runId: 'now', docs: 5 }))?.card.runId).toBe('b');
+    // No run of the same size: no previous run at all (a run of another size changed nothing).
+    expect(choosePrevious(files, card({ rows: {}, runId: 'now', docs: 5 }))).toBeUndefined();
+    expect(choosePrevious(files, card({ rows: {}, runId: 'now', docs: 100_000 }))?.card.runId).toBe('b');
     expect(choosePrevious([], current)).toBeUndefined();
   });
 });

@@ -130,7 +130,9 @@ export function choosePrevious(
     .map((file) => ({ file, card: readScorecard(file) }))
     .filter(({ card }) => card.status === 'complete' && card.runId !== current.runId)
     .sort((x, y) => y.card.createdAt.localeCompare(x.card.createdAt));
-  return cards.find(({ card }) => comparable(card, current)) ?? cards[0];
+  // Only a comparable run (same corpus, size, rows, baseline, machine) is a previous run: a 1M run
+  // of main says nothing about which rows changed in a 20k pull-request run.
+  return cards.find(({ card }) => comparable(card, current));
 }
 
 /**
