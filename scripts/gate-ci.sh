@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The pull-request gate, exactly as the workflow runs it (`npm run ci:gate`), against both real
+# engines at the CI scale the verdicts were calibrated for (scorecards/calibration/): when the
+# candidate engine's sources changed since the merge base (HEAD's parent on main itself), the
+# candidate built there runs beside it and every read row is also judged against it. This step
+# guards the landing: it fails on any non-zero status, 1 (a LOSE without a waiver), 2 (the run
+# or the gate failed), 3 (coverage fell against main's last comparable run) or 4 (a row slower
+# than the merge-base build beyond the margin).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out="${GATE_OUT:-.runs/ci-gate}"
+rm -rf "$out"
+mkdir -p "$out"
+
+npm run --silent ci:gate -- --out "$out/runs" --summary "$out/summary.md" --comment "$out/comment.md"
+code=$?
+
+fail() { echo "gate: $*" >&2; exit 1; }
+[ -s "$out/summary.md" ] || fail "the gate wrote no job summary ($out/summary.md); exit $code"
+[ -s "$out/comment.md" ] || fail "the gate wrote no pull-request comment ($out/comment.md); exit $code"
+sed -n '1,3p' "$out/summary.md"
+if [ "$code" -ne 0 ]; then
+  echo "gate: npm run ci:gate exited $code; the summary is $out/summary.md, the run in $out/runs" >&2
+  exit "$code"
+fi
+echo "gate: passed against both real engines; summary $out/summary.md"
