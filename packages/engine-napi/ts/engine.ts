@@ -6,7 +6,6 @@
  * than they do.
  */
 import { NativeEngine, type Reply } from '../index.js';
-import { withExtraCpu } from './calibration.js';
 import { decodeNativeError } from './errors.js';
 import { SearchDispatcher } from './search-dispatch.js';
 
@@ -76,15 +75,14 @@ export class Engine {
 
   search(index: string, body: Buffer, params: Record<string, string>): Promise<Reply> | Reply {
     const p = paramsJson(params);
-    return withExtraCpu(
-      () =>
-        this.#native.searchSync(index, body, p, true) ??
-        this.#dispatch(
-          index,
-          body,
-          () => this.#native.searchSync(index, body, p, false) as Reply,
-          () => this.#native.search(index, body, p),
-        ),
+    return (
+      this.#native.searchSync(index, body, p, true) ??
+      this.#dispatch(
+        index,
+        body,
+        () => this.#native.searchSync(index, body, p, false) as Reply,
+        () => this.#native.search(index, body, p),
+      )
     );
   }
 

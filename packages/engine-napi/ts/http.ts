@@ -7,6 +7,7 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { BodyTooLarge, declaredTooLarge, readBody } from './body.js';
+import { requestCpuStart, spendExtraCpu } from './calibration.js';
 import type { Engine } from './engine.js';
 import { decodeNativeError, EngineError } from './errors.js';
 import type { Request } from './route.js';
@@ -110,6 +111,7 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
         res.end(body);
       }
     };
+    const cpuStart = requestCpuStart();
     try {
       const body = await readBody(req, limit);
       const contentType = req.headers['content-type'];
@@ -121,6 +123,7 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
       const request: Request = { method: req.method ?? 'GET', segments, params, body, uri: target };
       const reply = await route(engine, request);
       if (reply.status >= 500) logFailure(req, errorOf(reply.body));
+      spendExtraCpu(cpuStart);
       send(reply.status, reply.body, reply.contentType);
     } catch (err) {
       const error = decodeNativeError(err);

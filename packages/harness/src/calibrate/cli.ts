@@ -5,7 +5,7 @@
  *      of OpenSearch against a second OpenSearch (alternating), each a full bench run. Every WIN or
  *      LOSE, by latency or by engine CPU per request, is false.
  *   2. Power: the candidate against a second candidate process whose service adds --fraction of
- *      each search's own time as extra CPU work (a calibration-only switch the service reads from
+ *      each request's CPU cost as extra CPU work (a calibration-only switch the service reads from
  *      its environment; no bench flag sets it). The share of rows found LOSE, by CPU per request
  *      (every row) and by latency (rows with p50 >= 1 ms).
  * Writes scorecards/calibration/<date>.json (committed: the README and the site's methodology
@@ -28,7 +28,7 @@ const HELP = `usage: npm run calibrate -- [--runs N] [--engines LIST] [--fractio
 
   --runs N        A/A runs per engine (default 10)
   --engines LIST  which engines run against themselves: candidate,baseline (default both)
-  --fraction F    extra engine CPU for the power run, a fraction of each search's own time (default 0.1)
+  --fraction F    extra engine CPU for the power run, a fraction of each request's CPU cost (default 0.1)
   --skip-aa       only the power run
   --skip-power    only the A/A runs
   --result DIR    where the committed result goes (default <repo>/scorecards/calibration)

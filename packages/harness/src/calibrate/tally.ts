@@ -57,7 +57,7 @@ export function aaTally(card: Scorecard): AaTally {
 export interface PowerTally {
   runId: string;
   status: Scorecard['status'];
-  /** The injected slowdown: extra CPU work as a fraction of each search's own time. */
+  /** The injected slowdown: extra CPU work as a fraction of each request's CPU cost. */
   slowdown: number;
   /** Latency power counts only rows whose unslowed (baseline) p50 is at least this. */
   minP50Ms: number;

@@ -55,7 +55,7 @@ export interface LoadSettings {
   aa: false | 'baseline' | 'candidate';
   /**
    * Calibration only (npm run calibrate's power run): the candidate service adds this fraction of
-   * each search's own time as extra CPU work. 0 in every benchmark run; no flag sets it.
+   * each request's CPU cost as extra CPU work. 0 in every benchmark run; no flag sets it.
    */
   calibrationExtraCpu: number;
   /** Identical requests repeated per engine per read row for the cache probe (0: no probe). */
