@@ -1,34 +1,56 @@
 import { describe, expect, it, vi } from 'vitest';
 
+/** Busy (real CPU) for `ms` milliseconds, as a request handler would be. */
+function busy(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
+
+const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+
 describe('the calibration-only extra CPU switch', () => {
-  it('is off unless EVERYCELL_CALIBRATION_EXTRA_CPU is set: the search runs as it is', async () => {
+  it('is off unless EVERYCELL_CALIBRATION_EXTRA_CPU is set: a request costs what it costs', async () => {
     vi.resetModules();
     delete process.env.EVERYCELL_CALIBRATION_EXTRA_CPU;
-    const { calibrationExtraCpu, withExtraCpu } = await import('../ts/calibration.js');
+    const { calibrationExtraCpu, requestCpuStart, spendExtraCpu } = await import('../ts/calibration.js');
     expect(calibrationExtraCpu).toBe(0);
-    expect(withExtraCpu(() => 42)).toBe(42);
+    const start = requestCpuStart();
+    expect(start).toBeUndefined();
+    const t0 = performance.now();
+    spendExtraCpu(start);
+    expect(performance.now() - t0).toBeLessThan(5);
   });
 
-  it('adds the given fraction of a search time as busy CPU, for sync and async searches', async () => {
+  it('refuses a value that is not a positive number: the switch stays off', async () => {
+    vi.resetModules();
+    process.env.EVERYCELL_CALIBRATION_EXTRA_CPU = 'lots';
+    try {
+      const { calibrationExtraCpu } = await import('../ts/calibration.js');
+      expect(calibrationExtraCpu).toBe(0);
+    } finally {
+      delete process.env.EVERYCELL_CALIBRATION_EXTRA_CPU;
+    }
+  });
+
+  it("adds the given fraction of the handler's CPU as busy CPU on the event loop", async () => {
     vi.resetModules();
     process.env.EVERYCELL_CALIBRATION_EXTRA_CPU = '0.5';
     try {
-      const { calibrationExtraCpu, withExtraCpu } = await import('../ts/calibration.js');
+      const { calibrationExtraCpu, requestCpuStart, spendExtraCpu } = await import('../ts/calibration.js');
       expect(calibrationExtraCpu).toBe(0.5);
-      const busy = (ms: number) => {
-        const end = performance.now() + ms;
-        while (performance.now() < end);
-        return 'reply';
-      };
+      const before = process.cpuUsage();
+      const start = requestCpuStart();
+      expect(start).toBeDefined();
+      busy(40);
+      const handlerMs = cpuMs(process.cpuUsage(start));
       const t0 = performance.now();
-      expect(withExtraCpu(() => busy(40))).toBe('reply');
-      // 40 ms of search plus half of it again, spent busy on the event loop.
-      expect(performance.now() - t0).toBeGreaterThanOrEqual(59);
-      const t1 = performance.now();
-      await expect(withExtraCpu(() => new Promise((r) => setTimeout(() => r('async'), 40)))).resolves.toBe(
-        'async',
-      );
-      expect(performance.now() - t1).toBeGreaterThanOrEqual(55);
+      spendExtraCpu(start);
+      const addedWallMs = performance.now() - t0;
+      const totalMs = cpuMs(process.cpuUsage(before));
+      // Until the first scale window closes the scale is 1: the plant is half the handler's CPU.
+      // It is spent on CPU (busy), not slept: the process's CPU grows by about as much.
+      expect(addedWallMs).toBeGreaterThanOrEqual(handlerMs * 0.5 * 0.9);
+      expect(totalMs).toBeGreaterThanOrEqual(handlerMs * 1.5 * 0.85);
     } finally {
       delete process.env.EVERYCELL_CALIBRATION_EXTRA_CPU;
     }
