@@ -52,7 +52,9 @@ describe('bisect search', () => {
 
 /**
  * A fixture repository whose "engine" is a small ES-shaped server that spends the CPU time named
- * in packages/engine-core/work.json on every search; one commit plants a slowdown (1 -> 4 ms).
+ * in packages/engine-core/work.json on every search; one commit plants a slowdown (1 -> 8 ms).
+ * The margin is 50% here, not the gate's 10%: this machine is shared, and the test is about which
+ * commit bisect names, not about how small a slowdown it can see (the calibration measures that).
  * Bisect builds nothing (the build step only checks the server is there), starts the two builds,
  * loads them, measures the row in forks and must name the planted commit.
  */
@@ -123,7 +125,7 @@ describe('bisect on a fixture repository with a planted slowdown', () => {
     );
     commit({ 'README.md': 'docs' }, 'docs');
     commit({ 'packages/engine-core/work.json': '{"ms": 1.0}' }, 'a no-op engine change');
-    const planted = commit({ 'packages/engine-core/work.json': '{"ms": 4}' }, 'planted slowdown');
+    const planted = commit({ 'packages/engine-core/work.json': '{"ms": 8}' }, 'planted slowdown');
     commit({ 'README.md': 'more docs' }, 'docs again');
     const bad = commit(
       { 'packages/engine-napi/package.json': '{"type":"module","x":1}' },
@@ -149,6 +151,7 @@ describe('bisect on a fixture repository with a planted slowdown', () => {
         prewarm: 10,
         confidence: 0.95,
         maxSendLagP99Ms: 10_000,
+        regressionMargin: 0.5,
       },
       build: (pkg) => {
         execFileSync('test', ['-f', join(pkg, 'dist', 'server.js')]);
