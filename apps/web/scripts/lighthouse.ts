@@ -132,11 +132,14 @@ try {
       const misses = CATEGORIES.filter((category) => scores[category] < TARGETS[category]);
       if (misses.length > 0) {
         exitCode = 1;
-        const audits = Object.values(result?.lhr.audits ?? {})
-          .filter(
-            (audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== 'informative',
-          )
-          .map((audit) => `${audit.id} (${audit.displayValue ?? audit.score})`)
+        // The audits that cost the missed categories their points, not every weak audit on the page.
+        const lhr = result?.lhr;
+        const audits = misses
+          .flatMap((category) => lhr?.categories[category]?.auditRefs ?? [])
+          .filter((ref) => ref.weight > 0)
+          .map((ref) => lhr?.audits[ref.id])
+          .filter((audit) => audit !== undefined && audit.score !== null && audit.score < 1)
+          .map((audit) => `${audit?.id} (${audit?.displayValue ?? audit?.score})`)
           .slice(0, 8);
         console.error(`  ${type} ${preset}: below target in ${misses.join(', ')}: ${audits.join('; ')}`);
       }
