@@ -47,10 +47,11 @@ describe('the calibration-only extra CPU switch', () => {
       spendExtraCpu(start);
       const addedWallMs = performance.now() - t0;
       const totalMs = cpuMs(process.cpuUsage(before));
-      // Until the first scale window closes the scale is 1: the plant is half the handler's CPU.
-      // It is spent on CPU (busy), not slept: the process's CPU grows by about as much.
-      expect(addedWallMs).toBeGreaterThanOrEqual(handlerMs * 0.5 * 0.9);
-      expect(totalMs).toBeGreaterThanOrEqual(handlerMs * 1.5 * 0.85);
+      // Until the first scale window closes the scale is 1: the plant is half the handler's CPU,
+      // spun for that long by the clock. It is spent busy, not slept: the process's CPU grows too
+      // (by less when other test files share the two cores, so only its direction is asserted).
+      expect(addedWallMs).toBeGreaterThanOrEqual(handlerMs * 0.5 * 0.95);
+      expect(totalMs).toBeGreaterThan(handlerMs + handlerMs * 0.1);
     } finally {
       delete process.env.EVERYCELL_CALIBRATION_EXTRA_CPU;
     }
