@@ -63,7 +63,7 @@ fn main() {
     for q in 0..n {
         let ids: Vec<String> = (0..20).map(|k| format!("\"{}\"", (q * 7919 + k * 4973) % 100_000)).collect();
         let body = format!("{{\"ids\":[{}]}}", ids.join(","));
-        engine.mget(Some("b"), body.as_bytes()).unwrap();
+        engine.mget(Some("b"), body.as_bytes(), &Map::new()).unwrap();
     }
     println!("mget 20 ids: {:?} per request", t.elapsed() / n);
     engine.close().unwrap();

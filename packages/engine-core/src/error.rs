@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum EngineError {
     #[error("{0}")]
     Parsing(String),
@@ -23,6 +23,9 @@ pub enum EngineError {
     JsonParse(String),
     #[error("no such index [{0}]")]
     IndexNotFound(String),
+    /// A write with `require_alias` whose target is not an alias.
+    #[error("no such index [{0}] and [require_alias] request flag is [true] and [{0}] is not an alias")]
+    RequireAlias(String),
     #[error("index [{0}] already exists")]
     IndexAlreadyExists(String),
     #[error("{reason}")]
@@ -35,6 +38,9 @@ pub enum EngineError {
     DocumentParsing(String),
     #[error("[{id}]: version conflict, document already exists (current version [{version}])")]
     VersionConflict { id: String, version: u64 },
+    /// A write whose condition (`if_seq_no`, an external version) the document does not meet.
+    #[error("[{id}]: version conflict, {reason}")]
+    Conflict { id: String, reason: String },
     /// A read-modify-write (`_update`) lost a race with another write to the same doc.
     #[error("[{id}]: version conflict, current version [{current}] is different than the one provided [{expected}]")]
     UpdateConflict { id: String, expected: u64, current: u64 },
@@ -43,6 +49,9 @@ pub enum EngineError {
     DocumentMissing { index: String, id: String },
     #[error("{0}")]
     ActionRequestValidation(String),
+    /// ES's `resource_not_found_exception` (404), e.g. `GET _source` of a missing document.
+    #[error("{0}")]
+    ResourceNotFound(String),
     /// A failure while executing a search on the shard; ES wraps these in
     /// `search_phase_execution_exception` ("all shards failed") with the cause as root cause.
     /// Built only through [`EngineError::shard`].
@@ -57,8 +66,7 @@ pub enum EngineError {
     /// More open points in time and scrolls than `search.max_open_scroll_context`.
     #[error("{0}")]
     TooManyContexts(String),
-    /// A `_doc` write without a document; answered, as the service always has, with a bare
-    /// string `error` (ES says `parse_exception` here).
+    /// A write without a body (ES's `parse_exception`).
     #[error("request body is required")]
     RequestBodyRequired,
     #[error("{0}")]
@@ -115,17 +123,18 @@ impl EngineError {
             EngineError::Parse(_) => ("parse_exception", 400),
             EngineError::JsonEof(_) => ("json_e_o_f_exception", 400),
             EngineError::JsonParse(_) => ("json_parse_exception", 400),
-            EngineError::IndexNotFound(_) => ("index_not_found_exception", 404),
+            EngineError::IndexNotFound(_) | EngineError::RequireAlias(_) => ("index_not_found_exception", 404),
             EngineError::IndexAlreadyExists(_) => ("resource_already_exists_exception", 400),
             EngineError::InvalidIndexName { .. } => ("invalid_index_name_exception", 400),
             EngineError::IllegalArgument(_) => ("illegal_argument_exception", 400),
             EngineError::MapperParsing(_) => ("mapper_parsing_exception", 400),
             EngineError::DocumentParsing(_) => ("document_parsing_exception", 400),
-            EngineError::VersionConflict { .. } | EngineError::UpdateConflict { .. } => {
+            EngineError::VersionConflict { .. } | EngineError::UpdateConflict { .. } | EngineError::Conflict { .. } => {
                 ("version_conflict_engine_exception", 409)
             }
             EngineError::DocumentMissing { .. } => ("document_missing_exception", 404),
             EngineError::ActionRequestValidation(_) => ("action_request_validation_exception", 400),
+            EngineError::ResourceNotFound(_) => ("resource_not_found_exception", 404),
             // ES answers an aggregation that fails on the shard with 500, other shard failures 400.
             EngineError::SearchPhase { cause: ShardCause::AggregationExecution, .. } => {
                 ("search_phase_execution_exception", 500)
@@ -149,7 +158,7 @@ impl EngineError {
         let (kind, _) = self.es_type_and_status();
         let mut cause = json!({ "type": kind, "reason": self.to_string() });
         match self {
-            EngineError::IndexNotFound(index) => {
+            EngineError::IndexNotFound(index) | EngineError::RequireAlias(index) => {
                 cause["resource.type"] = json!("index_or_alias");
                 cause["resource.id"] = json!(index);
                 cause["index_uuid"] = json!("_na_");
@@ -171,9 +180,6 @@ impl EngineError {
 
     /// The full ES error body: `{"error":{"root_cause":[..],"type","reason"},"status":N}`.
     pub fn to_es_body(&self) -> serde_json::Value {
-        if let EngineError::RequestBodyRequired = self {
-            return json!({ "error": self.to_string(), "status": self.status() });
-        }
         let phase_cause = match self {
             EngineError::SearchPhase { cause, reason } => Some((cause.es_type(), reason.clone())),
             EngineError::SearchContextMissing(_) => Some(("search_context_missing_exception", self.to_string())),

@@ -106,7 +106,7 @@ fn bulk_create_conflicts_replacements_and_per_item_errors() {
         "{\"create\":{\"_index\":\"logs\",\"_id\":\"1\"}}\n{\"status\":\"x\"}\n",
         "{\"index\":{\"_index\":\"logs\",\"_id\":\"2\"}}\n{\"status\":\"replaced\"}\n",
         "{\"index\":{\"_index\":\"logs\"}}\n{\"bytes\":\"not a number\"}\n",
-        "{\"index\":{\"_index\":\"nowhere\"}}\n{}\n",
+        "{\"index\":{\"_index\":\"No-where\"}}\n{}\n",
         "{\"create\":{\"_index\":\"logs\"}}\n{\"status\":\"auto\"}\n",
         "{\"index\":{\"_index\":\"logs\",\"_id\":\"q\\\"uote\\\\d\"}}\n{\"status\":\"x\"}\n",
     );
@@ -121,7 +121,9 @@ fn bulk_create_conflicts_replacements_and_per_item_errors() {
     assert_eq!(items[1]["index"]["_version"], 2);
     assert_eq!(items[2]["index"]["status"], 400);
     assert_eq!(items[2]["index"]["error"]["type"], "document_parsing_exception");
-    assert_eq!(items[3]["index"]["status"], 404);
+    // A missing index would be created; an invalid name fails its item.
+    assert_eq!(items[3]["index"]["status"], 400);
+    assert_eq!(items[3]["index"]["error"]["type"], "invalid_index_name_exception");
     assert_eq!(items[4]["create"]["status"], 201);
     assert_eq!(items[4]["create"]["_id"].as_str().unwrap().len(), 20);
     // Ids are escaped in the hand-written response.

@@ -46,7 +46,7 @@ fn racing_updates_with_retries_lose_nothing() {
     let (_dir, engine) = setup();
     let results = race(&engine, "1000");
     assert!(results.iter().all(|r| r == &Ok(200)), "{results:?}");
-    let (doc, _) = engine.get_doc("u", "1").unwrap();
+    let (doc, _) = engine.get_doc("u", "1", &Map::new()).unwrap();
     let doc: Value = serde_json::from_str(&doc).unwrap();
     let source = doc["_source"].as_object().unwrap();
     assert_eq!(source.len(), 1 + 4 * 10, "every thread's every field landed");
@@ -60,7 +60,7 @@ fn racing_updates_without_retries_fail_with_409_not_silently() {
     let ok = results.iter().filter(|r| r == &&Ok(200)).count();
     let conflicts = results.iter().filter(|r| r == &&Err("version_conflict_engine_exception 409".into())).count();
     assert_eq!(ok + conflicts, 40, "{results:?}");
-    let (doc, _) = engine.get_doc("u", "1").unwrap();
+    let (doc, _) = engine.get_doc("u", "1", &Map::new()).unwrap();
     let doc: Value = serde_json::from_str(&doc).unwrap();
     assert_eq!(doc["_source"].as_object().unwrap().len(), 1 + ok, "exactly the acknowledged updates landed");
 }

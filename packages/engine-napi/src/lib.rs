@@ -87,7 +87,7 @@ enum Call {
     Bulk { index: Option<String>, body: Vec<u8>, refresh: Option<String> },
     Refresh { index: String },
     ForceMerge { index: String, params: String },
-    Count { index: String, body: Vec<u8> },
+    Count { index: String, body: Vec<u8>, params: String },
     Msearch { index: Option<String>, body: Vec<u8> },
     SearchPit { body: Vec<u8>, params: String },
     DeleteByQuery { index: String, body: Vec<u8>, params: String },
@@ -101,7 +101,7 @@ fn run(engine: &Engine, call: &Call) -> engine_core::Result<String> {
         }
         Call::Refresh { index } => engine.refresh(index),
         Call::ForceMerge { index, params } => engine.force_merge(index, &params_map(params)?),
-        Call::Count { index, body } => engine.count(index, body),
+        Call::Count { index, body, params } => engine.count_with(index, body, &params_map(params)?),
         Call::Msearch { index, body } => engine.msearch(index.as_deref(), body),
         Call::SearchPit { body, params } => engine.search_pit(body, &params_map(params)?),
         Call::DeleteByQuery { index, body, params } => engine.delete_by_query(index, body, &params_map(params)?),
@@ -185,10 +185,10 @@ impl NativeEngine {
         })
     }
 
-    /// `PUT|POST /{index}/_doc/{id}`: 201 `created` or 200 `updated`.
+    /// `PUT|POST /{index}/_doc[/{id}]` and `_create/{id}` (`create`): 201 `created` or 200 `updated`.
     #[napi]
-    pub fn index_doc(&self, index: String, id: String, body: Buffer, params: String) -> Reply {
-        reply_with_status(|| self.engine.index_doc(&index, &id, &body, &params_map(&params)?))
+    pub fn index_doc(&self, index: String, id: Option<String>, body: Buffer, params: String, create: bool) -> Reply {
+        reply_with_status(|| self.engine.index_doc(&index, id.as_deref(), &body, &params_map(&params)?, create))
     }
 
     /// `DELETE /{index}/_doc/{id}` (404 `not_found`).
@@ -246,13 +246,19 @@ impl NativeEngine {
 
     /// `GET /{index}/_doc/{id}` (404 when not found).
     #[napi]
-    pub fn get_doc(&self, index: String, id: String) -> Reply {
-        reply_with_status(|| self.engine.get_doc(&index, &id))
+    pub fn get_doc(&self, index: String, id: String, params: String) -> Reply {
+        reply_with_status(|| self.engine.get_doc(&index, &id, &params_map(&params)?))
+    }
+
+    /// `GET /{index}/_source/{id}` (404 when not found).
+    #[napi]
+    pub fn get_source(&self, index: String, id: String, params: String) -> Reply {
+        reply_with_status(|| self.engine.get_source(&index, &id, &params_map(&params)?))
     }
 
     #[napi]
-    pub fn mget(&self, index: Option<String>, body: Buffer) -> Reply {
-        reply(|| self.engine.mget(index.as_deref(), &body))
+    pub fn mget(&self, index: Option<String>, body: Buffer, params: String) -> Reply {
+        reply(|| self.engine.mget(index.as_deref(), &body, &params_map(&params)?))
     }
 
     /// `_msearch`: always on the pool (it runs several searches).
@@ -273,8 +279,8 @@ impl NativeEngine {
     }
 
     #[napi]
-    pub fn count_sync(&self, index: String, body: Buffer) -> Reply {
-        let call = Call::Count { index, body: body.to_vec() };
+    pub fn count_sync(&self, index: String, body: Buffer, params: String) -> Reply {
+        let call = Call::Count { index, body: body.to_vec(), params };
         reply(|| run(&self.engine, &call))
     }
 

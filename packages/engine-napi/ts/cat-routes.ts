@@ -4,6 +4,7 @@
  * index is green with pri 1, rep 0.
  */
 import type { Engine } from './engine.js';
+import { EngineError } from './errors.js';
 import type { Reply, Route } from './route.js';
 
 const UNITS = ['b', 'kb', 'mb', 'gb', 'tb'] as const;
@@ -50,12 +51,21 @@ function catIndices(engine: Engine, params: Record<string, string>, only?: strin
       size(i.store_bytes),
       size(i.store_bytes),
     ]);
+  // `h`: the columns to show, in that order (unknown names are ES's 400).
+  const wanted = params.h === undefined ? COLUMNS : params.h.split(',').map((c) => c.trim());
+  const picks = wanted.map((name) => {
+    const at = COLUMNS.indexOf(name);
+    if (at < 0)
+      throw EngineError.of(400, 'illegal_argument_exception', `header [${name}] is not a valid header`);
+    return at;
+  });
+  const picked = rows.map((row) => picks.map((k) => row[k] ?? ''));
   if (params.format === 'json') {
-    const objects = rows.map((row) => Object.fromEntries(COLUMNS.map((c, k) => [c, row[k]])));
+    const objects = picked.map((row) => Object.fromEntries(wanted.map((c, k) => [c, row[k]])));
     return { status: 200, body: JSON.stringify(objects) };
   }
-  const table = params.v === undefined ? rows : [COLUMNS, ...rows];
-  const widths = COLUMNS.map((_, k) => Math.max(0, ...table.map((row) => (row[k] ?? '').length)));
+  const table = params.v === undefined ? picked : [wanted, ...picked];
+  const widths = wanted.map((_, k) => Math.max(0, ...table.map((row) => (row[k] ?? '').length)));
   const text = table
     .map(
       (row) =>
@@ -69,10 +79,16 @@ function catIndices(engine: Engine, params: Record<string, string>, only?: strin
 }
 
 export const catRoutes: Route[] = [
-  { methods: ['GET'], pattern: ['_cat', 'indices'], handler: (e, req) => catIndices(e, req.params) },
+  {
+    methods: ['GET'],
+    pattern: ['_cat', 'indices'],
+    params: ['format', 'v', 'bytes', 'h'],
+    handler: (e, req) => catIndices(e, req.params),
+  },
   {
     methods: ['GET'],
     pattern: ['_cat', 'indices', ':index'],
+    params: ['format', 'v', 'bytes', 'h'],
     handler: (e, req, v) => catIndices(e, req.params, v.index),
   },
 ];

@@ -10,42 +10,55 @@ export const contextRoutes: Route[] = [
   {
     methods: ['POST'],
     pattern: [':index', '_pit'],
+    params: 'engine',
     handler: (e: Engine, req, v) => e.openPit(v.index ?? '', req.params, false),
   },
-  { methods: ['DELETE'], pattern: ['_pit'], handler: (e, req) => e.closePit(req.body, false, false) },
+  {
+    methods: ['DELETE'],
+    pattern: ['_pit'],
+    params: 'engine',
+    handler: (e, req) => e.closePit(req.body, false, false),
+  },
   {
     methods: ['POST'],
     pattern: [':index', '_search', 'point_in_time'],
+    params: 'engine',
     handler: (e, req, v) => e.openPit(v.index ?? '', req.params, true),
   },
   {
     methods: ['DELETE'],
     pattern: ['_search', 'point_in_time'],
+    params: 'engine',
     handler: (e, req) => e.closePit(req.body, true, false),
   },
   {
     methods: ['DELETE'],
     pattern: ['_search', 'point_in_time', '_all'],
+    params: 'engine',
     handler: (e, req) => e.closePit(req.body, true, true),
   },
   {
     methods: ['POST', 'GET'],
     pattern: ['_search'],
+    params: 'engine',
     handler: (e, req) => e.searchPit(req.body, req.params),
   },
   {
     methods: ['POST', 'GET'],
     pattern: ['_search', 'scroll'],
+    params: 'engine',
     handler: (e, req) => e.scroll(req.body, req.params),
   },
   {
     methods: ['DELETE'],
     pattern: ['_search', 'scroll'],
+    params: 'engine',
     handler: (e, req) => e.clearScroll(req.body, false),
   },
   {
     methods: ['DELETE'],
     pattern: ['_search', 'scroll', '_all'],
+    params: 'engine',
     handler: (e, req) => e.clearScroll(req.body, true),
   },
 ];

@@ -2,23 +2,88 @@
  * Single-document routes: `GET|PUT|POST /{index}/_doc/{id}` and `_mget`. The engine does the
  * work (an indexed document is written as a one-item `_bulk` would write it); these only route.
  */
-import type { Route } from './route.js';
+import { type Reply, type Route, WRITE_WAIT_PARAMS } from './route.js';
+
+/** `GET _doc`, `_source` and `_mget` (`preference` picks a copy: there is one). */
+const GET_PARAMS = [
+  '_source',
+  '_source_includes',
+  '_source_excludes',
+  'stored_fields',
+  'realtime',
+  'refresh',
+  'version',
+  'version_type',
+  'preference',
+];
+const MGET_PARAMS = GET_PARAMS.filter((p) => p !== 'version' && p !== 'version_type');
+
+/** A HEAD answer: the status of the GET, no body. */
+const head = (reply: Reply): Reply => ({ status: reply.status, body: undefined });
+const INDEX_PARAMS = [
+  'refresh',
+  'op_type',
+  'if_seq_no',
+  'if_primary_term',
+  'version',
+  'version_type',
+  'require_alias',
+  ...WRITE_WAIT_PARAMS,
+];
 
 export const docRoutes: Route[] = [
   {
     methods: ['GET'],
     pattern: [':index', '_doc', ':id'],
-    handler: (e, _req, v) => e.getDoc(v.index ?? '', v.id ?? ''),
+    params: GET_PARAMS,
+    handler: (e, req, v) => e.getDoc(v.index ?? '', v.id ?? '', req.params),
+  },
+  {
+    methods: ['HEAD'],
+    pattern: [':index', '_doc', ':id'],
+    params: GET_PARAMS,
+    handler: (e, req, v) => head(e.getDoc(v.index ?? '', v.id ?? '', req.params)),
+  },
+  {
+    methods: ['GET'],
+    pattern: [':index', '_source', ':id'],
+    params: GET_PARAMS,
+    handler: (e, req, v) => e.getSource(v.index ?? '', v.id ?? '', req.params),
+  },
+  {
+    methods: ['HEAD'],
+    pattern: [':index', '_source', ':id'],
+    params: GET_PARAMS,
+    handler: (e, req, v) => head(e.getSource(v.index ?? '', v.id ?? '', req.params)),
   },
   {
     methods: ['PUT', 'POST'],
     pattern: [':index', '_doc', ':id'],
+    params: INDEX_PARAMS,
     handler: (e, req, v) => e.indexDoc(v.index ?? '', v.id ?? '', req.body, req.params),
   },
-  { methods: ['POST', 'GET'], pattern: ['_mget'], handler: (e, req) => e.mget(undefined, req.body) },
+  {
+    methods: ['POST'],
+    pattern: [':index', '_doc'],
+    params: ['refresh', 'op_type', 'require_alias', ...WRITE_WAIT_PARAMS],
+    handler: (e, req, v) => e.indexDoc(v.index ?? '', undefined, req.body, req.params),
+  },
+  {
+    methods: ['PUT', 'POST'],
+    pattern: [':index', '_create', ':id'],
+    params: ['refresh', 'require_alias', ...WRITE_WAIT_PARAMS],
+    handler: (e, req, v) => e.indexDoc(v.index ?? '', v.id ?? '', req.body, req.params, true),
+  },
+  {
+    methods: ['POST', 'GET'],
+    pattern: ['_mget'],
+    params: MGET_PARAMS,
+    handler: (e, req) => e.mget(undefined, req.body, req.params),
+  },
   {
     methods: ['POST', 'GET'],
     pattern: [':index', '_mget'],
-    handler: (e, req, v) => e.mget(v.index, req.body),
+    params: MGET_PARAMS,
+    handler: (e, req, v) => e.mget(v.index, req.body, req.params),
   },
 ];

@@ -69,8 +69,8 @@ export class Engine {
     return this.#native.forceMerge(index, JSON.stringify(params));
   }
 
-  count(index: string, body: Buffer): Reply {
-    return this.#native.countSync(index, body);
+  count(index: string, body: Buffer, params: Record<string, string>): Reply {
+    return this.#native.countSync(index, body, paramsJson(params));
   }
 
   search(index: string, body: Buffer, params: Record<string, string>): Promise<Reply> | Reply {
@@ -119,9 +119,15 @@ export class Engine {
     }
   }
 
-  /** `PUT|POST /{index}/_doc/{id}`: 201 created, 200 updated. */
-  indexDoc(index: string, id: string, body: Buffer, params: Record<string, string>): Reply {
-    return this.#native.indexDoc(index, id, body, JSON.stringify(params));
+  /** `PUT|POST /{index}/_doc[/{id}]`, `_create/{id}` (`create`): 201 created, 200 updated. */
+  indexDoc(
+    index: string,
+    id: string | undefined,
+    body: Buffer,
+    params: Record<string, string>,
+    create = false,
+  ): Reply {
+    return this.#native.indexDoc(index, id, body, JSON.stringify(params), create);
   }
 
   /** `DELETE /{index}/_doc/{id}`: 200 `deleted` or 404 `not_found`. */
@@ -164,12 +170,17 @@ export class Engine {
   }
 
   /** `GET /{index}/_doc/{id}`: status 200 with `found: true`, or 404 with `found: false`. */
-  getDoc(index: string, id: string): Reply {
-    return this.#native.getDoc(index, id);
+  getDoc(index: string, id: string, params: Record<string, string>): Reply {
+    return this.#native.getDoc(index, id, paramsJson(params));
   }
 
-  mget(index: string | undefined, body: Buffer): Reply {
-    return this.#native.mget(index, body);
+  /** `GET /{index}/_source/{id}`: the `_source` alone, or 404 `resource_not_found_exception`. */
+  getSource(index: string, id: string, params: Record<string, string>): Reply {
+    return this.#native.getSource(index, id, paramsJson(params));
+  }
+
+  mget(index: string | undefined, body: Buffer, params: Record<string, string>): Reply {
+    return this.#native.mget(index, body, paramsJson(params));
   }
 
   msearch(index: string | undefined, body: Buffer): Promise<Reply> {

@@ -10,6 +10,7 @@ import { BodyTooLarge, declaredTooLarge, readBody } from './body.js';
 import { requestCpuStart, spendExtraCpu } from './calibration.js';
 import type { Engine } from './engine.js';
 import { decodeNativeError, EngineError } from './errors.js';
+import { applyFilterPath } from './filter-path.js';
 import type { Request } from './route.js';
 import { makeRouter } from './routes.js';
 
@@ -37,9 +38,7 @@ function parseTarget(target: string): { segments: string[]; params: Record<strin
     .map(decodeSegment);
   const params: Record<string, string> = {};
   // URLSearchParams decodes leniently (a bad escape stays as text), so params never throw.
-  for (const [key, value] of url.searchParams) {
-    if (key !== 'pretty' && key !== 'human' && key !== 'error_trace') params[key] = value;
-  }
+  for (const [key, value] of url.searchParams) params[key] = value;
   return { segments, params };
 }
 
@@ -123,8 +122,17 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
       const request: Request = { method: req.method ?? 'GET', segments, params, body, uri: target };
       const reply = await route(engine, request);
       if (reply.status >= 500) logFailure(req, errorOf(reply.body));
+      const filterPath = params.filter_path;
+      const out =
+        // Errors keep their whole ES shape (clients read `error.type` and `status`).
+        filterPath !== undefined &&
+        reply.status < 300 &&
+        reply.body !== undefined &&
+        reply.contentType === undefined
+          ? applyFilterPath(reply.body, filterPath)
+          : reply.body;
       spendExtraCpu(cpuStart);
-      send(reply.status, reply.body, reply.contentType);
+      send(reply.status, out, reply.contentType);
     } catch (err) {
       const error = decodeNativeError(err);
       // A body left unread: answer, then close (as ES does for every 413).

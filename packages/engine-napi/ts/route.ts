@@ -25,4 +25,15 @@ export interface Route {
   methods: string[];
   pattern: string[];
   handler: Handler;
+  /**
+   * The URL parameters this route implements (beyond `GLOBAL_PARAMS`); any other is refused
+   * with ES's 400, so nothing is silently ignored. `'engine'`: the engine validates them itself.
+   */
+  params?: readonly string[] | 'engine';
 }
+
+/** Parameters every route takes: output formatting and response filtering. */
+export const GLOBAL_PARAMS: readonly string[] = ['pretty', 'human', 'error_trace', 'filter_path'];
+
+/** Write parameters that change nothing on a one-node, one-shard engine (ES accepts them). */
+export const WRITE_WAIT_PARAMS: readonly string[] = ['timeout', 'wait_for_active_shards', 'master_timeout'];

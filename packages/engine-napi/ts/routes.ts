@@ -8,7 +8,7 @@ import { contextRoutes } from './context-routes.js';
 import { docRoutes } from './doc-routes.js';
 import type { Engine } from './engine.js';
 import { EngineError } from './errors.js';
-import type { Reply, Request, Route } from './route.js';
+import { GLOBAL_PARAMS, type Reply, type Request, type Route, WRITE_WAIT_PARAMS } from './route.js';
 import { writeRoutes } from './write-routes.js';
 
 const VERSION = '8.15.0';
@@ -43,77 +43,141 @@ function rootInfo(): string {
   });
 }
 
+/** `_cluster/health` waits for nothing: one node is always green (and so yellow). */
+const HEALTH_PARAMS = ['timeout', 'master_timeout', 'local', 'wait_for_status', 'wait_for_active_shards'];
+
 const routes: Route[] = [
-  { methods: ['GET'], pattern: [], handler: () => ok(rootInfo()) },
-  { methods: ['HEAD'], pattern: [], handler: () => exists(true) },
-  { methods: ['GET'], pattern: ['_cluster', 'health'], handler: (e) => e.clusterHealth() },
-  { methods: ['GET'], pattern: ['_cluster', 'health', ':index'], handler: (e) => e.clusterHealth() },
+  { methods: ['GET'], pattern: [], params: [], handler: () => ok(rootInfo()) },
+  { methods: ['HEAD'], pattern: [], params: [], handler: () => exists(true) },
+  {
+    methods: ['GET'],
+    pattern: ['_cluster', 'health'],
+    params: HEALTH_PARAMS,
+    handler: (e) => e.clusterHealth(),
+  },
+  {
+    methods: ['GET'],
+    pattern: ['_cluster', 'health', ':index'],
+    params: HEALTH_PARAMS,
+    handler: (e) => e.clusterHealth(),
+  },
   {
     methods: ['POST', 'PUT'],
     pattern: ['_bulk'],
+    params: ['refresh', ...WRITE_WAIT_PARAMS],
     handler: (e, req) => e.bulk(undefined, req.body, req.params.refresh),
   },
   {
     methods: ['POST', 'PUT'],
     pattern: [':index', '_bulk'],
+    params: ['refresh', ...WRITE_WAIT_PARAMS],
     handler: (e, req, v) => e.bulk(v.index, req.body, req.params.refresh),
   },
   {
     methods: ['POST', 'GET'],
     pattern: [':index', '_refresh'],
+    params: [],
     handler: (e, _req, v) => e.refresh(v.index ?? ''),
   },
   {
     methods: ['POST', 'GET'],
     pattern: [':index', '_count'],
-    handler: (e, req, v) => e.count(v.index ?? '', req.body),
+    params: 'engine',
+    handler: (e, req, v) => e.count(v.index ?? '', req.body, req.params),
   },
   {
     methods: ['POST', 'GET'],
     pattern: [':index', '_search'],
+    params: 'engine',
     handler: (e, req, v) => e.search(v.index ?? '', req.body, req.params),
   },
   {
     methods: ['POST', 'GET'],
     pattern: ['_msearch'],
+    params: ['max_concurrent_searches'],
     handler: (e, req) => e.msearch(undefined, req.body),
   },
   {
     methods: ['POST', 'GET'],
     pattern: [':index', '_msearch'],
+    params: ['max_concurrent_searches'],
     handler: (e, req, v) => e.msearch(v.index, req.body),
   },
-  { methods: ['GET'], pattern: [':index', '_stats'], handler: (e, _req, v) => e.stats(v.index ?? '') },
+  {
+    methods: ['GET'],
+    pattern: [':index', '_stats'],
+    params: [],
+    handler: (e, _req, v) => e.stats(v.index ?? ''),
+  },
   // `_stats/{metrics}`: the answer carries every metric we track (docs, store), a superset of the ask.
   {
     methods: ['GET'],
     pattern: [':index', '_stats', ':metric'],
+    params: [],
     handler: (e, _req, v) => e.stats(v.index ?? ''),
   },
   {
     methods: ['POST'],
     pattern: [':index', '_forcemerge'],
+    params: 'engine',
     handler: (e, req, v) => e.forceMerge(v.index ?? '', req.params),
   },
   {
     methods: ['PUT'],
     pattern: [':index'],
+    params: WRITE_WAIT_PARAMS,
     handler: (e, req, v) => e.createIndex(v.index ?? '', req.body),
   },
-  { methods: ['DELETE'], pattern: [':index'], handler: (e, _req, v) => e.deleteIndex(v.index ?? '') },
-  { methods: ['GET'], pattern: [':index'], handler: (e, _req, v) => e.getIndex(v.index ?? '') },
+  {
+    methods: ['DELETE'],
+    pattern: [':index'],
+    params: WRITE_WAIT_PARAMS,
+    handler: (e, _req, v) => e.deleteIndex(v.index ?? ''),
+  },
+  { methods: ['GET'], pattern: [':index'], params: [], handler: (e, _req, v) => e.getIndex(v.index ?? '') },
   {
     methods: ['GET'],
     pattern: [':index', '_mapping'],
+    params: ['local', 'master_timeout'],
     handler: (e, _req, v) => mappingOnly(e.getIndex(v.index ?? '')),
   },
-  { methods: ['HEAD'], pattern: [':index'], handler: (e, _req, v) => exists(e.indexExists(v.index ?? '')) },
+  {
+    methods: ['HEAD'],
+    pattern: [':index'],
+    params: [],
+    handler: (e, _req, v) => exists(e.indexExists(v.index ?? '')),
+  },
 ];
 
 /** Only routed when the server was started with EVERYCELL_ENABLE_DEBUG_PANIC=1 (tests). */
 const debugRoutes: Route[] = [
   { methods: ['POST'], pattern: ['_everycell', 'debug', 'panic'], handler: (e) => e.debugPanic() },
 ];
+
+/**
+ * The request with only the route's own parameters, or ES's 400 for one the route does not
+ * implement (`request [/t/_doc/1] contains unrecognized parameter: [x]`).
+ */
+function checkParams(route: Route, req: Request): Request {
+  const own: Record<string, string> = {};
+  const unknown: string[] = [];
+  for (const [key, value] of Object.entries(req.params)) {
+    if (GLOBAL_PARAMS.includes(key)) continue;
+    own[key] = value;
+    if (route.params !== 'engine' && !(route.params ?? []).includes(key)) unknown.push(key);
+  }
+  if (unknown.length > 0) {
+    const path = req.uri.split('?')[0] ?? req.uri;
+    const what = unknown.length === 1 ? 'parameter' : 'parameters';
+    const list = unknown.map((k) => `[${k}]`).join(', ');
+    throw EngineError.of(
+      400,
+      'illegal_argument_exception',
+      `request [${path}] contains unrecognized ${what}: ${list}`,
+    );
+  }
+  return { ...req, params: own };
+}
 
 function match(pattern: string[], segments: string[]): Record<string, string> | undefined {
   if (pattern.length !== segments.length) return undefined;
@@ -145,7 +209,9 @@ export function makeRouter(options: { debugRoutes: boolean }) {
     for (const route of table) {
       const vars = match(route.pattern, req.segments);
       if (!vars) continue;
-      if (route.methods.includes(req.method)) return route.handler(engine, req, vars);
+      if (route.methods.includes(req.method)) {
+        return route.handler(engine, checkParams(route, req), vars);
+      }
       for (const m of route.methods) allowed.add(m);
     }
     if (allowed.size > 0) {

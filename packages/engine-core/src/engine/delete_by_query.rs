@@ -29,7 +29,7 @@ fn flush(handle: &IndexHandle, ids: &mut Vec<String>, tally: &mut Tally) -> Resu
     if ids.is_empty() {
         return Ok(());
     }
-    let writes = ids.drain(..).map(|id| PreparedWrite::Delete { id }).collect();
+    let writes = ids.drain(..).map(|id| PreparedWrite::Delete { id, cond: Default::default() }).collect();
     for outcome in handle.write(writes)? {
         match outcome?.result {
             "deleted" => tally.deleted += 1,

@@ -2,7 +2,9 @@
 //! JSON out) and the background refresher that gives ES's 1s near-real-time default.
 
 mod delete_by_query;
+mod documents;
 mod msearch;
+mod uri_query;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -17,10 +19,8 @@ use crate::error::{json_syntax_error, EngineError, Result};
 use crate::search::contexts::ReaderContexts;
 use crate::search::pit::{self, Dialect};
 use crate::search::scroll;
-use crate::store::bulk::{execute_bulk, parse_bulk};
 use crate::store::index::IndexHandle;
 use crate::store::names::validate_index_name;
-use crate::store::writes;
 
 const INDICES_DIR: &str = "indices";
 const REFRESH_TICK: Duration = Duration::from_millis(100);
@@ -98,7 +98,7 @@ impl Engine {
         Ok(Engine { _lock: lock, shared, refresher: Mutex::new(Some(refresher)), contexts: ReaderContexts::default() })
     }
 
-    fn get(&self, name: &str) -> Result<Arc<IndexHandle>> {
+    pub(crate) fn get(&self, name: &str) -> Result<Arc<IndexHandle>> {
         self.shared
             .indices
             .read()
@@ -174,11 +174,6 @@ impl Engine {
         Ok(body.to_string())
     }
 
-    pub fn bulk(&self, default_index: Option<&str>, body: &[u8], refresh: RefreshPolicy) -> Result<String> {
-        let items = parse_bulk(body, default_index)?;
-        execute_bulk(items, |name| self.get(name).ok(), refresh != RefreshPolicy::None)
-    }
-
     pub fn refresh(&self, name: &str) -> Result<String> {
         self.get(name)?.refresh()?;
         Ok(json!({ "_shards": { "total": 2, "successful": 1, "failed": 0 } }).to_string())
@@ -228,40 +223,12 @@ impl Engine {
         cheap_only: bool,
     ) -> Result<Option<String>> {
         let handle = self.get(name)?;
+        let uri = uri_query::for_search(body, params)?;
+        let (body, params) = (uri.body.as_ref(), uri.params.as_ref());
         if params.contains_key("scroll") {
             return scroll::start(&self.contexts, handle, body, params, cheap_only);
         }
         crate::search::search(handle.as_ref(), body, params, cheap_only)
-    }
-
-    /// `PUT|POST /{index}/_doc/{id}`: the ES body and status (201 `created`, 200 `updated`).
-    pub fn index_doc(&self, name: &str, id: &str, body: &[u8], params: &Map<String, Value>) -> Result<(String, u16)> {
-        let source = writes::source_text(body).ok_or(EngineError::RequestBodyRequired)?;
-        let refresh = refresh_param(params)?;
-        let reply = writes::index_doc(self.get(name)?.as_ref(), id, source.as_bytes(), refresh != RefreshPolicy::None)?;
-        Ok(forced_refresh(reply, refresh))
-    }
-
-    /// `DELETE /{index}/_doc/{id}`: the ES body and status (404 `not_found`).
-    pub fn delete_doc(&self, name: &str, id: &str, params: &Map<String, Value>) -> Result<(String, u16)> {
-        let refresh = refresh_param(params)?;
-        let reply = writes::delete_doc(self.get(name)?.as_ref(), id, refresh != RefreshPolicy::None)?;
-        Ok(forced_refresh(reply, refresh))
-    }
-
-    /// `POST /{index}/_update/{id}`: partial doc merge or upsert; the ES body and status.
-    pub fn update_doc(&self, name: &str, id: &str, body: &[u8], params: &Map<String, Value>) -> Result<(String, u16)> {
-        let retries = match params.get("retry_on_conflict") {
-            None => 0,
-            Some(v) => v.as_str().and_then(|s| s.parse().ok()).ok_or_else(|| {
-                EngineError::IllegalArgument(format!(
-                    "Failed to parse int parameter [retry_on_conflict] with value [{v}]"
-                ))
-            })?,
-        };
-        let refresh = refresh_param(params)?;
-        let reply = writes::update_doc(self.get(name)?.as_ref(), id, body, retries, refresh != RefreshPolicy::None)?;
-        Ok(forced_refresh(reply, refresh))
     }
 
     /// `POST /{index}/_delete_by_query`.
@@ -329,17 +296,6 @@ impl Engine {
         self.contexts.open_count()
     }
 
-    /// `GET /{index}/_doc/{id}`: the ES body (found or not) and its HTTP status.
-    pub fn get_doc(&self, name: &str, id: &str) -> Result<(String, u16)> {
-        let (body, found) = crate::store::get::get_doc_body(self.get(name)?.as_ref(), id)?;
-        Ok((body, if found { 200 } else { 404 }))
-    }
-
-    /// `_mget`; `index` is the URL's default for items without `_index`.
-    pub fn mget(&self, index: Option<&str>, body: &[u8]) -> Result<String> {
-        crate::store::get::mget(&|name| self.get(name), index, body)
-    }
-
     /// The open index `name` (for per-item lookups such as `_mget`).
     pub fn handle(&self, name: &str) -> Result<Arc<IndexHandle>> {
         self.get(name)
@@ -351,7 +307,40 @@ impl Engine {
     }
 
     pub fn count(&self, name: &str, body: &[u8]) -> Result<String> {
-        crate::search::count(self.get(name)?.as_ref(), body)
+        self.count_with(name, body, &Map::new())
+    }
+
+    /// `/{index}/_count` with its URL parameters: URI search (`q`) and `terminate_after`.
+    pub fn count_with(&self, name: &str, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+        let uri = uri_query::for_count(body, params)?;
+        let mut terminate_after = None;
+        for (key, value) in uri.params.iter() {
+            match key.as_str() {
+                // One shard: routing and preference pick nothing.
+                "routing" | "preference" => {}
+                "terminate_after" => {
+                    let text = crate::store::versioning::param_text(value);
+                    terminate_after = Some(text.parse::<u64>().map_err(|_| {
+                        EngineError::IllegalArgument(format!(
+                            "Failed to parse int parameter [terminate_after] with value [{text}]"
+                        ))
+                    })?);
+                }
+                other => {
+                    return Err(EngineError::IllegalArgument(format!(
+                        "request [/{name}/_count] contains unrecognized parameter: [{other}]"
+                    )))
+                }
+            }
+        }
+        let reply = crate::search::count(self.get(name)?.as_ref(), &uri.body)?;
+        let Some(limit) = terminate_after else { return Ok(reply) };
+        // One shard counts up to the limit and says whether it stopped there.
+        let mut v: Value = serde_json::from_str(&reply).map_err(|e| EngineError::Internal(e.to_string()))?;
+        let n = v["count"].as_u64().unwrap_or(0);
+        v["count"] = json!(n.min(limit));
+        v["terminated_early"] = json!(limit > 0 && n >= limit);
+        Ok(v.to_string())
     }
 
     pub fn stats(&self, name: &str) -> Result<String> {
@@ -439,12 +428,12 @@ fn dialect(opensearch: bool) -> Dialect {
 }
 
 /// The `refresh` URL parameter of a single-document write (any refresh makes it visible now).
-fn refresh_param(params: &Map<String, Value>) -> Result<RefreshPolicy> {
+pub(crate) fn refresh_param(params: &Map<String, Value>) -> Result<RefreshPolicy> {
     RefreshPolicy::parse(params.get("refresh").and_then(Value::as_str))
 }
 
 /// ES reports a write that forced a refresh (`?refresh` or `?refresh=true`, not `wait_for`).
-fn forced_refresh((mut body, status): (String, u16), refresh: RefreshPolicy) -> (String, u16) {
+pub(crate) fn forced_refresh((mut body, status): (String, u16), refresh: RefreshPolicy) -> (String, u16) {
     if refresh == RefreshPolicy::Immediate && body.ends_with('}') {
         body.insert_str(body.len() - 1, r#","forced_refresh":true"#);
     }

@@ -9,32 +9,34 @@ use std::time::Instant;
 use serde_json::{json, Value};
 
 use crate::error::{json_syntax_error, EngineError, Result};
+use crate::store::bulk_action::{parse_action, ActionMeta};
 use crate::store::document::build_document;
 use crate::store::index::{IndexHandle, PreparedWrite, WriteOutcome};
+use crate::store::versioning::Conditions;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    Index,
-    Create,
-    Delete,
-}
-
-impl Action {
-    fn name(self) -> &'static str {
-        match self {
-            Action::Index => "index",
-            Action::Create => "create",
-            Action::Delete => "delete",
-        }
-    }
-}
+pub use crate::store::bulk_action::Action;
 
 #[derive(Debug)]
 pub struct BulkItem<'a> {
     pub action: Action,
     pub index: String,
     pub id: Option<String>,
+    pub meta: ActionMeta,
     pub source: Option<&'a [u8]>,
+}
+
+impl<'a> BulkItem<'a> {
+    /// One `index` write (the single-document API's shape).
+    pub fn index(index: &str, id: Option<&str>, cond: Conditions, source: &'a [u8]) -> BulkItem<'a> {
+        let meta = ActionMeta { cond, ..ActionMeta::default() };
+        BulkItem {
+            action: Action::Index,
+            index: index.to_string(),
+            id: id.map(str::to_string),
+            meta,
+            source: Some(source),
+        }
+    }
 }
 
 fn trim(line: &[u8]) -> &[u8] {
@@ -45,56 +47,35 @@ fn trim(line: &[u8]) -> &[u8] {
 
 /// Splits the NDJSON body into items; request-level problems fail the whole bulk, as in ES.
 pub fn parse_bulk<'a>(body: &'a [u8], default_index: Option<&str>) -> Result<Vec<BulkItem<'a>>> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(EngineError::RequestBodyRequired);
+    }
+    // ES reads up to the last newline: a final line without one is refused, not dropped.
+    let last = body.iter().rposition(|b| !b.is_ascii_whitespace()).unwrap_or(0);
+    if !body[last..].contains(&b'\n') {
+        return Err(EngineError::IllegalArgument("The bulk request must be terminated by a newline [\\n]".into()));
+    }
     let mut lines =
         body.split(|b| *b == b'\n').enumerate().map(|(n, l)| (n + 1, trim(l))).filter(|(_, l)| !l.is_empty());
     let mut items = Vec::new();
     while let Some((line_no, line)) = lines.next() {
         let meta: Value = serde_json::from_slice(line).map_err(|e| json_syntax_error(&e))?;
-        let obj = meta.as_object().filter(|o| o.len() == 1).ok_or_else(|| {
-            EngineError::IllegalArgument(format!(
-                "Malformed action/metadata line [{line_no}], expected START_OBJECT or END_OBJECT but found [{meta}]"
-            ))
-        })?;
-        let (name, params) = obj.iter().next().unwrap();
-        let action = match name.as_str() {
-            "index" => Action::Index,
-            "create" => Action::Create,
-            "delete" => Action::Delete,
-            other => {
-                return Err(EngineError::IllegalArgument(format!(
-                    "Malformed action/metadata line [{line_no}], expected one of [create, delete, index, update] but found [{other}]"
-                )))
-            }
-        };
-        let mut index = default_index.map(str::to_string);
-        let mut id = None;
-        for (key, value) in params.as_object().into_iter().flatten() {
-            match (key.as_str(), value) {
-                ("_index", Value::String(s)) => index = Some(s.clone()),
-                ("_id", Value::String(s)) => id = Some(s.clone()),
-                ("_id", Value::Number(n)) => id = Some(n.to_string()),
-                ("_id", Value::Null) => {}
-                _ => {
-                    return Err(EngineError::IllegalArgument(format!(
-                        "Action/metadata line [{line_no}] contains an unknown parameter [{key}]"
-                    )))
-                }
-            }
-        }
+        let (action, meta) = parse_action(line_no, &meta)?;
+        let index = meta.index.clone().or_else(|| default_index.map(str::to_string));
         let index = index
             .ok_or_else(|| EngineError::ActionRequestValidation("Validation Failed: 1: index is missing;".into()))?;
-        if action == Action::Delete && id.is_none() {
+        if matches!(action, Action::Delete | Action::Update) && meta.id.is_none() {
             return Err(EngineError::ActionRequestValidation("Validation Failed: 1: id is missing;".into()));
         }
         let source = if action == Action::Delete {
             None
         } else {
-            let (_, src) = lines.next().ok_or_else(|| {
-                EngineError::IllegalArgument("The bulk request must be terminated by a newline [\\n]".into())
-            })?;
+            // An action line with nothing after it is dropped, as ES drops it.
+            let Some((_, src)) = lines.next() else { break };
             Some(src)
         };
-        items.push(BulkItem { action, index, id, source });
+        let id = meta.id.clone();
+        items.push(BulkItem { action, index, id, meta, source });
     }
     if items.is_empty() {
         return Err(EngineError::ActionRequestValidation("Validation Failed: 1: no requests added;".into()));
@@ -102,23 +83,84 @@ pub fn parse_bulk<'a>(body: &'a [u8], default_index: Option<&str>) -> Result<Vec
     Ok(items)
 }
 
+/// Finds (or auto-creates) the index a bulk item names; an error fails that item only.
+pub type Resolver<'r> = &'r dyn Fn(&str) -> Result<Arc<IndexHandle>>;
+
 /// Runs a parsed bulk against the resolved indices and renders ES's response body.
-pub fn execute_bulk(
-    mut items: Vec<BulkItem<'_>>,
-    resolve: impl Fn(&str) -> Option<Arc<IndexHandle>>,
-    refresh: bool,
-) -> Result<String> {
+pub fn execute_bulk(mut items: Vec<BulkItem<'_>>, resolve: Resolver<'_>, refresh: bool) -> Result<String> {
     let started = Instant::now();
-    // Resolve indices once per name, then parse and convert documents in parallel: JSON
-    // parsing dominates bulk CPU and needs nothing but the mapping.
-    let mut handles: HashMap<String, Option<Arc<IndexHandle>>> = HashMap::new();
+    let mut handles: HashMap<String, Result<Arc<IndexHandle>>> = HashMap::new();
     for item in &items {
-        handles.entry(item.index.clone()).or_insert_with(|| resolve(&item.index));
+        if !handles.contains_key(&item.index) {
+            handles.insert(item.index.clone(), resolve(&item.index));
+        }
     }
-    let prepared = prepare_all(&mut items, &handles);
-    let mut results: Vec<Option<Result<WriteOutcome>>> = (0..items.len()).map(|_| None).collect();
+    let mut results: Vec<Option<Result<ItemOutcome>>> = (0..items.len()).map(|_| None).collect();
+    // Updates read the document they change, so each runs alone, after the writes before it.
+    let mut start = 0;
+    while start < items.len() {
+        if items[start].action == Action::Update {
+            results[start] = Some(run_update(&items[start], &handles));
+            start += 1;
+            continue;
+        }
+        let end = items[start..].iter().position(|i| i.action == Action::Update).map_or(items.len(), |p| start + p);
+        run_writes(&mut items[start..end], &handles, &mut results[start..end])?;
+        start = end;
+    }
+    if refresh {
+        for handle in handles.values().flatten() {
+            handle.refresh()?;
+        }
+    }
+    let mut errors = false;
+    let mut rendered = String::with_capacity(items.len() * 200);
+    for (i, (item, result)) in items.iter().zip(results).enumerate() {
+        let result = result.expect("every bulk item has a result");
+        errors |= result.is_err()
+            || result.as_ref().is_ok_and(|o| o.outcome.status >= 400 && o.outcome.result != "not_found");
+        if i > 0 {
+            rendered.push(',');
+        }
+        let uuid = handles.get(&item.index).and_then(|h| h.as_ref().ok()).map(|h| h.uuid.as_str());
+        render_item(item, result, uuid, &mut rendered);
+    }
+    Ok(format!(r#"{{"errors":{errors},"took":{},"items":[{rendered}]}}"#, started.elapsed().as_millis()))
+}
+
+/// A bulk item's result: the write, and for an `update` with `_source` the document after it.
+pub struct ItemOutcome {
+    pub outcome: WriteOutcome,
+    pub get: Option<String>,
+}
+
+fn handle_for<'h>(handles: &'h HashMap<String, Result<Arc<IndexHandle>>>, index: &str) -> Result<&'h Arc<IndexHandle>> {
+    handles[index].as_ref().map_err(Clone::clone)
+}
+
+fn run_update(item: &BulkItem<'_>, handles: &HashMap<String, Result<Arc<IndexHandle>>>) -> Result<ItemOutcome> {
+    let handle = handle_for(handles, &item.index)?;
+    let id = item.id.as_deref().unwrap_or_default();
+    let filter = item.meta.source.as_ref().map(crate::search::SourceFilter::from_body).transpose()?;
+    let options = crate::store::writes::UpdateOptions {
+        retry_on_conflict: item.meta.retry_on_conflict,
+        cond: item.meta.cond.clone(),
+        source: filter,
+    };
+    let (outcome, get) = crate::store::writes::update(handle, id, item.source.unwrap_or_default(), &options)?;
+    Ok(ItemOutcome { outcome, get })
+}
+
+/// Writes a run of index, create and delete items, grouped per index so each index takes its
+/// writer lock and fsyncs its translog once.
+fn run_writes(
+    items: &mut [BulkItem<'_>],
+    handles: &HashMap<String, Result<Arc<IndexHandle>>>,
+    results: &mut [Option<Result<ItemOutcome>>],
+) -> Result<()> {
+    let prepared = prepare_all(items, handles);
     let mut groups: Vec<(Arc<IndexHandle>, Vec<usize>, Vec<PreparedWrite>)> = Vec::new();
-    let mut group_of: HashMap<String, usize> = HashMap::new();
+    let mut group_of: HashMap<&str, usize> = HashMap::new();
     for (pos, (item, prepared)) in items.iter().zip(prepared).enumerate() {
         let write = match prepared {
             Ok(w) => w,
@@ -127,8 +169,8 @@ pub fn execute_bulk(
                 continue;
             }
         };
-        let handle = handles[&item.index].clone().expect("prepared items have an index");
-        let g = *group_of.entry(item.index.clone()).or_insert_with(|| {
+        let g = *group_of.entry(item.index.as_str()).or_insert_with(|| {
+            let handle = handle_for(handles, &item.index).expect("prepared items have an index").clone();
             groups.push((handle, Vec::new(), Vec::new()));
             groups.len() - 1
         });
@@ -138,23 +180,10 @@ pub fn execute_bulk(
     for (handle, positions, writes) in groups {
         let outcomes = handle.write(writes)?;
         for (pos, outcome) in positions.into_iter().zip(outcomes) {
-            results[pos] = Some(outcome);
-        }
-        if refresh {
-            handle.refresh()?;
+            results[pos] = Some(outcome.map(|outcome| ItemOutcome { outcome, get: None }));
         }
     }
-    let mut errors = false;
-    let mut rendered = String::with_capacity(items.len() * 200);
-    for (i, (item, result)) in items.iter().zip(results).enumerate() {
-        let result = result.expect("every bulk item has a result");
-        errors |= result.is_err() || result.as_ref().is_ok_and(|o| o.status >= 400 && o.result != "not_found");
-        if i > 0 {
-            rendered.push(',');
-        }
-        render_item(item, result, &resolve, &mut rendered);
-    }
-    Ok(format!(r#"{{"errors":{errors},"took":{},"items":[{rendered}]}}"#, started.elapsed().as_millis()))
+    Ok(())
 }
 
 /// Below this many items a bulk is prepared on the calling thread.
@@ -162,11 +191,13 @@ const PARALLEL_PREPARE_MIN_ITEMS: usize = 512;
 
 fn prepare_all(
     items: &mut [BulkItem<'_>],
-    handles: &HashMap<String, Option<Arc<IndexHandle>>>,
+    handles: &HashMap<String, Result<Arc<IndexHandle>>>,
 ) -> Vec<Result<PreparedWrite>> {
-    let prepare_one = |item: &mut BulkItem<'_>| match &handles[&item.index] {
-        Some(handle) => prepare(handle, item),
-        None => Err(EngineError::IndexNotFound(item.index.clone())),
+    let prepare_one = |item: &mut BulkItem<'_>| match handle_for(handles, &item.index) {
+        // No aliases exist here yet, so a write that requires one names a plain index.
+        Ok(_) if item.meta.require_alias => Err(EngineError::RequireAlias(item.index.clone())),
+        Ok(handle) => prepare(handle, item),
+        Err(e) => Err(e),
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if items.len() < PARALLEL_PREPARE_MIN_ITEMS || threads < 2 {
@@ -183,8 +214,9 @@ fn prepare_all(
 }
 
 pub(super) fn prepare(handle: &IndexHandle, item: &mut BulkItem<'_>) -> Result<PreparedWrite> {
+    let cond = std::mem::take(&mut item.meta.cond);
     if item.action == Action::Delete {
-        return Ok(PreparedWrite::Delete { id: item.id.clone().unwrap_or_default() });
+        return Ok(PreparedWrite::Delete { id: item.id.clone().unwrap_or_default(), cond });
     }
     let raw = item.source.unwrap_or_default();
     let source: Value = serde_json::from_slice(raw)
@@ -202,26 +234,31 @@ pub(super) fn prepare(handle: &IndexHandle, item: &mut BulkItem<'_>) -> Result<P
     let id = item.id.get_or_insert_with(crate::store::ids::auto_id).clone();
     let doc = build_document(&handle.mapping, &id, &source, raw)?;
     let nested = crate::nested::documents::nested_documents(&handle.mapping, &id, &source)?;
-    let create = item.action == Action::Create;
-    Ok(PreparedWrite::Index { id, auto, create, doc, nested, raw: raw.to_vec(), expect: None })
+    let mut cond = cond;
+    cond.create |= item.action == Action::Create;
+    Ok(PreparedWrite::Index { id, auto, cond, doc, nested, raw: raw.to_vec() })
 }
 
 /// `{"<action>": {...result or error..., "status": N}}`, appended to `out`.
-fn render_item(
-    item: &BulkItem<'_>,
-    result: Result<WriteOutcome>,
-    resolve: &impl Fn(&str) -> Option<Arc<IndexHandle>>,
-    out: &mut String,
-) {
+fn render_item(item: &BulkItem<'_>, result: Result<ItemOutcome>, uuid: Option<&str>, out: &mut String) {
     out.push_str(r#"{""#);
     out.push_str(item.action.name());
     out.push_str(r#"":"#);
     match result {
-        Ok(o) => o.write_json(&item.index, Some(o.status), out),
+        Ok(ItemOutcome { outcome: o, get }) => {
+            o.write_json(&item.index, Some(o.status), out);
+            if let Some(get) = get {
+                // Before the closing brace: `"get": {...}` as ES's update item carries it.
+                out.pop();
+                out.push_str(r#","get":"#);
+                out.push_str(&get);
+                out.push('}');
+            }
+        }
         Err(e) => {
             let mut cause = e.cause_json();
-            if let EngineError::VersionConflict { .. } = e {
-                cause["index_uuid"] = json!(resolve(&item.index).map(|h| h.uuid.clone()).unwrap_or_default());
+            if e.status() == 409 || matches!(e, EngineError::DocumentMissing { .. }) {
+                cause["index_uuid"] = json!(uuid.unwrap_or_default());
                 cause["shard"] = json!("0");
                 cause["index"] = json!(item.index);
             }
@@ -249,11 +286,20 @@ mod tests {
 
     #[test]
     fn request_level_errors() {
-        assert!(matches!(parse_bulk(b"", Some("a")), Err(EngineError::ActionRequestValidation(_))));
+        assert!(matches!(parse_bulk(b"", Some("a")), Err(EngineError::RequestBodyRequired)));
         assert!(matches!(parse_bulk(b"{\"index\":{}}\n{}\n", None), Err(EngineError::ActionRequestValidation(_))));
+        // An update needs an id; an action line with nothing after it is dropped.
         let err = parse_bulk(b"{\"update\":{\"_index\":\"a\"}}\n{}\n", None).unwrap_err();
-        assert!(err.to_string().contains("expected one of [create, delete, index, update] but found [update]"));
-        assert!(matches!(parse_bulk(b"{\"index\":{\"_index\":\"a\"}}\n", None), Err(EngineError::IllegalArgument(_))));
+        assert!(err.to_string().contains("id is missing"));
+        assert!(matches!(
+            parse_bulk(b"{\"index\":{\"_index\":\"a\"}}\n", None),
+            Err(EngineError::ActionRequestValidation(_))
+        ));
+        // The last line must end with a newline.
+        assert!(matches!(
+            parse_bulk(b"{\"index\":{\"_index\":\"a\"}}\n{}", None),
+            Err(EngineError::IllegalArgument(_))
+        ));
         assert!(matches!(parse_bulk(b"{bad\n{}\n", None), Err(EngineError::JsonParse(_))));
     }
 }

@@ -13,8 +13,26 @@ use tantivy::schema::{IndexRecordOption, Value as _};
 use tantivy::{DocAddress, DocSet, TantivyDocument, Term, TERMINATED};
 
 use crate::error::{EngineError, Result};
+use crate::search::SourceFilter;
 use crate::store::index::{push_json_str, IndexHandle};
 use crate::store::mapping::{SEQ_NO_FIELD, VERSION_FIELD};
+
+/// What a read asks for besides the id: `_source` filtering, `stored_fields`, real-time or
+/// not, a refresh first, and a version the document must have.
+#[derive(Debug, Clone, Default)]
+pub struct ReadOptions {
+    /// `None`: the whole `_source`.
+    pub source: Option<SourceFilter>,
+    /// `stored_fields` given: no field is stored apart from `_source`, which it leaves out
+    /// unless `_source` is asked for too.
+    pub stored_fields: bool,
+    /// `realtime=false`: read what the last refresh made visible, without refreshing.
+    pub not_realtime: bool,
+    /// `refresh=true`: refresh the index before reading.
+    pub refresh: bool,
+    /// `version`: the document must have this (internal) version, else ES's 409.
+    pub version: Option<u64>,
+}
 
 /// A live document found by id: where it is, its version and sequence number.
 struct Located {
@@ -33,9 +51,10 @@ struct Lookup<'a> {
 }
 
 impl<'a> Lookup<'a> {
-    /// Like ES, a read of an index with writes not yet visible refreshes it first.
-    fn new(handle: &'a IndexHandle) -> Result<Lookup<'a>> {
-        if handle.has_pending_writes() {
+    /// Like ES, a read of an index with writes not yet visible refreshes it first (unless it
+    /// asks not to be real-time).
+    fn new(handle: &'a IndexHandle, options: &ReadOptions) -> Result<Lookup<'a>> {
+        if options.refresh || (!options.not_realtime && handle.has_pending_writes()) {
             handle.refresh()?;
         }
         Ok(Lookup { handle, searcher: handle.searcher(), columns: HashMap::new() })
@@ -76,22 +95,33 @@ impl<'a> Lookup<'a> {
     }
 
     /// The ES get body, written into `out`; true when the document was found.
-    fn write_doc(&mut self, id: &str, out: &mut String) -> Result<bool> {
+    fn write_doc(&mut self, id: &str, options: &ReadOptions, out: &mut String) -> Result<bool> {
+        let located = self.locate(id)?;
+        if let (Some(at), Some(wanted)) = (&located, options.version) {
+            if at.version != wanted {
+                return Err(EngineError::UpdateConflict { id: id.to_string(), expected: wanted, current: at.version });
+            }
+        }
         out.push_str(r#"{"_index":"#);
         push_json_str(out, &self.handle.name);
         out.push_str(r#","_id":"#);
         push_json_str(out, id);
-        let located = self.locate(id)?;
         let found = located.is_some();
         match located {
             Some(at) => {
-                let source = self.source(&at)?;
-                let _ = write!(
-                    out,
-                    r#","_version":{},"_seq_no":{},"_primary_term":1,"found":true,"_source":"#,
-                    at.version, at.seq_no
-                );
-                out.push_str(std::str::from_utf8(&source).unwrap_or("{}"));
+                let _ =
+                    write!(out, r#","_version":{},"_seq_no":{},"_primary_term":1,"found":true"#, at.version, at.seq_no);
+                let filter = match &options.source {
+                    Some(filter) => Some(filter),
+                    None if options.stored_fields => None,
+                    None => Some(&ALL),
+                };
+                if let Some(filter) = filter {
+                    if let Some(source) = filter.apply(&self.source(&at)?) {
+                        out.push_str(r#","_source":"#);
+                        out.push_str(&source);
+                    }
+                }
             }
             None => out.push_str(r#","found":false"#),
         }
@@ -100,16 +130,18 @@ impl<'a> Lookup<'a> {
     }
 }
 
+static ALL: SourceFilter = SourceFilter { enabled: true, includes: Vec::new(), excludes: Vec::new() };
+
 /// The ES get body (`found` true or false) as JSON text, and whether it was found.
-pub fn get_doc_body(handle: &IndexHandle, id: &str) -> Result<(String, bool)> {
+pub fn get_doc_body(handle: &IndexHandle, id: &str, options: &ReadOptions) -> Result<(String, bool)> {
     let mut out = String::new();
-    let found = Lookup::new(handle)?.write_doc(id, &mut out)?;
+    let found = Lookup::new(handle, options)?.write_doc(id, options, &mut out)?;
     Ok((out, found))
 }
 
 /// The ES get body as a JSON value (for `_update`, which merges into `_source`).
 pub fn get_doc(handle: &IndexHandle, id: &str) -> Result<Value> {
-    let (body, _) = get_doc_body(handle, id)?;
+    let (body, _) = get_doc_body(handle, id, &ReadOptions::default())?;
     serde_json::from_str(&body).map_err(|e| EngineError::Internal(format!("get: {e}")))
 }
 
@@ -120,27 +152,39 @@ pub fn mget(
     lookup: &dyn Fn(&str) -> Result<Arc<IndexHandle>>,
     default_index: Option<&str>,
     body: &[u8],
+    defaults: &ReadOptions,
 ) -> Result<String> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(EngineError::RequestBodyRequired);
+    }
     let parsed: Value = serde_json::from_slice(body).map_err(|e| crate::error::json_syntax_error(&e))?;
     let obj = parsed.as_object().ok_or_else(|| EngineError::Parsing("[mget] expected an object".into()))?;
-    let mut wanted: Vec<(Option<String>, String)> = Vec::new();
+    let mut wanted: Vec<(Option<String>, String, ReadOptions)> = Vec::new();
     for (key, value) in obj {
         match (key.as_str(), value) {
             ("ids", Value::Array(ids)) => {
                 for id in ids {
-                    wanted.push((default_index.map(str::to_string), scalar_id(id)?));
+                    wanted.push((default_index.map(str::to_string), scalar_id(id)?, defaults.clone()));
                 }
             }
             ("docs", Value::Array(docs)) => {
                 for doc in docs {
                     let d =
                         doc.as_object().ok_or_else(|| EngineError::Parsing("[docs] items must be objects".into()))?;
-                    if let Some(other) = d.keys().find(|k| !matches!(String::as_str(k), "_index" | "_id")) {
-                        return Err(EngineError::Parsing(format!("[docs] option [{other}] is not supported")));
+                    let mut options = defaults.clone();
+                    for (k, v) in d {
+                        match k.as_str() {
+                            "_index" | "_id" => {}
+                            "_source" => options.source = Some(SourceFilter::from_body(v)?),
+                            "stored_fields" => options.stored_fields = true,
+                            other => {
+                                return Err(EngineError::Parsing(format!("[docs] option [{other}] is not supported")))
+                            }
+                        }
                     }
                     let index = d.get("_index").and_then(Value::as_str).map(str::to_string);
                     let id = scalar_id(d.get("_id").unwrap_or(&Value::Null))?;
-                    wanted.push((index.or_else(|| default_index.map(str::to_string)), id));
+                    wanted.push((index.or_else(|| default_index.map(str::to_string)), id, options));
                 }
             }
             _ => return Err(EngineError::Parsing(format!("unknown parameter [{key}] in mget request"))),
@@ -151,14 +195,14 @@ pub fn mget(
     }
     // One lookup per index, so its columns are opened once for all of its ids.
     let mut handles: HashMap<String, Option<std::sync::Arc<IndexHandle>>> = HashMap::new();
-    for index in wanted.iter().filter_map(|(index, _)| index.as_ref()) {
+    for index in wanted.iter().filter_map(|(index, _, _)| index.as_ref()) {
         handles.entry(index.clone()).or_insert_with(|| lookup(index).ok());
     }
     let mut lookups: HashMap<&str, Lookup<'_>> = HashMap::new();
     let mut out = String::with_capacity(64 + wanted.len() * 512);
     out.push_str(r#"{"docs":["#);
     let mut item = String::new();
-    for (i, (index, id)) in wanted.iter().enumerate() {
+    for (i, (index, id, options)) in wanted.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
@@ -168,8 +212,10 @@ pub fn mget(
         item.clear();
         let written = match &handles[index] {
             Some(handle) => match lookups.entry(index) {
-                Entry::Occupied(e) => e.into_mut().write_doc(id, &mut item).map(|_| ()),
-                Entry::Vacant(e) => Lookup::new(handle).and_then(|l| e.insert(l).write_doc(id, &mut item)).map(|_| ()),
+                Entry::Occupied(e) => e.into_mut().write_doc(id, options, &mut item).map(|_| ()),
+                Entry::Vacant(e) => Lookup::new(handle, defaults)
+                    .and_then(|l| e.insert(l).write_doc(id, options, &mut item))
+                    .map(|_| ()),
             },
             // Asked again for the error itself (index_not_found, with its metadata).
             None => Err(lookup(index).err().unwrap_or_else(|| EngineError::IndexNotFound(index.to_string()))),

@@ -15,26 +15,23 @@ use tantivy::store::{Compressor, ZstdCompressor};
 use tantivy::{DocSet, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term, TERMINATED};
 
 use crate::error::{EngineError, Result};
-use crate::store::mapping::{Mapping, ES_STANDARD_TOKENIZER, VERSION_FIELD};
+use crate::store::mapping::{Mapping, ES_STANDARD_TOKENIZER, SEQ_NO_FIELD, VERSION_FIELD};
 use crate::store::settings::IndexSettings;
 use crate::store::translog::{Op, OpKind, Translog};
+use crate::store::versioning::{Conditions, DocState};
 
 const META_FILE: &str = "index.json";
 const TANTIVY_DIR: &str = "tantivy";
 const TRANSLOG_FILE: &str = "translog.log";
 const WRITER_MEMORY_BUDGET: usize = 128 << 20;
 
-#[derive(Debug, Clone, Copy)]
-struct LiveVersion {
-    version: u64,
-    deleted: bool,
-}
-
 struct WriterState {
     writer: IndexWriter,
     translog: Translog,
     /// Versions written since the last refresh, which the reader cannot see yet.
-    live: HashMap<String, LiveVersion>,
+    live: HashMap<String, DocState>,
+    /// Deleted ids and when, kept past refreshes for `TOMBSTONE_TTL` so their versions continue.
+    tombstones: HashMap<String, (DocState, Instant)>,
     next_seq_no: u64,
     dirty: bool,
     last_refresh: Instant,
@@ -58,16 +55,16 @@ pub enum PreparedWrite {
     Index {
         id: String,
         auto: bool,
-        create: bool,
+        /// What the write requires of the current document (`op_type=create`, `if_seq_no`, ...).
+        cond: Conditions,
         doc: TantivyDocument,
         /// The document's nested objects (`nested::documents`), written just before it.
         nested: Vec<TantivyDocument>,
         raw: Vec<u8>,
-        /// Write only if the live version is this one (`_update`'s read-modify-write check).
-        expect: Option<u64>,
     },
     Delete {
         id: String,
+        cond: Conditions,
     },
 }
 
@@ -169,6 +166,7 @@ impl IndexHandle {
                 writer,
                 translog,
                 live: HashMap::new(),
+                tombstones: HashMap::new(),
                 next_seq_no: 0,
                 dirty: false,
                 last_refresh: Instant::now(),
@@ -210,16 +208,22 @@ impl IndexHandle {
                 doc.add_u64(self.mapping.seq_no_field, op.seq_no);
                 self.add_block(&st.writer, doc, nested)?;
             }
+            let deleted = op.kind == OpKind::Delete;
+            st.live.insert(op.id.clone(), DocState { version: op.version, seq_no: op.seq_no, deleted });
             st.next_seq_no = st.next_seq_no.max(op.seq_no + 1);
         }
         st.dirty = true;
         self.refresh_locked(&mut st)
     }
 
-    /// The version of `id` as last written: live map first, then the committed index.
-    fn current_version(&self, st: &WriterState, searcher: &Searcher, id: &str) -> Result<Option<u64>> {
+    /// The state of `id` as last written: live map first, then tombstones, then the committed
+    /// index.
+    fn current_state(&self, st: &WriterState, searcher: &Searcher, id: &str) -> Result<Option<DocState>> {
         if let Some(live) = st.live.get(id) {
-            return Ok((!live.deleted).then_some(live.version));
+            return Ok(Some(*live));
+        }
+        if let Some((state, _)) = st.tombstones.get(id) {
+            return Ok(Some(*state));
         }
         let term = Term::from_field_text(self.mapping.id_field, id);
         for seg in searcher.segment_readers() {
@@ -228,7 +232,10 @@ impl IndexHandle {
             let mut doc = postings.doc();
             while doc != TERMINATED {
                 if seg.alive_bitset().is_none_or(|alive| alive.is_alive(doc)) {
-                    return Ok(seg.fast_fields().u64(VERSION_FIELD)?.first(doc));
+                    let ff = seg.fast_fields();
+                    let version = ff.u64(VERSION_FIELD)?.first(doc).unwrap_or(1);
+                    let seq_no = ff.u64(SEQ_NO_FIELD)?.first(doc).unwrap_or(0);
+                    return Ok(Some(DocState { version, seq_no, deleted: false }));
                 }
                 doc = postings.advance();
             }
@@ -247,19 +254,16 @@ impl IndexHandle {
             Vec::with_capacity(writes.len());
         for write in writes {
             match write {
-                PreparedWrite::Index { id, auto, create, mut doc, nested, raw, expect } => {
-                    let current = if auto { None } else { self.current_version(&st, &searcher, &id)? };
-                    if let Some(expected) = expect.filter(|e| current != Some(*e)) {
-                        outcomes.push(Err(EngineError::UpdateConflict { id, expected, current: current.unwrap_or(0) }));
-                        continue;
-                    }
-                    if create {
-                        if let Some(version) = current {
-                            outcomes.push(Err(EngineError::VersionConflict { id, version }));
+                PreparedWrite::Index { id, auto, cond, mut doc, nested, raw } => {
+                    let current = if auto { None } else { self.current_state(&st, &searcher, &id)? };
+                    let version = match cond.resolve(&id, current) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            outcomes.push(Err(e));
                             continue;
                         }
-                    }
-                    let version = current.map_or(1, |v| v + 1);
+                    };
+                    let exists = current.is_some_and(|c| !c.deleted);
                     let seq_no = st.next_seq_no;
                     st.next_seq_no += 1;
                     doc.add_text(self.mapping.id_field, &id);
@@ -268,22 +272,36 @@ impl IndexHandle {
                     // An id never written before needs no delete; auto ids are fresh by construction.
                     let delete =
                         (!auto && current.is_some()).then(|| Term::from_field_text(self.mapping.id_field, &id));
-                    st.live.insert(id.clone(), LiveVersion { version, deleted: false });
+                    st.live.insert(id.clone(), DocState { version, seq_no, deleted: false });
                     ops.push(Op { kind: OpKind::Index, id: id.clone(), version, seq_no, source: raw });
                     docs.push((delete, Some(doc), nested));
-                    let (result, status) = if current.is_some() { ("updated", 200) } else { ("created", 201) };
+                    let (result, status) = if exists { ("updated", 200) } else { ("created", 201) };
                     outcomes.push(Ok(WriteOutcome { id, version, seq_no, result, status }));
                 }
-                PreparedWrite::Delete { id } => {
-                    let current = self.current_version(&st, &searcher, &id)?;
+                PreparedWrite::Delete { id, cond } => {
+                    let current = self.current_state(&st, &searcher, &id)?;
+                    let version = match cond.resolve(&id, current) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            outcomes.push(Err(e));
+                            continue;
+                        }
+                    };
                     let seq_no = st.next_seq_no;
                     st.next_seq_no += 1;
-                    let Some(prev) = current else {
-                        outcomes.push(Ok(WriteOutcome { id, version: 1, seq_no, result: "not_found", status: 404 }));
+                    let tombstone = DocState { version, seq_no, deleted: true };
+                    if current.is_none_or(|c| c.deleted) {
+                        // Nothing to delete, but the id's version moves on, as ES's tombstones do.
+                        match st.live.get_mut(&id) {
+                            Some(live) => *live = tombstone,
+                            None => {
+                                st.tombstones.insert(id.clone(), (tombstone, Instant::now()));
+                            }
+                        }
+                        outcomes.push(Ok(WriteOutcome { id, version, seq_no, result: "not_found", status: 404 }));
                         continue;
-                    };
-                    let version = prev + 1;
-                    st.live.insert(id.clone(), LiveVersion { version, deleted: true });
+                    }
+                    st.live.insert(id.clone(), tombstone);
                     ops.push(Op { kind: OpKind::Delete, id: id.clone(), version, seq_no, source: Vec::new() });
                     docs.push((Some(Term::from_field_text(self.mapping.id_field, &id)), None, Vec::new()));
                     outcomes.push(Ok(WriteOutcome { id, version, seq_no, result: "deleted", status: 200 }));
@@ -340,7 +358,15 @@ impl IndexHandle {
             st.writer.commit()?;
             self.reader.reload()?;
             st.translog.truncate()?;
-            st.live.clear();
+            let now = Instant::now();
+            st.tombstones.retain(|_, (_, at)| now.duration_since(*at) < TOMBSTONE_TTL);
+            for (id, state) in std::mem::take(&mut st.live) {
+                if state.deleted {
+                    st.tombstones.insert(id, (state, now));
+                } else {
+                    st.tombstones.remove(&id);
+                }
+            }
             st.dirty = false;
             crate::store::memory_release::note_write();
         }
@@ -407,6 +433,9 @@ impl IndexHandle {
         self.refresh()
     }
 }
+
+/// ES's `index.gc_deletes`: how long a deleted id's version is remembered.
+const TOMBSTONE_TTL: Duration = Duration::from_secs(60);
 
 /// How long `_forcemerge` retries while background merges hold its segments.
 const FORCE_MERGE_RETRY_FOR: Duration = Duration::from_secs(120);

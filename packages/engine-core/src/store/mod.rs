@@ -3,6 +3,7 @@
 //! writes themselves (`bulk.rs`, single documents in `writes.rs`) and reads by id (`get.rs`).
 
 pub mod bulk;
+pub mod bulk_action;
 pub mod document;
 pub mod get;
 pub mod ids;
@@ -12,4 +13,5 @@ pub mod memory_release;
 pub mod names;
 pub mod settings;
 pub mod translog;
+pub mod versioning;
 pub mod writes;

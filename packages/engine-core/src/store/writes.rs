@@ -7,10 +7,12 @@
 use serde_json::{Map, Value};
 
 use crate::error::{EngineError, Result};
-use crate::store::bulk::{prepare, Action, BulkItem};
+use crate::search::SourceFilter;
+use crate::store::bulk::{prepare, BulkItem};
 use crate::store::document::build_document;
 use crate::store::get::get_doc;
 use crate::store::index::{IndexHandle, PreparedWrite, WriteOutcome};
+use crate::store::versioning::{Conditions, DocState};
 
 fn write_one(handle: &IndexHandle, write: PreparedWrite, refresh: bool) -> Result<WriteOutcome> {
     let outcome = handle.write(vec![write])?.pop().expect("one write, one outcome")?;
@@ -26,12 +28,17 @@ fn render(handle: &IndexHandle, o: &WriteOutcome) -> String {
     out
 }
 
-/// `PUT|POST /{index}/_doc/{id}`: written as the `index` action of a one-item `_bulk` (same
-/// parsing, versioning, translog and refresh), answered in the shape of ES's index API: 201
-/// `created` or 200 `updated`.
-pub fn index_doc(handle: &IndexHandle, id: &str, source: &[u8], refresh: bool) -> Result<(String, u16)> {
-    let mut item =
-        BulkItem { action: Action::Index, index: handle.name.clone(), id: Some(id.to_string()), source: Some(source) };
+/// `PUT|POST /{index}/_doc[/{id}]` and `_create`: written as the `index` action of a one-item
+/// `_bulk` (same parsing, versioning, translog and refresh), answered in the shape of ES's index
+/// API: 201 `created` or 200 `updated`. `id` is `None` for an id the engine generates.
+pub fn index_doc(
+    handle: &IndexHandle,
+    id: Option<&str>,
+    cond: Conditions,
+    source: &[u8],
+    refresh: bool,
+) -> Result<(String, u16)> {
+    let mut item = BulkItem::index(&handle.name, id, cond, source);
     let write = prepare(handle, &mut item)?;
     let outcome = handle.write(vec![write])?.pop().expect("one write, one outcome");
     // As a bulk does: the index refreshes even when its one item failed.
@@ -53,41 +60,52 @@ pub fn source_text(body: &[u8]) -> Option<String> {
 }
 
 /// `DELETE /{index}/_doc/{id}`: 200 `deleted`, or 404 `not_found`.
-pub fn delete_doc(handle: &IndexHandle, id: &str, refresh: bool) -> Result<(String, u16)> {
-    let o = write_one(handle, PreparedWrite::Delete { id: id.to_string() }, refresh)?;
+pub fn delete_doc(handle: &IndexHandle, id: &str, cond: Conditions, refresh: bool) -> Result<(String, u16)> {
+    let o = write_one(handle, PreparedWrite::Delete { id: id.to_string(), cond }, refresh)?;
     Ok((render(handle, &o), o.status))
 }
 
 struct UpdateRequest {
     doc: Option<Map<String, Value>>,
+    /// `_source` in the body: the updated document to return.
+    source: Option<Value>,
     upsert: Option<Map<String, Value>>,
     doc_as_upsert: bool,
     detect_noop: bool,
 }
 
 fn parse_update(body: &[u8]) -> Result<UpdateRequest> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(EngineError::ActionRequestValidation("Validation Failed: 1: script or doc is missing;".into()));
+    }
     let value: Value = serde_json::from_slice(body).map_err(|e| crate::error::json_syntax_error(&e))?;
     let obj = value.as_object().ok_or_else(|| EngineError::Parsing("request body must be an object".into()))?;
-    let mut req = UpdateRequest { doc: None, upsert: None, doc_as_upsert: false, detect_noop: true };
+    let mut req = UpdateRequest { doc: None, source: None, upsert: None, doc_as_upsert: false, detect_noop: true };
     let object = |key: &str, v: &Value| {
         v.as_object().cloned().ok_or_else(|| EngineError::Parsing(format!("[UpdateRequest] [{key}] must be an object")))
     };
     let boolean = |key: &str, v: &Value| {
         v.as_bool().ok_or_else(|| EngineError::Parsing(format!("[UpdateRequest] [{key}] must be a boolean")))
     };
+    let mut script = false;
     for (key, v) in obj {
         match key.as_str() {
             "doc" => req.doc = Some(object(key, v)?),
             "upsert" => req.upsert = Some(object(key, v)?),
             "doc_as_upsert" => req.doc_as_upsert = boolean(key, v)?,
             "detect_noop" => req.detect_noop = boolean(key, v)?,
-            "script" | "scripted_upsert" => {
-                return Err(EngineError::IllegalArgument(
-                    "[_update] scripts are not supported; send a partial [doc]".into(),
-                ))
-            }
-            other => return Err(EngineError::Parsing(format!("[UpdateRequest] unknown field [{other}]"))),
+            "_source" => req.source = Some(v.clone()),
+            "script" | "scripted_upsert" => script = true,
+            other => return Err(EngineError::XContentParse(format!("[UpdateRequest] unknown field [{other}]"))),
         }
+    }
+    if script && req.doc.is_some() {
+        return Err(EngineError::ActionRequestValidation(
+            "Validation Failed: 1: can't provide both script and doc;".into(),
+        ));
+    }
+    if script {
+        return Err(EngineError::IllegalArgument("[_update] scripts are not supported; send a partial [doc]".into()));
     }
     if req.doc.is_none() {
         return Err(EngineError::ActionRequestValidation("Validation Failed: 1: script or doc is missing;".into()));
@@ -107,20 +125,36 @@ fn merge(target: &mut Map<String, Value>, changes: &Map<String, Value>) {
     }
 }
 
-/// `POST /{index}/_update/{id}`; `retry_on_conflict` is ES's parameter (default 0).
-pub fn update_doc(
+/// What an update takes besides its body: URL parameters or a bulk action line's options.
+#[derive(Debug, Clone, Default)]
+pub struct UpdateOptions {
+    /// ES's `retry_on_conflict` (default 0).
+    pub retry_on_conflict: u32,
+    /// `if_seq_no`/`if_primary_term` (external versions are refused for updates).
+    pub cond: Conditions,
+    /// `_source` of the URL or action line: the updated document to return as `get`.
+    pub source: Option<SourceFilter>,
+}
+
+/// `POST /{index}/_update/{id}`: the write's outcome and, when `_source` asks for it, the
+/// `get` object of the document after the update (`_seq_no`, `found`, filtered `_source`).
+pub fn update(
     handle: &IndexHandle,
     id: &str,
     body: &[u8],
-    retry_on_conflict: u32,
-    refresh: bool,
-) -> Result<(String, u16)> {
+    options: &UpdateOptions,
+) -> Result<(WriteOutcome, Option<String>)> {
     let req = parse_update(body)?;
+    let filter = match &req.source {
+        Some(v) => Some(SourceFilter::from_body(v)?),
+        None => options.source.clone(),
+    };
     let doc = req.doc.as_ref().expect("validated");
     let mut attempt = 0;
     loop {
         let current = get_doc(handle, id)?;
-        let (source, expect, create) = if current["found"] == true {
+        let found = current["found"] == true;
+        let (source, create) = if found {
             let mut source = current["_source"].as_object().cloned().unwrap_or_default();
             let before = source.clone();
             merge(&mut source, doc);
@@ -132,13 +166,19 @@ pub fn update_doc(
                     result: "noop",
                     status: 200,
                 };
-                return Ok((render(handle, &o), 200));
+                // A noop still meets (or fails) the write's conditions.
+                let mut cond = options.cond.clone();
+                cond.expect_version = None;
+                let state = DocState { version: o.version, seq_no: o.seq_no, deleted: false };
+                cond.resolve(id, Some(state))?;
+                let get = render_get(&o, &Value::Object(source), filter.as_ref());
+                return Ok((o, get));
             }
-            (source, current["_version"].as_u64(), false)
+            (source, false)
         } else if req.doc_as_upsert {
-            (doc.clone(), None, true)
+            (doc.clone(), true)
         } else if let Some(upsert) = &req.upsert {
-            (upsert.clone(), None, true)
+            (upsert.clone(), true)
         } else {
             return Err(EngineError::DocumentMissing { index: handle.name.clone(), id: id.to_string() });
         };
@@ -146,17 +186,58 @@ pub fn update_doc(
         let raw = serde_json::to_vec(&source).map_err(|e| EngineError::Internal(e.to_string()))?;
         let built = build_document(&handle.mapping, id, &source, &raw)?;
         let nested = crate::nested::documents::nested_documents(&handle.mapping, id, &source)?;
-        let write = PreparedWrite::Index { id: id.to_string(), auto: false, create, doc: built, nested, raw, expect };
-        match write_one(handle, write, refresh) {
-            Ok(o) => return Ok((render(handle, &o), o.status)),
+        let mut cond = options.cond.clone();
+        cond.create = create;
+        cond.expect_version = if found { current["_version"].as_u64() } else { None };
+        let write = PreparedWrite::Index { id: id.to_string(), auto: false, cond, doc: built, nested, raw };
+        match write_one(handle, write, false) {
+            Ok(o) => {
+                let get = render_get(&o, &source, filter.as_ref());
+                return Ok((o, get));
+            }
             Err(EngineError::UpdateConflict { .. } | EngineError::VersionConflict { .. })
-                if attempt < retry_on_conflict =>
+                if attempt < options.retry_on_conflict =>
             {
                 attempt += 1;
             }
             Err(e) => return Err(e),
         }
     }
+}
+
+/// The single-document update reply: ES's write result, plus `get` when asked for.
+pub fn update_doc(
+    handle: &IndexHandle,
+    id: &str,
+    body: &[u8],
+    options: &UpdateOptions,
+    refresh: bool,
+) -> Result<(String, u16)> {
+    let (o, get) = update(handle, id, body, options)?;
+    if refresh {
+        handle.refresh()?;
+    }
+    let mut out = render(handle, &o);
+    if let Some(get) = get {
+        out.pop();
+        out.push_str(r#","get":"#);
+        out.push_str(&get);
+        out.push('}');
+    }
+    Ok((out, o.status))
+}
+
+/// ES's `get` object of an update reply, or `None` when no `_source` was asked for.
+fn render_get(o: &WriteOutcome, source: &Value, filter: Option<&SourceFilter>) -> Option<String> {
+    let filter = filter?;
+    let raw = source.to_string();
+    let mut get = format!(r#"{{"_seq_no":{},"_primary_term":1,"found":true"#, o.seq_no);
+    if let Some(filtered) = filter.apply(raw.as_bytes()) {
+        get.push_str(r#","_source":"#);
+        get.push_str(&filtered);
+    }
+    get.push('}');
+    Some(get)
 }
 
 #[cfg(test)]

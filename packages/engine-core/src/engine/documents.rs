@@ -1,0 +1,174 @@
+//! The document APIs' engine side: `_doc` (with or without an id), `_create`, `_update`,
+//! DELETE, and `_bulk`, with their URL parameters read and validated here (write conditions,
+//! `refresh`, `retry_on_conflict`, `_source`). A write to a missing index creates it, as ES's
+//! `action.auto_create_index` (on by default) does.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::error::{EngineError, Result};
+use crate::search::SourceFilter;
+use crate::store::bulk::{execute_bulk, parse_bulk};
+use crate::store::get::ReadOptions;
+use crate::store::index::IndexHandle;
+use crate::store::names::validate_index_name;
+use crate::store::versioning::{param_text, Conditions, WriteKind};
+use crate::store::writes;
+
+use super::{forced_refresh, refresh_param, Engine, RefreshPolicy};
+
+/// The URL's write conditions (`op_type`, `if_seq_no`, `version`, ...).
+fn conditions(params: &Map<String, Value>, kind: WriteKind) -> Result<Conditions> {
+    Conditions::parse(&|k| params.get(k).map(param_text), kind)
+}
+
+/// `_source`, `_source_includes` and `_source_excludes` of a URL, if any is given.
+pub(crate) fn url_source_filter(params: &Map<String, Value>) -> Result<Option<SourceFilter>> {
+    let text = |k: &str| params.get(k).map(param_text);
+    let (source, includes, excludes) = (text("_source"), text("_source_includes"), text("_source_excludes"));
+    if source.is_none() && includes.is_none() && excludes.is_none() {
+        return Ok(None);
+    }
+    let list = |t: &str| t.split(',').map(str::trim).filter(|p| !p.is_empty()).map(str::to_string).collect::<Vec<_>>();
+    let mut filter = SourceFilter::all();
+    match source.as_deref() {
+        None | Some("true") | Some("") => {}
+        Some("false") => filter.enabled = false,
+        Some(patterns) => filter.includes = list(patterns),
+    }
+    if let Some(i) = includes {
+        filter.includes = list(&i);
+    }
+    if let Some(e) = excludes {
+        filter.excludes = list(&e);
+    }
+    Ok(Some(filter))
+}
+
+/// `GET _doc` and `_mget` URL parameters.
+fn read_options(params: &Map<String, Value>) -> Result<ReadOptions> {
+    let flag = |k: &str| -> Result<bool> {
+        match params.get(k).map(param_text).as_deref() {
+            None | Some("false") => Ok(false),
+            Some("true") | Some("") => Ok(true),
+            Some(other) => Err(EngineError::IllegalArgument(format!(
+                "Failed to parse value [{other}] as only [true] or [false] are allowed."
+            ))),
+        }
+    };
+    let version = match params.get("version").map(param_text) {
+        None => None,
+        Some(v) => Some(v.parse::<u64>().map_err(|_| {
+            EngineError::IllegalArgument(format!("Failed to parse long parameter [version] with value [{v}]"))
+        })?),
+    };
+    if params.get("version_type").is_some_and(|v| param_text(v) != "internal") {
+        return Err(EngineError::IllegalArgument("only version_type [internal] is supported for reads".into()));
+    }
+    Ok(ReadOptions {
+        source: url_source_filter(params)?,
+        stored_fields: params.contains_key("stored_fields"),
+        not_realtime: params.get("realtime").is_some() && !flag("realtime")?,
+        refresh: flag("refresh")?,
+        version,
+    })
+}
+
+impl Engine {
+    /// `GET /{index}/_doc/{id}`: the ES body (found or not) and its HTTP status.
+    pub fn get_doc(&self, name: &str, id: &str, params: &Map<String, Value>) -> Result<(String, u16)> {
+        let options = read_options(params)?;
+        let (body, found) = crate::store::get::get_doc_body(self.get(name)?.as_ref(), id, &options)?;
+        Ok((body, if found { 200 } else { 404 }))
+    }
+
+    /// `GET /{index}/_source/{id}`: the (filtered) `_source` alone, or ES's 404.
+    pub fn get_source(&self, name: &str, id: &str, params: &Map<String, Value>) -> Result<(String, u16)> {
+        let options = read_options(params)?;
+        let (body, found) = crate::store::get::get_doc_body(self.get(name)?.as_ref(), id, &options)?;
+        let missing = || EngineError::ResourceNotFound(format!("Document not found [{name}]/[{id}]"));
+        if !found {
+            return Err(missing());
+        }
+        let doc: Value = serde_json::from_str(&body).map_err(|e| EngineError::Internal(e.to_string()))?;
+        Ok((doc.get("_source").ok_or_else(missing)?.to_string(), 200))
+    }
+
+    /// `_mget`; `index` is the URL's default for items without `_index`.
+    pub fn mget(&self, index: Option<&str>, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+        crate::store::get::mget(&|name| self.get(name), index, body, &read_options(params)?)
+    }
+
+    /// The index a write names: its name checked, created with defaults when missing.
+    pub(crate) fn write_target(&self, name: &str) -> Result<Arc<IndexHandle>> {
+        if let Ok(handle) = self.get(name) {
+            return Ok(handle);
+        }
+        validate_index_name(name)?;
+        match self.create_index(name, b"") {
+            Ok(_) | Err(EngineError::IndexAlreadyExists(_)) => self.get(name),
+            Err(e) => Err(e),
+        }
+    }
+
+    pub fn bulk(&self, default_index: Option<&str>, body: &[u8], refresh: RefreshPolicy) -> Result<String> {
+        let items = parse_bulk(body, default_index)?;
+        execute_bulk(items, &|name| self.write_target(name), refresh != RefreshPolicy::None)
+    }
+
+    /// `PUT|POST /{index}/_doc/{id}`, `POST /{index}/_doc` (`id` None: the engine picks one) and
+    /// `PUT|POST /{index}/_create/{id}` (`create`): the ES body and status (201 or 200).
+    pub fn index_doc(
+        &self,
+        name: &str,
+        id: Option<&str>,
+        body: &[u8],
+        params: &Map<String, Value>,
+        create: bool,
+    ) -> Result<(String, u16)> {
+        let kind = if create { WriteKind::Create } else { WriteKind::Index };
+        if params.get("require_alias").is_some_and(|v| param_text(v) != "false") {
+            return Err(EngineError::RequireAlias(name.to_string()));
+        }
+        let cond = conditions(params, kind)?;
+        let source = writes::source_text(body).ok_or(EngineError::RequestBodyRequired)?;
+        let refresh = refresh_param(params)?;
+        let handle = self.write_target(name)?;
+        let reply = writes::index_doc(&handle, id, cond, source.as_bytes(), refresh != RefreshPolicy::None)?;
+        Ok(forced_refresh(reply, refresh))
+    }
+
+    /// `DELETE /{index}/_doc/{id}`: the ES body and status (404 `not_found`).
+    pub fn delete_doc(&self, name: &str, id: &str, params: &Map<String, Value>) -> Result<(String, u16)> {
+        let cond = conditions(params, WriteKind::Delete)?;
+        let refresh = refresh_param(params)?;
+        let reply = writes::delete_doc(self.get(name)?.as_ref(), id, cond, refresh != RefreshPolicy::None)?;
+        Ok(forced_refresh(reply, refresh))
+    }
+
+    /// `POST /{index}/_update/{id}`: partial doc merge or upsert; the ES body and status. A
+    /// missing index is created first, as ES does, so the answer is then "document missing".
+    pub fn update_doc(&self, name: &str, id: &str, body: &[u8], params: &Map<String, Value>) -> Result<(String, u16)> {
+        let retry_on_conflict = match params.get("retry_on_conflict") {
+            None => 0,
+            Some(v) => param_text(v).parse().map_err(|_| {
+                EngineError::IllegalArgument(format!(
+                    "Failed to parse int parameter [retry_on_conflict] with value [{}]",
+                    param_text(v)
+                ))
+            })?,
+        };
+        let cond = conditions(params, WriteKind::Update)?;
+        if retry_on_conflict > 0 && cond.if_seq_no.is_some() {
+            return Err(EngineError::ActionRequestValidation(
+                "Validation Failed: 1: compare and write operations can not be retried;".into(),
+            ));
+        }
+        let options = writes::UpdateOptions { retry_on_conflict, cond, source: url_source_filter(params)? };
+        let refresh = refresh_param(params)?;
+        let handle = self.write_target(name)?;
+        let reply = writes::update_doc(&handle, id, body, &options, refresh != RefreshPolicy::None)?;
+        Ok(forced_refresh(reply, refresh))
+    }
+}
