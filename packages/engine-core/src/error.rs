@@ -1,7 +1,7 @@
 //! One error type for the whole engine and the single table that maps each kind to the
 //! Elasticsearch error `type` and HTTP status, so every caller renders errors the same way.
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum EngineError {
@@ -36,6 +36,13 @@ pub enum EngineError {
     MapperParsing(String),
     #[error("{0}")]
     DocumentParsing(String),
+    /// A document bringing a field into an object whose mapping is `dynamic: strict`.
+    #[error("{0}")]
+    StrictDynamicMapping(String),
+    /// Not an ES error: a document needs the mapping `update` (dynamic mapping) before it can be
+    /// built; the engine applies it and writes the document again. Never reaches a client.
+    #[error("the mapping needs an update first")]
+    MappingUpdate(Value),
     #[error("[{id}]: version conflict, document already exists (current version [{version}])")]
     VersionConflict { id: String, version: u64 },
     /// A write whose condition (`if_seq_no`, an external version) the document does not meet.
@@ -129,6 +136,8 @@ impl EngineError {
             EngineError::IllegalArgument(_) => ("illegal_argument_exception", 400),
             EngineError::MapperParsing(_) => ("mapper_parsing_exception", 400),
             EngineError::DocumentParsing(_) => ("document_parsing_exception", 400),
+            EngineError::StrictDynamicMapping(_) => ("strict_dynamic_mapping_exception", 400),
+            EngineError::MappingUpdate(_) => ("exception", 500),
             EngineError::VersionConflict { .. } | EngineError::UpdateConflict { .. } | EngineError::Conflict { .. } => {
                 ("version_conflict_engine_exception", 409)
             }

@@ -19,7 +19,7 @@ fn translog_replay_after_crash() {
             IndexHandle::create(&path, "idx", &json!({"index": {"refresh_interval": "-1"}}), &mappings).unwrap(),
         );
         let body = ndjson("idx", &[json!({"status": "a"}), json!({"status": "b"})]);
-        let resp = execute_bulk(parse_bulk(&body, None).unwrap(), &|_| Ok(handle.clone()), false).unwrap();
+        let resp = execute_bulk(parse_bulk(&body, None).unwrap(), &|_: &str| Ok(handle.clone()), false).unwrap();
         assert!(resp.contains("\"errors\":false"));
         assert_eq!(handle.num_docs(), 0, "not refreshed yet");
         // No refresh, no close: the tantivy writer is dropped with nothing committed.

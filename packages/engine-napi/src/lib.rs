@@ -289,6 +289,18 @@ impl NativeEngine {
         reply(|| self.engine.create_index(&index, &body))
     }
 
+    /// `PUT|POST /{index}/_mapping`.
+    #[napi]
+    pub fn put_mapping(&self, index: String, body: Buffer) -> Reply {
+        reply(|| self.engine.put_mapping(&index, &body))
+    }
+
+    /// `GET /{index}/_mapping/field/{fields}`.
+    #[napi]
+    pub fn get_field_mapping(&self, index: String, fields: String) -> Reply {
+        reply(|| self.engine.get_field_mapping(&index, &fields))
+    }
+
     #[napi]
     pub fn delete_index(&self, index: String) -> Reply {
         reply(|| self.engine.delete_index(&index))

@@ -97,8 +97,7 @@ describe('@elastic/elasticsearch 8: index management', () => {
     expect((await client.count({ index: 'es-refresh' })).count).toBe(1);
   });
 
-  // Missing: PUT /{index}/_mapping (the candidate answers 405).
-  it.fails('adds a field with putMapping', async () => {
+  it('adds a field with putMapping', async () => {
     await seeded('es-putmap');
     await client.indices.putMapping({ index: 'es-putmap', properties: { color: { type: 'keyword' } } });
     const mapping = await client.indices.getMapping({ index: 'es-putmap' });

@@ -95,8 +95,7 @@ describe('opensearch-js: index management', () => {
     expect((await client.count({ index: 'os-refresh' })).body.count).toBe(1);
   });
 
-  // Missing: PUT /{index}/_mapping (the candidate answers 405).
-  it.fails('adds a field with putMapping', async () => {
+  it('adds a field with putMapping', async () => {
     await seeded('os-putmap');
     await client.indices.putMapping({
       index: 'os-putmap',

@@ -37,6 +37,14 @@ export class Engine {
     return this.#native.createIndex(index, body);
   }
 
+  putMapping(index: string, body: Buffer): Reply {
+    return this.#native.putMapping(index, body);
+  }
+
+  getFieldMapping(index: string, fields: string): Reply {
+    return this.#native.getFieldMapping(index, fields);
+  }
+
   deleteIndex(index: string): Reply {
     return this.#native.deleteIndex(index);
   }

@@ -142,6 +142,18 @@ const routes: Route[] = [
     handler: (e, _req, v) => mappingOnly(e.getIndex(v.index ?? '')),
   },
   {
+    methods: ['PUT', 'POST'],
+    pattern: [':index', '_mapping'],
+    params: WRITE_WAIT_PARAMS,
+    handler: (e, req, v) => e.putMapping(v.index ?? '', req.body),
+  },
+  {
+    methods: ['GET'],
+    pattern: [':index', '_mapping', 'field', ':fields'],
+    params: ['local'],
+    handler: (e, _req, v) => e.getFieldMapping(v.index ?? '', v.fields ?? ''),
+  },
+  {
     methods: ['HEAD'],
     pattern: [':index'],
     params: [],

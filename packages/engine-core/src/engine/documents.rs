@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{EngineError, Result};
 use crate::search::SourceFilter;
-use crate::store::bulk::{execute_bulk, parse_bulk};
+use crate::store::bulk::{execute_bulk, parse_bulk, Indices};
 use crate::store::get::ReadOptions;
 use crate::store::index::IndexHandle;
 use crate::store::names::validate_index_name;
@@ -75,6 +75,26 @@ fn read_options(params: &Map<String, Value>) -> Result<ReadOptions> {
     })
 }
 
+impl Indices for Engine {
+    fn resolve(&self, name: &str) -> Result<Arc<IndexHandle>> {
+        self.write_target(name)
+    }
+
+    /// Applies a mapping update: the index gets a new handle under the new mapping (updates
+    /// are serialized; one that adds nothing keeps the current handle).
+    fn update_mapping(&self, name: &str, update: &Value) -> Result<Arc<IndexHandle>> {
+        let _one_at_a_time = self.mapping_updates.lock().unwrap_or_else(|p| p.into_inner());
+        let current = self.get(name)?;
+        let mapping = current.mapping.extend(update)?;
+        if !current.mapping.differs_from(&mapping) {
+            return Ok(current);
+        }
+        let next = Arc::new(current.with_mapping(mapping, update)?);
+        self.shared.indices.write().unwrap_or_else(|p| p.into_inner()).insert(name.to_string(), next.clone());
+        Ok(next)
+    }
+}
+
 impl Engine {
     /// `GET /{index}/_doc/{id}`: the ES body (found or not) and its HTTP status.
     pub fn get_doc(&self, name: &str, id: &str, params: &Map<String, Value>) -> Result<(String, u16)> {
@@ -114,7 +134,30 @@ impl Engine {
 
     pub fn bulk(&self, default_index: Option<&str>, body: &[u8], refresh: RefreshPolicy) -> Result<String> {
         let items = parse_bulk(body, default_index)?;
-        execute_bulk(items, &|name| self.write_target(name), refresh != RefreshPolicy::None)
+        execute_bulk(items, self, refresh != RefreshPolicy::None)
+    }
+
+    /// Runs a single-document write on the index's current handle, applying the mapping
+    /// update a document needs first (dynamic mapping) and running it again; an update that
+    /// lost a race runs again up to `retries` times.
+    fn with_dynamic_mapping<T>(
+        &self,
+        name: &str,
+        retries: u32,
+        write: impl Fn(&IndexHandle) -> Result<T>,
+    ) -> Result<T> {
+        let (mut races, mut remaps) = (0, 0);
+        loop {
+            let handle = self.write_target(name)?;
+            match write(&handle) {
+                Err(EngineError::MappingUpdate(update)) if remaps < 3 => {
+                    remaps += 1;
+                    self.update_mapping(name, &update)?;
+                }
+                Err(e) if writes::lost_race(&e) && races < retries => races += 1,
+                other => return other,
+            }
+        }
     }
 
     /// `PUT|POST /{index}/_doc/{id}`, `POST /{index}/_doc` (`id` None: the engine picks one) and
@@ -134,8 +177,10 @@ impl Engine {
         let cond = conditions(params, kind)?;
         let source = writes::source_text(body).ok_or(EngineError::RequestBodyRequired)?;
         let refresh = refresh_param(params)?;
-        let handle = self.write_target(name)?;
-        let reply = writes::index_doc(&handle, id, cond, source.as_bytes(), refresh != RefreshPolicy::None)?;
+        let refreshed = refresh != RefreshPolicy::None;
+        let reply = self.with_dynamic_mapping(name, 0, |handle| {
+            writes::index_doc(handle, id, cond.clone(), source.as_bytes(), refreshed)
+        })?;
         Ok(forced_refresh(reply, refresh))
     }
 
@@ -167,8 +212,10 @@ impl Engine {
         }
         let options = writes::UpdateOptions { retry_on_conflict, cond, source: url_source_filter(params)? };
         let refresh = refresh_param(params)?;
-        let handle = self.write_target(name)?;
-        let reply = writes::update_doc(&handle, id, body, &options, refresh != RefreshPolicy::None)?;
+        let refreshed = refresh != RefreshPolicy::None;
+        let reply = self.with_dynamic_mapping(name, retry_on_conflict, |handle| {
+            writes::update_doc(handle, id, body, &options, refreshed)
+        })?;
         Ok(forced_refresh(reply, refresh))
     }
 }

@@ -3,6 +3,7 @@
 
 mod delete_by_query;
 mod documents;
+mod mappings;
 mod msearch;
 mod uri_query;
 
@@ -39,6 +40,8 @@ pub struct Engine {
     refresher: Mutex<Option<JoinHandle<()>>>,
     /// Open points in time and scrolls.
     contexts: ReaderContexts,
+    /// Held while a mapping update swaps an index's handle (`documents.rs`).
+    mapping_updates: Mutex<()>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,7 +98,13 @@ impl Engine {
         let worker = shared.clone();
         let refresher =
             std::thread::Builder::new().name("everycell-refresh".into()).spawn(move || refresh_loop(&worker))?;
-        Ok(Engine { _lock: lock, shared, refresher: Mutex::new(Some(refresher)), contexts: ReaderContexts::default() })
+        Ok(Engine {
+            _lock: lock,
+            shared,
+            refresher: Mutex::new(Some(refresher)),
+            contexts: ReaderContexts::default(),
+            mapping_updates: Mutex::new(()),
+        })
     }
 
     pub(crate) fn get(&self, name: &str) -> Result<Arc<IndexHandle>> {
@@ -161,10 +170,7 @@ impl Engine {
 
     pub fn get_index(&self, name: &str) -> Result<String> {
         let h = self.get(name)?;
-        let mut mappings = h.mappings_json.clone();
-        if mappings.is_null() {
-            mappings = json!({});
-        }
+        let mut mappings = crate::store::mapping_update::render(&h.mappings_json);
         crate::knn::render_mappings(&mut mappings, &h.mapping);
         let body = json!({ name: {
             "aliases": {},

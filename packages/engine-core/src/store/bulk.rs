@@ -60,11 +60,12 @@ pub fn parse_bulk<'a>(body: &'a [u8], default_index: Option<&str>) -> Result<Vec
     let mut items = Vec::new();
     while let Some((line_no, line)) = lines.next() {
         let meta: Value = serde_json::from_slice(line).map_err(|e| json_syntax_error(&e))?;
-        let (action, meta) = parse_action(line_no, &meta)?;
-        let index = meta.index.clone().or_else(|| default_index.map(str::to_string));
+        let (action, mut meta) = parse_action(line_no, &meta)?;
+        let index = meta.index.take().or_else(|| default_index.map(str::to_string));
         let index = index
             .ok_or_else(|| EngineError::ActionRequestValidation("Validation Failed: 1: index is missing;".into()))?;
-        if matches!(action, Action::Delete | Action::Update) && meta.id.is_none() {
+        let id = meta.id.take();
+        if matches!(action, Action::Delete | Action::Update) && id.is_none() {
             return Err(EngineError::ActionRequestValidation("Validation Failed: 1: id is missing;".into()));
         }
         let source = if action == Action::Delete {
@@ -74,7 +75,6 @@ pub fn parse_bulk<'a>(body: &'a [u8], default_index: Option<&str>) -> Result<Vec
             let Some((_, src)) = lines.next() else { break };
             Some(src)
         };
-        let id = meta.id.clone();
         items.push(BulkItem { action, index, id, meta, source });
     }
     if items.is_empty() {
@@ -83,16 +83,36 @@ pub fn parse_bulk<'a>(body: &'a [u8], default_index: Option<&str>) -> Result<Vec
     Ok(items)
 }
 
-/// Finds (or auto-creates) the index a bulk item names; an error fails that item only.
-pub type Resolver<'r> = &'r dyn Fn(&str) -> Result<Arc<IndexHandle>>;
+/// The indices a bulk writes to: found (or auto-created) by name, an error failing only the
+/// items that name it; and their mappings, extended when documents bring new fields.
+pub trait Indices {
+    fn resolve(&self, name: &str) -> Result<Arc<IndexHandle>>;
+    /// Applies a mapping `update` and answers the index's handle under the new mapping.
+    fn update_mapping(&self, name: &str, update: &Value) -> Result<Arc<IndexHandle>>;
+}
+
+/// A lookup alone: indices whose mappings never change (tests, tools).
+impl<F: Fn(&str) -> Result<Arc<IndexHandle>>> Indices for F {
+    fn resolve(&self, name: &str) -> Result<Arc<IndexHandle>> {
+        self(name)
+    }
+
+    fn update_mapping(&self, name: &str, _update: &Value) -> Result<Arc<IndexHandle>> {
+        Err(EngineError::IllegalArgument(format!("the mapping of [{name}] cannot change here")))
+    }
+}
+
+/// How many rounds of dynamic mapping updates one run of writes may take (each round maps
+/// every new field its documents bring, so more than one is needed only under races).
+const MAPPING_ROUNDS: usize = 3;
 
 /// Runs a parsed bulk against the resolved indices and renders ES's response body.
-pub fn execute_bulk(mut items: Vec<BulkItem<'_>>, resolve: Resolver<'_>, refresh: bool) -> Result<String> {
+pub fn execute_bulk(mut items: Vec<BulkItem<'_>>, indices: &dyn Indices, refresh: bool) -> Result<String> {
     let started = Instant::now();
     let mut handles: HashMap<String, Result<Arc<IndexHandle>>> = HashMap::new();
     for item in &items {
         if !handles.contains_key(&item.index) {
-            handles.insert(item.index.clone(), resolve(&item.index));
+            handles.insert(item.index.clone(), indices.resolve(&item.index));
         }
     }
     let mut results: Vec<Option<Result<ItemOutcome>>> = (0..items.len()).map(|_| None).collect();
@@ -100,12 +120,12 @@ pub fn execute_bulk(mut items: Vec<BulkItem<'_>>, resolve: Resolver<'_>, refresh
     let mut start = 0;
     while start < items.len() {
         if items[start].action == Action::Update {
-            results[start] = Some(run_update(&items[start], &handles));
+            results[start] = Some(run_update(&items[start], &mut handles, indices));
             start += 1;
             continue;
         }
         let end = items[start..].iter().position(|i| i.action == Action::Update).map_or(items.len(), |p| start + p);
-        run_writes(&mut items[start..end], &handles, &mut results[start..end])?;
+        run_writes(&mut items[start..end], &mut handles, indices, &mut results[start..end])?;
         start = end;
     }
     if refresh {
@@ -138,8 +158,11 @@ fn handle_for<'h>(handles: &'h HashMap<String, Result<Arc<IndexHandle>>>, index:
     handles[index].as_ref().map_err(Clone::clone)
 }
 
-fn run_update(item: &BulkItem<'_>, handles: &HashMap<String, Result<Arc<IndexHandle>>>) -> Result<ItemOutcome> {
-    let handle = handle_for(handles, &item.index)?;
+fn run_update(
+    item: &BulkItem<'_>,
+    handles: &mut HashMap<String, Result<Arc<IndexHandle>>>,
+    indices: &dyn Indices,
+) -> Result<ItemOutcome> {
     let id = item.id.as_deref().unwrap_or_default();
     let filter = item.meta.source.as_ref().map(crate::search::SourceFilter::from_body).transpose()?;
     let options = crate::store::writes::UpdateOptions {
@@ -147,18 +170,67 @@ fn run_update(item: &BulkItem<'_>, handles: &HashMap<String, Result<Arc<IndexHan
         cond: item.meta.cond.clone(),
         source: filter,
     };
-    let (outcome, get) = crate::store::writes::update(handle, id, item.source.unwrap_or_default(), &options)?;
-    Ok(ItemOutcome { outcome, get })
+    handle_for(handles, &item.index)?;
+    let (mut races, mut remaps) = (0, 0);
+    loop {
+        // The index's current handle each time: a mapping update may have replaced it.
+        let handle = indices.resolve(&item.index)?;
+        handles.insert(item.index.clone(), Ok(handle.clone()));
+        match crate::store::writes::update(&handle, id, item.source.unwrap_or_default(), &options) {
+            Ok((outcome, get)) => return Ok(ItemOutcome { outcome, get }),
+            Err(EngineError::MappingUpdate(update)) if remaps < MAPPING_ROUNDS => {
+                remaps += 1;
+                indices.update_mapping(&item.index, &update)?;
+            }
+            Err(e) if crate::store::writes::lost_race(&e) && races < options.retry_on_conflict => races += 1,
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// Writes a run of index, create and delete items, grouped per index so each index takes its
 /// writer lock and fsyncs its translog once.
 fn run_writes(
     items: &mut [BulkItem<'_>],
-    handles: &HashMap<String, Result<Arc<IndexHandle>>>,
+    handles: &mut HashMap<String, Result<Arc<IndexHandle>>>,
+    indices: &dyn Indices,
     results: &mut [Option<Result<ItemOutcome>>],
 ) -> Result<()> {
-    let prepared = prepare_all(items, handles);
+    let mut prepared = prepare_all(items, handles);
+    for _ in 0..MAPPING_ROUNDS {
+        // Documents that bring new fields: map them all (per index, in item order), then
+        // prepare those documents again under the new mappings.
+        let mut updates: Vec<(String, Value)> = Vec::new();
+        for (item, p) in items.iter().zip(&prepared) {
+            if let Err(EngineError::MappingUpdate(update)) = p {
+                match updates.iter_mut().find(|(index, _)| *index == item.index) {
+                    Some((_, merged)) => crate::store::dynamic::merge_first(merged, update),
+                    None => updates.push((item.index.clone(), update.clone())),
+                }
+            }
+        }
+        if updates.is_empty() {
+            break;
+        }
+        for (index, update) in updates {
+            match indices.update_mapping(&index, &update) {
+                Ok(next) => {
+                    handles.insert(index, Ok(next));
+                }
+                // Another write mapped a field differently first: the documents fail to parse.
+                Err(EngineError::IllegalArgument(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        for (item, p) in items.iter_mut().zip(prepared.iter_mut()) {
+            if matches!(p, Err(EngineError::MappingUpdate(_))) {
+                *p = match handle_for(handles, &item.index) {
+                    Ok(handle) => prepare(handle, item),
+                    Err(e) => Err(e),
+                };
+            }
+        }
+    }
     let mut groups: Vec<(Arc<IndexHandle>, Vec<usize>, Vec<PreparedWrite>)> = Vec::new();
     let mut group_of: HashMap<&str, usize> = HashMap::new();
     for (pos, (item, prepared)) in items.iter().zip(prepared).enumerate() {
@@ -214,7 +286,8 @@ fn prepare_all(
 }
 
 pub(super) fn prepare(handle: &IndexHandle, item: &mut BulkItem<'_>) -> Result<PreparedWrite> {
-    let cond = std::mem::take(&mut item.meta.cond);
+    // Cloned, not taken: a document prepared again after a mapping update needs them too.
+    let cond = item.meta.cond.clone();
     if item.action == Action::Delete {
         return Ok(PreparedWrite::Delete { id: item.id.clone().unwrap_or_default(), cond });
     }
@@ -229,8 +302,9 @@ pub(super) fn prepare(handle: &IndexHandle, item: &mut BulkItem<'_>) -> Result<P
             )));
         }
     }
-    let auto = item.id.is_none();
     // Auto ids are assigned before parsing, as in ES, so errors and results name the doc.
+    item.meta.auto_id |= item.id.is_none();
+    let auto = item.meta.auto_id;
     let id = item.id.get_or_insert_with(crate::store::ids::auto_id).clone();
     let doc = build_document(&handle.mapping, &id, &source, raw)?;
     let nested = crate::nested::documents::nested_documents(&handle.mapping, &id, &source)?;

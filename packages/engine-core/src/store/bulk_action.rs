@@ -38,6 +38,8 @@ pub struct ActionMeta {
     pub retry_on_conflict: u32,
     /// `update` only: `_source` of the updated document to return (`get` in the item).
     pub source: Option<Value>,
+    /// The engine chose the id (no version lookup needed: it cannot exist yet).
+    pub auto_id: bool,
 }
 
 fn unknown(line_no: usize, key: &str) -> EngineError {
@@ -111,7 +113,10 @@ pub fn parse_action(line_no: usize, meta: &Value) -> Result<(Action, ActionMeta)
         Action::Delete => WriteKind::Delete,
         Action::Update => WriteKind::Update,
     };
-    meta.cond = Conditions::parse(&|k| cond_params.get(k).map(param_text), kind)?;
+    // Most lines carry no condition: nothing to parse then.
+    if !cond_params.is_empty() || kind == WriteKind::Create {
+        meta.cond = Conditions::parse(&|k| cond_params.get(k).map(param_text), kind)?;
+    }
     // An `index` line with `op_type: create` is a `create` (and answers as one).
     let action = if action == Action::Index && meta.cond.create { Action::Create } else { action };
     if action == Action::Update && meta.retry_on_conflict > 0 && meta.cond.if_seq_no.is_some() {

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
@@ -16,6 +16,7 @@ use tantivy::{DocSet, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, T
 
 use crate::error::{EngineError, Result};
 use crate::store::mapping::{Mapping, ES_STANDARD_TOKENIZER, SEQ_NO_FIELD, VERSION_FIELD};
+use crate::store::mapping_update::merge_json;
 use crate::store::settings::IndexSettings;
 use crate::store::translog::{Op, OpKind, Translog};
 use crate::store::versioning::{Conditions, DocState};
@@ -26,7 +27,10 @@ const TRANSLOG_FILE: &str = "translog.log";
 const WRITER_MEMORY_BUDGET: usize = 128 << 20;
 
 struct WriterState {
-    writer: IndexWriter,
+    /// `None` only while a mapping update swaps the schema (`with_mapping`).
+    writer: Option<IndexWriter>,
+    /// The reader of the current schema: the one writes check versions against and refreshes reload.
+    reader: IndexReader,
     translog: Translog,
     /// Versions written since the last refresh, which the reader cannot see yet.
     live: HashMap<String, DocState>,
@@ -46,7 +50,8 @@ pub struct IndexHandle {
     pub mappings_json: Value,
     pub reader: IndexReader,
     dir: PathBuf,
-    state: Mutex<WriterState>,
+    /// Shared with the handles of later mappings of the same index (`with_mapping`).
+    state: Arc<Mutex<WriterState>>,
 }
 
 /// A validated write waiting for its version: the outcome of one bulk item.
@@ -111,6 +116,16 @@ pub(crate) fn push_json_str(out: &mut String, s: &str) {
     }
 }
 
+impl WriterState {
+    fn writer(&self) -> &IndexWriter {
+        self.writer.as_ref().expect("a writer outside a mapping swap")
+    }
+
+    fn writer_mut(&mut self) -> &mut IndexWriter {
+        self.writer.as_mut().expect("a writer outside a mapping swap")
+    }
+}
+
 fn lock(m: &Mutex<WriterState>) -> MutexGuard<'_, WriterState> {
     // A panic elsewhere must not wedge the index: the state stays consistent per operation.
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -145,11 +160,18 @@ impl IndexHandle {
         let meta: Value = serde_json::from_slice(&std::fs::read(dir.join(META_FILE))?)
             .map_err(|e| EngineError::Internal(format!("corrupt {META_FILE} in {}: {e}", dir.display())))?;
         let settings = IndexSettings::parse(&meta["settings"])?;
-        let mapping = Mapping::from_mappings_json(&meta["mappings"])?;
-        let index = Index::open_in_dir(dir.join(TANTIVY_DIR))?;
-        index.tokenizers().register(ES_STANDARD_TOKENIZER, crate::analysis::es_standard_analyzer());
-        let writer: IndexWriter = index.writer(WRITER_MEMORY_BUDGET)?;
-        let reader: IndexReader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        let mut mapping = Mapping::from_mappings_json(&meta["mappings"])?;
+        let mut mappings_json = meta["mappings"].clone();
+        for update in meta["mapping_updates"].as_array().into_iter().flatten() {
+            mapping = mapping.extend(update)?;
+            merge_json(&mut mappings_json, update);
+        }
+        // A crash between recording an update and rewriting tantivy's schema leaves the
+        // schema behind the mapping (never ahead): catch it up before opening a writer.
+        if Index::open_in_dir(dir.join(TANTIVY_DIR))?.schema().num_fields() < mapping.schema.num_fields() {
+            write_tantivy_schema(&dir.join(TANTIVY_DIR), &mapping.schema)?;
+        }
+        let (index, writer, reader) = open_tantivy(dir)?;
         // Before the translog replay below writes anything: it must check against these dims.
         crate::knn::restore_inferred_dims(&mapping, &reader.searcher())?;
         let (translog, pending) = Translog::open(&dir.join(TRANSLOG_FILE))?;
@@ -159,19 +181,21 @@ impl IndexHandle {
             creation_date: meta["creation_date"].as_i64().unwrap_or(0),
             mapping,
             settings,
-            mappings_json: meta["mappings"].clone(),
-            reader,
+            mappings_json,
+            reader: reader.clone(),
             dir: dir.to_path_buf(),
-            state: Mutex::new(WriterState {
-                writer,
+            state: Arc::new(Mutex::new(WriterState {
+                writer: Some(writer),
+                reader,
                 translog,
                 live: HashMap::new(),
                 tombstones: HashMap::new(),
                 next_seq_no: 0,
                 dirty: false,
                 last_refresh: Instant::now(),
-            }),
+            })),
         };
+        drop(index);
         handle.init_seq_no()?;
         handle.replay(pending)?;
         Ok(handle)
@@ -197,8 +221,8 @@ impl IndexHandle {
         let mut st = lock(&self.state);
         for op in &ops {
             let id_term = Term::from_field_text(self.mapping.id_field, &op.id);
-            self.delete_nested_objects(&st.writer, &id_term);
-            st.writer.delete_term(id_term);
+            self.delete_nested_objects(st.writer(), &id_term);
+            st.writer().delete_term(id_term);
             if op.kind == OpKind::Index {
                 let source: Value = serde_json::from_slice(&op.source)
                     .map_err(|e| EngineError::Internal(format!("corrupt translog source for [{}]: {e}", op.id)))?;
@@ -206,7 +230,7 @@ impl IndexHandle {
                 let nested = crate::nested::documents::nested_documents(&self.mapping, &op.id, &source)?;
                 doc.add_u64(self.mapping.version_field, op.version);
                 doc.add_u64(self.mapping.seq_no_field, op.seq_no);
-                self.add_block(&st.writer, doc, nested)?;
+                self.add_block(st.writer(), doc, nested)?;
             }
             let deleted = op.kind == OpKind::Delete;
             st.live.insert(op.id.clone(), DocState { version: op.version, seq_no: op.seq_no, deleted });
@@ -222,8 +246,10 @@ impl IndexHandle {
         if let Some(live) = st.live.get(id) {
             return Ok(Some(*live));
         }
-        if let Some((state, _)) = st.tombstones.get(id) {
-            return Ok(Some(*state));
+        if !st.tombstones.is_empty() {
+            if let Some((state, _)) = st.tombstones.get(id) {
+                return Ok(Some(*state));
+            }
         }
         let term = Term::from_field_text(self.mapping.id_field, id);
         for seg in searcher.segment_readers() {
@@ -247,7 +273,7 @@ impl IndexHandle {
     /// operations are made durable in the translog, then handed to the tantivy writer.
     pub fn write(&self, writes: Vec<PreparedWrite>) -> Result<Vec<Result<WriteOutcome>>> {
         let mut st = lock(&self.state);
-        let searcher = self.reader.searcher();
+        let searcher = st.reader.searcher();
         let mut outcomes = Vec::with_capacity(writes.len());
         let mut ops = Vec::with_capacity(writes.len());
         let mut docs: Vec<(Option<Term>, Option<TantivyDocument>, Vec<TantivyDocument>)> =
@@ -311,11 +337,11 @@ impl IndexHandle {
         let durable = st.translog.write(&ops)?;
         for (delete, doc, nested) in docs {
             if let Some(term) = delete {
-                self.delete_nested_objects(&st.writer, &term);
-                st.writer.delete_term(term);
+                self.delete_nested_objects(st.writer(), &term);
+                st.writer().delete_term(term);
             }
             if let Some(doc) = doc {
-                self.add_block(&st.writer, doc, nested)?;
+                self.add_block(st.writer(), doc, nested)?;
             }
         }
         if !ops.is_empty() {
@@ -355,8 +381,8 @@ impl IndexHandle {
 
     fn refresh_locked(&self, st: &mut WriterState) -> Result<()> {
         if st.dirty {
-            st.writer.commit()?;
-            self.reader.reload()?;
+            st.writer_mut().commit()?;
+            st.reader.reload()?;
             st.translog.truncate()?;
             let now = Instant::now();
             st.tombstones.retain(|_, (_, at)| now.duration_since(*at) < TOMBSTONE_TTL);
@@ -385,20 +411,68 @@ impl IndexHandle {
         // Either way, retry over the segments as they are now, within a bounded time.
         let deadline = Instant::now() + FORCE_MERGE_RETRY_FOR;
         loop {
-            let segments = st.writer.index().searchable_segment_ids()?;
+            let segments = st.writer().index().searchable_segment_ids()?;
             if segments.len() <= 1 {
                 break;
             }
-            match st.writer.merge(&segments).wait() {
+            match st.writer_mut().merge(&segments).wait() {
                 Ok(_) => break,
                 Err(e) if Instant::now() >= deadline => return Err(e.into()),
                 Err(_) => std::thread::sleep(Duration::from_millis(50)),
             }
         }
-        self.reader.reload()?;
-        st.writer.garbage_collect_files().wait()?;
+        st.reader.reload()?;
+        st.writer().garbage_collect_files().wait()?;
         crate::store::memory_release::note_write();
         Ok(())
+    }
+
+    /// This index under a new mapping: `update` (a `mappings` body) is recorded in the index's
+    /// meta file, then pending writes are committed and tantivy's schema gains the new fields
+    /// (appended, so existing segments stay valid). The new handle shares the writer state with
+    /// this one, so writes still in flight through this handle land in the same index.
+    pub fn with_mapping(&self, mapping: Mapping, update: &Value) -> Result<IndexHandle> {
+        let mut st = lock(&self.state);
+        let meta_path = self.dir.join(META_FILE);
+        let mut meta: Value = serde_json::from_slice(&std::fs::read(&meta_path)?)
+            .map_err(|e| EngineError::Internal(format!("corrupt {META_FILE}: {e}")))?;
+        match meta["mapping_updates"].as_array_mut() {
+            Some(list) => list.push(update.clone()),
+            None => meta["mapping_updates"] = json!([update]),
+        }
+        write_atomically(&meta_path, &serde_json::to_vec_pretty(&meta).unwrap())?;
+        self.refresh_locked(&mut st)?;
+        let old = st.writer.take().expect("a writer outside a mapping swap");
+        let swapped = old
+            .wait_merging_threads()
+            .map_err(EngineError::from)
+            .and_then(|_| write_tantivy_schema(&self.dir.join(TANTIVY_DIR), &mapping.schema))
+            .and_then(|_| open_tantivy(&self.dir));
+        let (_, writer, reader) = match swapped {
+            Ok(opened) => opened,
+            Err(e) => {
+                // Keep the index writable under the schema it has on disk.
+                let (_, writer, reader) = open_tantivy(&self.dir)?;
+                st.writer = Some(writer);
+                st.reader = reader;
+                return Err(e);
+            }
+        };
+        st.writer = Some(writer);
+        st.reader = reader.clone();
+        let mut mappings_json = self.mappings_json.clone();
+        merge_json(&mut mappings_json, update);
+        Ok(IndexHandle {
+            name: self.name.clone(),
+            uuid: self.uuid.clone(),
+            creation_date: self.creation_date,
+            mapping,
+            settings: self.settings.clone(),
+            mappings_json,
+            reader,
+            dir: self.dir.clone(),
+            state: self.state.clone(),
+        })
     }
 
     /// True when writes are pending and the refresh interval has elapsed.
@@ -439,6 +513,25 @@ const TOMBSTONE_TTL: Duration = Duration::from_secs(60);
 
 /// How long `_forcemerge` retries while background merges hold its segments.
 const FORCE_MERGE_RETRY_FOR: Duration = Duration::from_secs(120);
+
+/// Opens the tantivy index in `dir` with its writer and a manually reloaded reader.
+fn open_tantivy(dir: &Path) -> Result<(Index, IndexWriter, IndexReader)> {
+    let index = Index::open_in_dir(dir.join(TANTIVY_DIR))?;
+    index.tokenizers().register(ES_STANDARD_TOKENIZER, crate::analysis::es_standard_analyzer());
+    let writer: IndexWriter = index.writer(WRITER_MEMORY_BUDGET)?;
+    let reader: IndexReader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+    Ok((index, writer, reader))
+}
+
+/// Replaces the schema in tantivy's `meta.json` (no writer may be open): only ever with one
+/// that extends it, so the segments it lists stay readable.
+fn write_tantivy_schema(tantivy_dir: &Path, schema: &tantivy::schema::Schema) -> Result<()> {
+    let path = tantivy_dir.join("meta.json");
+    let mut meta: Value = serde_json::from_slice(&std::fs::read(&path)?)
+        .map_err(|e| EngineError::Internal(format!("corrupt tantivy meta.json: {e}")))?;
+    meta["schema"] = serde_json::to_value(schema).map_err(|e| EngineError::Internal(e.to_string()))?;
+    write_atomically(&path, &serde_json::to_vec_pretty(&meta).unwrap())
+}
 
 /// The doc store holds `_source` (most of the index): zstd level 3 keeps it well under LZ4's
 /// size at a small cost per fetched hit. The setting is recorded in the index's meta, so an

@@ -11,6 +11,7 @@ use tantivy::schema::{
 
 use crate::date::{parse_format_list, DateFormat, DEFAULT_FORMATS};
 use crate::error::{EngineError, Result};
+use crate::store::dynamic::{Dynamic, DynamicRules, KnownPaths};
 
 pub const ES_STANDARD_TOKENIZER: &str = "es_standard";
 
@@ -134,6 +135,10 @@ pub struct Mapping {
     pub vectors: BTreeMap<String, crate::knn::VectorField>,
     /// Present only when the mapping has `nested` objects (other schemas stay as they were).
     pub nested: Option<NestedFields>,
+    /// How fields the mapping lacks are mapped when a document brings them (`store/dynamic.rs`).
+    pub dynamic: DynamicRules,
+    /// Every mapped path, for the per-document dynamic mapping check.
+    pub known: KnownPaths,
 }
 
 pub const ID_FIELD: &str = "_id";
@@ -145,10 +150,10 @@ pub const NESTED_PATH_FIELD: &str = "_nested_path";
 pub const NESTED_ROOT_FIELD: &str = "_nested_root";
 
 /// A field definition before it is given a tantivy field.
-struct FieldSpec {
-    name: String,
+pub(crate) struct FieldSpec {
+    pub(crate) name: String,
     source_path: String,
-    field_type: FieldType,
+    pub(crate) field_type: FieldType,
     date_formats: Vec<DateFormat>,
     ignore_above: Option<usize>,
     nested: Option<usize>,
@@ -156,15 +161,18 @@ struct FieldSpec {
 
 /// What parsing `properties` collects: the fields and the nested object paths.
 #[derive(Default)]
-struct Parsed {
-    specs: Vec<FieldSpec>,
-    nested: Vec<NestedPath>,
+pub(crate) struct Parsed {
+    pub(crate) specs: Vec<FieldSpec>,
+    pub(crate) nested: Vec<NestedPath>,
+    /// `dynamic` set on objects, by path.
+    pub(crate) object_dynamic: BTreeMap<String, Dynamic>,
 }
 
 impl Mapping {
     /// Parses `mappings` (the object holding `properties`) and builds the schema.
     pub fn from_mappings_json(mappings: &Value) -> Result<Mapping> {
         let mut parsed = Parsed::default();
+        let mut rules = DynamicRules::default();
         if !mappings.is_null() {
             let obj = mappings
                 .as_object()
@@ -172,8 +180,8 @@ impl Mapping {
             for (key, value) in obj {
                 match key.as_str() {
                     "properties" => parse_properties(value, "", None, &mut parsed)?,
-                    // Accepted; unmapped fields are kept in _source but never indexed.
-                    "dynamic" | "_source" | "_meta" => {}
+                    "_source" | "_meta" => {}
+                    other if rules.apply_root_option(other, value)? => {}
                     other => {
                         return Err(mapper_err(&format!(
                             "Failed to parse mapping: Root mapping definition has unsupported parameters:  [{other} : {value}]"
@@ -183,11 +191,12 @@ impl Mapping {
             }
         }
         let vectors = crate::knn::parse_vector_specs(mappings)?;
-        Ok(Self::build(parsed, vectors))
+        rules.objects = std::mem::take(&mut parsed.object_dynamic);
+        Ok(Self::build(parsed, vectors, rules))
     }
 
-    fn build(parsed: Parsed, vector_specs: Vec<crate::knn::VectorSpec>) -> Mapping {
-        let Parsed { specs, nested: nested_paths } = parsed;
+    fn build(parsed: Parsed, vector_specs: Vec<crate::knn::VectorSpec>, dynamic: DynamicRules) -> Mapping {
+        let Parsed { specs, nested: nested_paths, .. } = parsed;
         let mut builder = SchemaBuilder::new();
         let id_field = builder.add_text_field(ID_FIELD, exact_text() | STORED | FAST);
         let source_field = builder.add_bytes_field(SOURCE_FIELD, STORED);
@@ -197,41 +206,8 @@ impl Mapping {
         let mut fields = BTreeMap::new();
         for (ordinal, spec) in specs.into_iter().enumerate() {
             // Tantivy names are positional so dots in ES names never meet tantivy's JSON paths.
-            let tantivy_name = format!("f{ordinal}");
-            let numeric = NumericOptions::default().set_indexed().set_fast();
-            let field = match spec.field_type {
-                FieldType::Keyword => builder.add_text_field(&tantivy_name, exact_text() | FAST),
-                FieldType::Text => {
-                    let indexing = TextFieldIndexing::default()
-                        .set_tokenizer(ES_STANDARD_TOKENIZER)
-                        .set_index_option(IndexRecordOption::WithFreqsAndPositions);
-                    builder.add_text_field(&tantivy_name, TextOptions::default().set_indexing_options(indexing))
-                }
-                FieldType::Long | FieldType::Integer => builder.add_i64_field(&tantivy_name, numeric),
-                // Dates are column-only: ranges, sorts and aggregations read the column (with its
-                // zone map, `columns/zone_map.rs`), and an exact date is a one-point range (`query/lower/exact.rs`).
-                // An inverted index of millisecond timestamps (nearly one term per document)
-                // cost 12 MiB of a 1M-doc index and the indexing time of a million terms.
-                FieldType::Date => builder.add_i64_field(&tantivy_name, NumericOptions::default().set_fast()),
-                // Column-only too: an exact double is a one-point range over the column, which
-                // scores like ES's point query (a constant), and the index cost 4 MiB per 1M docs.
-                FieldType::Double | FieldType::Float => {
-                    builder.add_f64_field(&tantivy_name, NumericOptions::default().set_fast())
-                }
-                FieldType::Boolean => builder.add_bool_field(&tantivy_name, numeric),
-            };
-            fields.insert(
-                spec.name.clone(),
-                FieldMapping {
-                    name: spec.name,
-                    source_path: spec.source_path,
-                    field_type: spec.field_type,
-                    date_formats: spec.date_formats,
-                    ignore_above: spec.ignore_above,
-                    field,
-                    nested: spec.nested,
-                },
-            );
+            let field = add_tantivy_field(&mut builder, &format!("f{ordinal}"), spec.field_type);
+            fields.insert(spec.name.clone(), spec.into_field(field));
         }
         let vectors = crate::knn::add_vector_fields(&mut builder, vector_specs);
         // Added last, so the field numbers of every other field are those of a mapping without them.
@@ -240,8 +216,11 @@ impl Mapping {
             path_field: builder.add_u64_field(NESTED_PATH_FIELD, NumericOptions::default().set_indexed().set_fast()),
             root_field: builder.add_text_field(NESTED_ROOT_FIELD, exact_text()),
         });
+        let known = known_paths(&fields, &vectors, nested.as_ref());
         Mapping {
             nested,
+            dynamic,
+            known,
             fields,
             vectors,
             schema: builder.build(),
@@ -265,11 +244,61 @@ impl Mapping {
     }
 }
 
+/// The paths a document may hold that the mapping already covers.
+pub(crate) fn known_paths(
+    fields: &BTreeMap<String, FieldMapping>,
+    vectors: &BTreeMap<String, crate::knn::VectorField>,
+    nested: Option<&NestedFields>,
+) -> KnownPaths {
+    let nested_paths = nested.into_iter().flat_map(|n| n.paths.iter().map(|p| p.path.as_str()));
+    KnownPaths::new(fields.keys().map(String::as_str).chain(vectors.keys().map(String::as_str)).chain(nested_paths))
+}
+
+impl FieldSpec {
+    pub(crate) fn into_field(self, field: Field) -> FieldMapping {
+        FieldMapping {
+            name: self.name,
+            source_path: self.source_path,
+            field_type: self.field_type,
+            date_formats: self.date_formats,
+            ignore_above: self.ignore_above,
+            field,
+            nested: self.nested,
+        }
+    }
+}
+
+/// The tantivy field an ES field type is stored in.
+pub(crate) fn add_tantivy_field(builder: &mut SchemaBuilder, tantivy_name: &str, field_type: FieldType) -> Field {
+    let numeric = NumericOptions::default().set_indexed().set_fast();
+    match field_type {
+        FieldType::Keyword => builder.add_text_field(tantivy_name, exact_text() | FAST),
+        FieldType::Text => {
+            let indexing = TextFieldIndexing::default()
+                .set_tokenizer(ES_STANDARD_TOKENIZER)
+                .set_index_option(IndexRecordOption::WithFreqsAndPositions);
+            builder.add_text_field(tantivy_name, TextOptions::default().set_indexing_options(indexing))
+        }
+        FieldType::Long | FieldType::Integer => builder.add_i64_field(tantivy_name, numeric),
+        // Dates are column-only: ranges, sorts and aggregations read the column (with its
+        // zone map, `columns/zone_map.rs`), and an exact date is a one-point range (`query/lower/exact.rs`).
+        // An inverted index of millisecond timestamps (nearly one term per document)
+        // cost 12 MiB of a 1M-doc index and the indexing time of a million terms.
+        FieldType::Date => builder.add_i64_field(tantivy_name, NumericOptions::default().set_fast()),
+        // Column-only too: an exact double is a one-point range over the column, which
+        // scores like ES's point query (a constant), and the index cost 4 MiB per 1M docs.
+        FieldType::Double | FieldType::Float => {
+            builder.add_f64_field(tantivy_name, NumericOptions::default().set_fast())
+        }
+        FieldType::Boolean => builder.add_bool_field(tantivy_name, numeric),
+    }
+}
+
 fn mapper_err(reason: &str) -> EngineError {
     EngineError::MapperParsing(reason.to_string())
 }
 
-fn parse_properties(value: &Value, prefix: &str, scope: Option<usize>, out: &mut Parsed) -> Result<()> {
+pub(crate) fn parse_properties(value: &Value, prefix: &str, scope: Option<usize>, out: &mut Parsed) -> Result<()> {
     let props =
         value.as_object().ok_or_else(|| mapper_err("Failed to parse mapping: [properties] must be an object"))?;
     for (name, def) in props {
@@ -311,6 +340,9 @@ fn parse_field(
         return Ok(());
     }
     if type_name == "object" {
+        if let Some(dynamic) = def.get("dynamic") {
+            out.object_dynamic.insert(name.to_string(), Dynamic::parse(dynamic)?);
+        }
         if let Some(props) = def.get("properties") {
             parse_properties(props, name, scope, out)?;
         }

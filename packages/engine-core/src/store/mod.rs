@@ -5,10 +5,12 @@
 pub mod bulk;
 pub mod bulk_action;
 pub mod document;
+pub mod dynamic;
 pub mod get;
 pub mod ids;
 pub mod index;
 pub mod mapping;
+pub mod mapping_update;
 pub mod memory_release;
 pub mod names;
 pub mod settings;

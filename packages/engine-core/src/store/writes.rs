@@ -136,8 +136,9 @@ pub struct UpdateOptions {
     pub source: Option<SourceFilter>,
 }
 
-/// `POST /{index}/_update/{id}`: the write's outcome and, when `_source` asks for it, the
-/// `get` object of the document after the update (`_seq_no`, `found`, filtered `_source`).
+/// `POST /{index}/_update/{id}`, one attempt: the write's outcome and, when `_source` asks for
+/// it, the `get` object of the document after the update (`_seq_no`, `found`, filtered
+/// `_source`). A lost race is the caller's to retry (`lost_race`).
 pub fn update(
     handle: &IndexHandle,
     id: &str,
@@ -150,8 +151,7 @@ pub fn update(
         None => options.source.clone(),
     };
     let doc = req.doc.as_ref().expect("validated");
-    let mut attempt = 0;
-    loop {
+    {
         let current = get_doc(handle, id)?;
         let found = current["found"] == true;
         let (source, create) = if found {
@@ -190,19 +190,17 @@ pub fn update(
         cond.create = create;
         cond.expect_version = if found { current["_version"].as_u64() } else { None };
         let write = PreparedWrite::Index { id: id.to_string(), auto: false, cond, doc: built, nested, raw };
-        match write_one(handle, write, false) {
-            Ok(o) => {
-                let get = render_get(&o, &source, filter.as_ref());
-                return Ok((o, get));
-            }
-            Err(EngineError::UpdateConflict { .. } | EngineError::VersionConflict { .. })
-                if attempt < options.retry_on_conflict =>
-            {
-                attempt += 1;
-            }
-            Err(e) => return Err(e),
-        }
+        let o = write_one(handle, write, false)?;
+        let get = render_get(&o, &source, filter.as_ref());
+        Ok((o, get))
     }
+}
+
+/// Whether an update lost a race (another write changed the document between its read and
+/// its write): the caller may try again, `retry_on_conflict` times, with the index's current
+/// handle (a mapping update may have replaced the one it held).
+pub fn lost_race(e: &EngineError) -> bool {
+    matches!(e, EngineError::UpdateConflict { .. } | EngineError::VersionConflict { .. })
 }
 
 /// The single-document update reply: ES's write result, plus `get` when asked for.

@@ -1,0 +1,148 @@
+//! Mapping updates (`PUT /{index}/_mapping` and dynamic mapping): new fields are appended to the
+//! tantivy schema after every existing one, so the fields already written keep their numbers and
+//! old segments stay readable (a segment without a field reads as having no values for it).
+//! An update may add fields and change the root's dynamic options; changing an existing field's
+//! type is ES's 400. Updates are recorded in order, so reopening replays them to the same schema.
+
+use serde_json::{Map, Value};
+use tantivy::schema::SchemaBuilder;
+
+use crate::error::{EngineError, Result};
+use crate::store::mapping::{add_tantivy_field, known_paths, parse_properties, Mapping, Parsed};
+
+fn illegal(reason: String) -> EngineError {
+    EngineError::IllegalArgument(reason)
+}
+
+impl Mapping {
+    /// This mapping with `update` (a `mappings` body: `properties` and root options) applied.
+    pub fn extend(&self, update: &Value) -> Result<Mapping> {
+        let obj = update
+            .as_object()
+            .ok_or_else(|| EngineError::MapperParsing("Failed to parse mapping: mappings must be an object".into()))?;
+        let mut rules = self.dynamic.clone();
+        let mut parsed = Parsed::default();
+        for (key, value) in obj {
+            match key.as_str() {
+                "properties" => {
+                    if !crate::knn::parse_vector_specs(update)?.is_empty() {
+                        return Err(illegal("vector fields can only be mapped when the index is created".into()));
+                    }
+                    parse_properties(value, "", None, &mut parsed)?
+                }
+                "_source" | "_meta" => {}
+                other if rules.apply_root_option(other, value)? => {}
+                other => {
+                    return Err(EngineError::MapperParsing(format!(
+                    "Failed to parse mapping: Root mapping definition has unsupported parameters:  [{other} : {value}]"
+                )))
+                }
+            }
+        }
+        if !parsed.nested.is_empty() {
+            return Err(illegal("[nested] objects can only be mapped when the index is created".into()));
+        }
+        rules.objects.extend(std::mem::take(&mut parsed.object_dynamic));
+        let mut builder = SchemaBuilder::new();
+        for (_, entry) in self.schema.fields() {
+            builder.add_field(entry.clone());
+        }
+        let mut fields = self.fields.clone();
+        let mut next = self.schema.num_fields();
+        for spec in parsed.specs {
+            if let Some(existing) = fields.get(&spec.name) {
+                if existing.field_type != spec.field_type {
+                    return Err(illegal(format!(
+                        "mapper [{}] cannot be changed from type [{}] to [{}]",
+                        spec.name,
+                        existing.field_type.name(),
+                        spec.field_type.name()
+                    )));
+                }
+                continue;
+            }
+            // Positional names, as at creation; skip any name a field already has.
+            let mut name = format!("f{next}");
+            while self.schema.get_field(&name).is_ok() {
+                next += 1;
+                name = format!("f{next}");
+            }
+            next += 1;
+            let field = add_tantivy_field(&mut builder, &name, spec.field_type);
+            fields.insert(spec.name.clone(), spec.into_field(field));
+        }
+        let known = known_paths(&fields, &self.vectors, self.nested.as_ref());
+        Ok(Mapping { fields, known, schema: builder.build(), dynamic: rules, ..self.clone() })
+    }
+
+    /// Whether `other` (an extension of this mapping) adds fields or changes dynamic options.
+    pub fn differs_from(&self, other: &Mapping) -> bool {
+        self.fields.len() != other.fields.len() || format!("{:?}", self.dynamic) != format!("{:?}", other.dynamic)
+    }
+}
+
+/// `update` merged into the `mappings` JSON `base`: objects merge key by key, the rest replaces.
+pub fn merge_json(base: &mut Value, update: &Value) {
+    match (base, update) {
+        (Value::Object(b), Value::Object(u)) => {
+            for (key, value) in u {
+                match b.get_mut(key) {
+                    Some(existing) if existing.is_object() && value.is_object() => merge_json(existing, value),
+                    _ => {
+                        b.insert(key.clone(), value.clone());
+                    }
+                }
+            }
+        }
+        (base, update) => *base = update.clone(),
+    }
+}
+
+/// The mappings as ES renders them: `dynamic` as a string (`"false"`, `"strict"`).
+pub fn render(mappings: &Value) -> Value {
+    let mut out = mappings.clone();
+    normalize(&mut out);
+    if out.is_null() {
+        out = Value::Object(Map::new());
+    }
+    out
+}
+
+fn normalize(v: &mut Value) {
+    if let Value::Object(map) = v {
+        if let Some(d) = map.get_mut("dynamic") {
+            if let Value::Bool(b) = d {
+                *d = Value::String(b.to_string());
+            }
+        }
+        for child in map.values_mut() {
+            normalize(child);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn appends_fields_keeping_existing_numbers() {
+        let base = Mapping::from_mappings_json(&json!({"properties": {"a": {"type": "keyword"}}})).unwrap();
+        let a = base.get("a").unwrap().field;
+        let next = base.extend(&json!({"properties": {"b": {"type": "long"}, "a": {"type": "keyword"}}})).unwrap();
+        assert_eq!(next.get("a").unwrap().field, a);
+        assert_eq!(next.schema.num_fields(), base.schema.num_fields() + 1);
+        assert!(base.differs_from(&next));
+        let err = next.extend(&json!({"properties": {"b": {"type": "text"}}})).unwrap_err();
+        assert!(err.to_string().contains("cannot be changed from type [long] to [text]"));
+    }
+
+    #[test]
+    fn merges_and_renders_json() {
+        let mut base = json!({"properties": {"a": {"type": "keyword"}}});
+        merge_json(&mut base, &json!({"dynamic": false, "properties": {"u": {"properties": {"n": {"type": "long"}}}}}));
+        assert_eq!(render(&base)["dynamic"], "false");
+        assert_eq!(base["properties"]["u"]["properties"]["n"]["type"], "long");
+    }
+}
