@@ -26,6 +26,11 @@ pub enum EngineError {
     /// A write with `require_alias` whose target is not an alias.
     #[error("no such index [{0}] and [require_alias] request flag is [true] and [{0}] is not an alias")]
     RequireAlias(String),
+    /// Aliases named in a remove or delete that do not exist.
+    #[error("aliases [{0}] missing")]
+    AliasesNotFound(String),
+    #[error("{reason}")]
+    InvalidAliasName { alias: String, reason: String },
     #[error("index [{0}] already exists")]
     IndexAlreadyExists(String),
     #[error("{reason}")]
@@ -133,6 +138,8 @@ impl EngineError {
             EngineError::IndexNotFound(_) | EngineError::RequireAlias(_) => ("index_not_found_exception", 404),
             EngineError::IndexAlreadyExists(_) => ("resource_already_exists_exception", 400),
             EngineError::InvalidIndexName { .. } => ("invalid_index_name_exception", 400),
+            EngineError::AliasesNotFound(_) => ("aliases_not_found_exception", 404),
+            EngineError::InvalidAliasName { .. } => ("invalid_alias_name_exception", 400),
             EngineError::IllegalArgument(_) => ("illegal_argument_exception", 400),
             EngineError::MapperParsing(_) => ("mapper_parsing_exception", 400),
             EngineError::DocumentParsing(_) => ("document_parsing_exception", 400),
@@ -177,6 +184,14 @@ impl EngineError {
                 cause["index_uuid"] = json!("_na_");
                 cause["shard"] = json!("0");
                 cause["index"] = json!(index);
+            }
+            EngineError::AliasesNotFound(names) => {
+                cause["resource.id"] = json!(names);
+                cause["resource.type"] = json!("aliases");
+            }
+            EngineError::InvalidAliasName { alias, .. } => {
+                cause["index_uuid"] = json!("_na_");
+                cause["index"] = json!(alias);
             }
             EngineError::IndexAlreadyExists(index) | EngineError::InvalidIndexName { index, .. } => {
                 cause["index_uuid"] = json!("_na_");

@@ -289,6 +289,30 @@ impl NativeEngine {
         reply(|| self.engine.create_index(&index, &body))
     }
 
+    /// `PUT|POST /{index}/_alias/{name}`.
+    #[napi]
+    pub fn put_alias(&self, index: String, name: String, body: Buffer) -> Reply {
+        reply(|| self.engine.put_alias(&index, &name, &body))
+    }
+
+    /// `DELETE /{index}/_alias/{name}`.
+    #[napi]
+    pub fn delete_alias(&self, index: String, name: String) -> Reply {
+        reply(|| self.engine.delete_alias(&index, &name))
+    }
+
+    /// `GET [/{index}]/_alias[/{name}]` (404 for a named alias that matches nothing).
+    #[napi]
+    pub fn get_aliases(&self, index: Option<String>, name: Option<String>) -> Reply {
+        reply_with_status(|| self.engine.get_aliases(index.as_deref(), name.as_deref()))
+    }
+
+    /// `POST /_aliases`.
+    #[napi]
+    pub fn update_aliases(&self, body: Buffer) -> Reply {
+        reply(|| self.engine.update_aliases(&body))
+    }
+
     /// `PUT|POST /{index}/_mapping`.
     #[napi]
     pub fn put_mapping(&self, index: String, body: Buffer) -> Reply {

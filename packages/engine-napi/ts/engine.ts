@@ -37,6 +37,22 @@ export class Engine {
     return this.#native.createIndex(index, body);
   }
 
+  putAlias(index: string, name: string, body: Buffer): Reply {
+    return this.#native.putAlias(index, name, body);
+  }
+
+  deleteAlias(index: string, name: string): Reply {
+    return this.#native.deleteAlias(index, name);
+  }
+
+  getAliases(index: string | undefined, name: string | undefined): Reply {
+    return this.#native.getAliases(index, name);
+  }
+
+  updateAliases(body: Buffer): Reply {
+    return this.#native.updateAliases(body);
+  }
+
   putMapping(index: string, body: Buffer): Reply {
     return this.#native.putMapping(index, body);
   }

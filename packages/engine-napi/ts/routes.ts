@@ -3,6 +3,7 @@
  * handler. Unknown paths answer 400 and known paths with a wrong method 405, with the
  * bare-string bodies Elasticsearch uses for those two cases.
  */
+import { aliasRoutes } from './alias-routes.js';
 import { catRoutes } from './cat-routes.js';
 import { contextRoutes } from './context-routes.js';
 import { docRoutes } from './doc-routes.js';
@@ -72,6 +73,24 @@ const routes: Route[] = [
     pattern: [':index', '_bulk'],
     params: ['refresh', ...WRITE_WAIT_PARAMS],
     handler: (e, req, v) => e.bulk(v.index, req.body, req.params.refresh),
+  },
+  {
+    methods: ['POST', 'GET'],
+    pattern: ['_refresh'],
+    params: [],
+    handler: (e) => e.refresh(''),
+  },
+  {
+    methods: ['POST', 'GET'],
+    pattern: ['_count'],
+    params: 'engine',
+    handler: (e, req) => e.count('_all', req.body, req.params),
+  },
+  {
+    methods: ['GET'],
+    pattern: ['_mapping'],
+    params: ['local', 'master_timeout'],
+    handler: (e) => mappingOnly(e.getIndex('_all')),
   },
   {
     methods: ['POST', 'GET'],
@@ -198,7 +217,7 @@ function match(pattern: string[], segments: string[]): Record<string, string> | 
     const seg = segments[i] ?? '';
     if (part.startsWith(':')) {
       // A variable never swallows an API name such as `_search`.
-      if (seg.startsWith('_') && part === ':index' && pattern.length > 1) return undefined;
+      if (seg.startsWith('_') && seg !== '_all' && part === ':index' && pattern.length > 1) return undefined;
       vars[part.slice(1)] = seg;
     } else if (part !== seg) {
       return undefined;
@@ -212,6 +231,7 @@ export function makeRouter(options: { debugRoutes: boolean }) {
     ...(options.debugRoutes ? debugRoutes : []),
     ...contextRoutes,
     ...catRoutes,
+    ...aliasRoutes,
     ...writeRoutes,
     ...docRoutes,
     ...routes,

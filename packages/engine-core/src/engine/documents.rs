@@ -99,14 +99,16 @@ impl Engine {
     /// `GET /{index}/_doc/{id}`: the ES body (found or not) and its HTTP status.
     pub fn get_doc(&self, name: &str, id: &str, params: &Map<String, Value>) -> Result<(String, u16)> {
         let options = read_options(params)?;
-        let (body, found) = crate::store::get::get_doc_body(self.get(name)?.as_ref(), id, &options)?;
+        let index = self.single_index(name)?;
+        let (body, found) = crate::store::get::get_doc_body(self.get(&index)?.as_ref(), id, &options)?;
         Ok((body, if found { 200 } else { 404 }))
     }
 
     /// `GET /{index}/_source/{id}`: the (filtered) `_source` alone, or ES's 404.
     pub fn get_source(&self, name: &str, id: &str, params: &Map<String, Value>) -> Result<(String, u16)> {
         let options = read_options(params)?;
-        let (body, found) = crate::store::get::get_doc_body(self.get(name)?.as_ref(), id, &options)?;
+        let index = self.single_index(name)?;
+        let (body, found) = crate::store::get::get_doc_body(self.get(&index)?.as_ref(), id, &options)?;
         let missing = || EngineError::ResourceNotFound(format!("Document not found [{name}]/[{id}]"));
         if !found {
             return Err(missing());
@@ -117,13 +119,16 @@ impl Engine {
 
     /// `_mget`; `index` is the URL's default for items without `_index`.
     pub fn mget(&self, index: Option<&str>, body: &[u8], params: &Map<String, Value>) -> Result<String> {
-        crate::store::get::mget(&|name| self.get(name), index, body, &read_options(params)?)
+        crate::store::get::mget(&|name| self.get(&self.single_index(name)?), index, body, &read_options(params)?)
     }
 
     /// The index a write names: its name checked, created with defaults when missing.
     pub(crate) fn write_target(&self, name: &str) -> Result<Arc<IndexHandle>> {
         if let Ok(handle) = self.get(name) {
             return Ok(handle);
+        }
+        if let Some(index) = self.write_index(name)? {
+            return self.get(&index);
         }
         validate_index_name(name)?;
         match self.create_index(name, b"") {
@@ -171,7 +176,7 @@ impl Engine {
         create: bool,
     ) -> Result<(String, u16)> {
         let kind = if create { WriteKind::Create } else { WriteKind::Index };
-        if params.get("require_alias").is_some_and(|v| param_text(v) != "false") {
+        if params.get("require_alias").is_some_and(|v| param_text(v) != "false") && !self.aliases.is_alias(name) {
             return Err(EngineError::RequireAlias(name.to_string()));
         }
         let cond = conditions(params, kind)?;
@@ -188,7 +193,8 @@ impl Engine {
     pub fn delete_doc(&self, name: &str, id: &str, params: &Map<String, Value>) -> Result<(String, u16)> {
         let cond = conditions(params, WriteKind::Delete)?;
         let refresh = refresh_param(params)?;
-        let reply = writes::delete_doc(self.get(name)?.as_ref(), id, cond, refresh != RefreshPolicy::None)?;
+        let index = self.write_index(name)?.unwrap_or_else(|| name.to_string());
+        let reply = writes::delete_doc(self.get(&index)?.as_ref(), id, cond, refresh != RefreshPolicy::None)?;
         Ok(forced_refresh(reply, refresh))
     }
 

@@ -1,10 +1,15 @@
 //! The engine: a data directory of indices, the ES-level operations over them (JSON in,
 //! JSON out) and the background refresher that gives ES's 1s near-real-time default.
 
+mod alias_api;
+pub mod aliases;
 mod delete_by_query;
 mod documents;
+mod indices;
 mod mappings;
 mod msearch;
+mod multi_search;
+pub mod resolve;
 mod uri_query;
 
 use std::collections::HashMap;
@@ -21,7 +26,6 @@ use crate::search::contexts::ReaderContexts;
 use crate::search::pit::{self, Dialect};
 use crate::search::scroll;
 use crate::store::index::IndexHandle;
-use crate::store::names::validate_index_name;
 
 const INDICES_DIR: &str = "indices";
 const REFRESH_TICK: Duration = Duration::from_millis(100);
@@ -42,6 +46,8 @@ pub struct Engine {
     contexts: ReaderContexts,
     /// Held while a mapping update swaps an index's handle (`documents.rs`).
     mapping_updates: Mutex<()>,
+    /// Index aliases (`aliases.rs`).
+    aliases: aliases::Aliases,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,6 +110,7 @@ impl Engine {
             refresher: Mutex::new(Some(refresher)),
             contexts: ReaderContexts::default(),
             mapping_updates: Mutex::new(()),
+            aliases: aliases::Aliases::open(data_dir)?,
         })
     }
 
@@ -115,74 +122,6 @@ impl Engine {
             .get(name)
             .cloned()
             .ok_or_else(|| EngineError::IndexNotFound(name.to_string()))
-    }
-
-    pub fn index_exists(&self, name: &str) -> bool {
-        self.get(name).is_ok()
-    }
-
-    pub fn create_index(&self, name: &str, body: &[u8]) -> Result<String> {
-        validate_index_name(name)?;
-        let body = parse_json_body(body)?;
-        let mut settings = Value::Null;
-        let mut mappings = Value::Null;
-        for (key, value) in body.as_object().into_iter().flatten() {
-            match key.as_str() {
-                "settings" => settings = value.clone(),
-                "mappings" => mappings = value.clone(),
-                "aliases" if value.as_object().is_some_and(Map::is_empty) => {}
-                other => return Err(EngineError::Parsing(format!("unknown key [{other}] for create index"))),
-            }
-        }
-        let mut indices = self.shared.indices.write().unwrap_or_else(|p| p.into_inner());
-        if indices.contains_key(name) {
-            return Err(EngineError::IndexAlreadyExists(name.to_string()));
-        }
-        let dir = self.shared.data_dir.join(INDICES_DIR).join(name);
-        if dir.exists() {
-            // Left over from an interrupted create or delete: it holds nothing acknowledged.
-            std::fs::remove_dir_all(&dir)?;
-        }
-        let handle = match IndexHandle::create(&dir, name, &settings, &mappings) {
-            Ok(h) => h,
-            Err(e) => {
-                let _ = std::fs::remove_dir_all(&dir);
-                return Err(e);
-            }
-        };
-        indices.insert(name.to_string(), Arc::new(handle));
-        Ok(json!({ "acknowledged": true, "shards_acknowledged": true, "index": name }).to_string())
-    }
-
-    pub fn delete_index(&self, name: &str) -> Result<String> {
-        let handle = self
-            .shared
-            .indices
-            .write()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(name)
-            .ok_or_else(|| EngineError::IndexNotFound(name.to_string()))?;
-        let dir = handle.dir().to_path_buf();
-        drop(handle);
-        std::fs::remove_dir_all(&dir)?;
-        Ok(json!({ "acknowledged": true }).to_string())
-    }
-
-    pub fn get_index(&self, name: &str) -> Result<String> {
-        let h = self.get(name)?;
-        let mut mappings = crate::store::mapping_update::render(&h.mappings_json);
-        crate::knn::render_mappings(&mut mappings, &h.mapping);
-        let body = json!({ name: {
-            "aliases": {},
-            "mappings": mappings,
-            "settings": h.settings.to_json(&h.uuid, &h.name, h.creation_date),
-        }});
-        Ok(body.to_string())
-    }
-
-    pub fn refresh(&self, name: &str) -> Result<String> {
-        self.get(name)?.refresh()?;
-        Ok(json!({ "_shards": { "total": 2, "successful": 1, "failed": 0 } }).to_string())
     }
 
     /// `POST /{index}/_forcemerge`: only `max_num_segments` (>= 1) and `flush` are accepted; the
@@ -228,7 +167,13 @@ impl Engine {
         params: &Map<String, Value>,
         cheap_only: bool,
     ) -> Result<Option<String>> {
-        let handle = self.get(name)?;
+        // One index by its own name (the common case) goes straight to it; lists, wildcards,
+        // aliases and the resolution options go through `resolve`.
+        let plain = match self.get(name) {
+            Ok(handle) if !params.keys().any(|k| resolve::OPTION_PARAMS.contains(&k.as_str())) => Some(handle),
+            _ => None,
+        };
+        let Some(handle) = plain else { return self.search_expression(name, body, params, cheap_only) };
         let uri = uri_query::for_search(body, params)?;
         let (body, params) = (uri.body.as_ref(), uri.params.as_ref());
         if params.contains_key("scroll") {
@@ -264,13 +209,20 @@ impl Engine {
         Value::Array(rows).to_string()
     }
 
-    /// `/_search` with no index: only a point-in-time search names its index this way.
+    /// `/_search` with no index: a point-in-time search (its `pit` names the index), or a
+    /// search of every index.
     pub fn search_pit(&self, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+        if !names_a_pit(body) {
+            return self.search("_all", body, params);
+        }
         Ok(pit::search(&self.contexts, body, params, false)?.expect("runs whatever it costs"))
     }
 
     /// As `search_pit`, but `None` once parsed when the search may be heavy (see `search_if_cheap`).
     pub fn search_pit_if_cheap(&self, body: &[u8], params: &Map<String, Value>) -> Result<Option<String>> {
+        if !names_a_pit(body) {
+            return self.search_if_cheap("_all", body, params);
+        }
         pit::search(&self.contexts, body, params, true)
     }
 
@@ -316,8 +268,26 @@ impl Engine {
         self.count_with(name, body, &Map::new())
     }
 
-    /// `/{index}/_count` with its URL parameters: URI search (`q`) and `terminate_after`.
+    /// `/{index}/_count` with its URL parameters: URI search (`q`), `terminate_after`, and index
+    /// lists, wildcards and aliases in `name`.
     pub fn count_with(&self, name: &str, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+        if self.get(name).is_ok() && !params.keys().any(|k| resolve::OPTION_PARAMS.contains(&k.as_str())) {
+            return self.count_one(name, body, params);
+        }
+        let mut params = params.clone();
+        let options = resolve::ResolveOptions::take(&mut params)?;
+        let targets = self.resolve(name, options)?;
+        match targets.as_slice() {
+            [one] if one.filter.is_none() => self.count_one(&one.index, body, &params),
+            _ => {
+                let uri = uri_query::for_count(body, &params)?;
+                self.count_targets(&targets, &uri.body, &uri.params)
+            }
+        }
+    }
+
+    /// `_count` on one index.
+    fn count_one(&self, name: &str, body: &[u8], params: &Map<String, Value>) -> Result<String> {
         let uri = uri_query::for_count(body, params)?;
         let mut terminate_after = None;
         for (key, value) in uri.params.iter() {
@@ -422,6 +392,15 @@ fn refresh_loop(shared: &Shared) {
             }
         }
         crate::store::memory_release::release_if_idle();
+    }
+}
+
+/// Whether a `/_search` body holds a `pit` (a body that does not parse is the PIT path's to refuse).
+fn names_a_pit(body: &[u8]) -> bool {
+    match serde_json::from_slice::<Value>(body) {
+        Ok(Value::Object(map)) => map.contains_key("pit"),
+        Ok(_) => false,
+        Err(_) => !body.iter().all(u8::is_ascii_whitespace),
     }
 }
 

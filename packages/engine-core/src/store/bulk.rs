@@ -115,6 +115,20 @@ pub fn execute_bulk(mut items: Vec<BulkItem<'_>>, indices: &dyn Indices, refresh
             handles.insert(item.index.clone(), indices.resolve(&item.index));
         }
     }
+    // Items that named an alias write to (and answer with) the index behind it.
+    for item in items.iter_mut() {
+        if let Some(Ok(handle)) = handles.get(&item.index) {
+            if handle.name != item.index {
+                item.meta.via_alias = true;
+                item.index = handle.name.clone();
+            }
+        }
+    }
+    let concrete: Vec<(String, Arc<IndexHandle>)> =
+        handles.values().flatten().map(|h| (h.name.clone(), h.clone())).collect();
+    for (name, handle) in concrete {
+        handles.entry(name).or_insert(Ok(handle));
+    }
     let mut results: Vec<Option<Result<ItemOutcome>>> = (0..items.len()).map(|_| None).collect();
     // Updates read the document they change, so each runs alone, after the writes before it.
     let mut start = 0;
@@ -266,8 +280,7 @@ fn prepare_all(
     handles: &HashMap<String, Result<Arc<IndexHandle>>>,
 ) -> Vec<Result<PreparedWrite>> {
     let prepare_one = |item: &mut BulkItem<'_>| match handle_for(handles, &item.index) {
-        // No aliases exist here yet, so a write that requires one names a plain index.
-        Ok(_) if item.meta.require_alias => Err(EngineError::RequireAlias(item.index.clone())),
+        Ok(_) if item.meta.require_alias && !item.meta.via_alias => Err(EngineError::RequireAlias(item.index.clone())),
         Ok(handle) => prepare(handle, item),
         Err(e) => Err(e),
     };

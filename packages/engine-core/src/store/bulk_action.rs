@@ -40,6 +40,8 @@ pub struct ActionMeta {
     pub source: Option<Value>,
     /// The engine chose the id (no version lookup needed: it cannot exist yet).
     pub auto_id: bool,
+    /// The line named an alias; `BulkItem::index` now holds the index it writes to.
+    pub via_alias: bool,
 }
 
 fn unknown(line_no: usize, key: &str) -> EngineError {
