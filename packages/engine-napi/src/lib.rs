@@ -289,6 +289,24 @@ impl NativeEngine {
         reply(|| self.engine.create_index(&index, &body))
     }
 
+    /// `GET [/{index}]/_settings[/{names}]`.
+    #[napi]
+    pub fn get_settings(&self, index: String, names: Option<String>, params: String) -> Reply {
+        reply(|| self.engine.get_settings(&index, names.as_deref(), &params_map(&params)?))
+    }
+
+    /// `PUT [/{index}]/_settings`.
+    #[napi]
+    pub fn put_settings(&self, index: String, body: Buffer) -> Reply {
+        reply(|| self.engine.put_settings(&index, &body))
+    }
+
+    /// `POST [/{index}]/_flush`.
+    #[napi]
+    pub fn flush(&self, index: String) -> Reply {
+        reply(|| self.engine.flush(&index))
+    }
+
     /// `PUT|POST /{index}/_alias/{name}`.
     #[napi]
     pub fn put_alias(&self, index: String, name: String, body: Buffer) -> Reply {

@@ -104,8 +104,7 @@ describe('@elastic/elasticsearch 8: index management', () => {
     expect(mapping['es-putmap']?.mappings.properties?.color).toEqual({ type: 'keyword' });
   });
 
-  // Missing: GET/PUT /{index}/_settings (the candidate answers 400).
-  it.fails('reads and changes index settings', async () => {
+  it('reads and changes index settings', async () => {
     await seeded('es-settings');
     await client.indices.putSettings({ index: 'es-settings', settings: { number_of_replicas: 0 } });
     const settings = await client.indices.getSettings({ index: 'es-settings' });

@@ -105,8 +105,7 @@ describe('opensearch-js: index management', () => {
     expect(mapping.body['os-putmap']?.mappings.properties?.color).toEqual({ type: 'keyword' });
   });
 
-  // Missing: GET/PUT /{index}/_settings (the candidate answers 400).
-  it.fails('reads and changes index settings', async () => {
+  it('reads and changes index settings', async () => {
     await seeded('os-settings');
     await client.indices.putSettings({ index: 'os-settings', body: { index: { number_of_replicas: 0 } } });
     const settings = await client.indices.getSettings({ index: 'os-settings' });

@@ -37,6 +37,18 @@ export class Engine {
     return this.#native.createIndex(index, body);
   }
 
+  getSettings(index: string, names: string | undefined, params: Record<string, string>): Reply {
+    return this.#native.getSettings(index, names, paramsJson(params));
+  }
+
+  putSettings(index: string, body: Buffer): Reply {
+    return this.#native.putSettings(index, body);
+  }
+
+  flush(index: string): Reply {
+    return this.#native.flush(index);
+  }
+
   putAlias(index: string, name: string, body: Buffer): Reply {
     return this.#native.putAlias(index, name, body);
   }

@@ -10,6 +10,7 @@ import { docRoutes } from './doc-routes.js';
 import type { Engine } from './engine.js';
 import { EngineError } from './errors.js';
 import { GLOBAL_PARAMS, type Reply, type Request, type Route, WRITE_WAIT_PARAMS } from './route.js';
+import { settingsRoutes } from './settings-routes.js';
 import { writeRoutes } from './write-routes.js';
 
 const VERSION = '8.15.0';
@@ -232,6 +233,7 @@ export function makeRouter(options: { debugRoutes: boolean }) {
     ...contextRoutes,
     ...catRoutes,
     ...aliasRoutes,
+    ...settingsRoutes,
     ...writeRoutes,
     ...docRoutes,
     ...routes,

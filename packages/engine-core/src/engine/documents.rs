@@ -89,6 +89,10 @@ impl Indices for Engine {
         if !current.mapping.differs_from(&mapping) {
             return Ok(current);
         }
+        let limit = current.settings.total_fields_limit;
+        if mapping.total_fields() > limit {
+            return Err(EngineError::IllegalArgument(format!("Limit of total fields [{limit}] has been exceeded")));
+        }
         let next = Arc::new(current.with_mapping(mapping, update)?);
         self.shared.indices.write().unwrap_or_else(|p| p.into_inner()).insert(name.to_string(), next.clone());
         Ok(next)

@@ -10,6 +10,7 @@ mod mappings;
 mod msearch;
 mod multi_search;
 pub mod resolve;
+mod settings_api;
 mod uri_query;
 
 use std::collections::HashMap;

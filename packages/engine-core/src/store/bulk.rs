@@ -232,8 +232,15 @@ fn run_writes(
                     handles.insert(index, Ok(next));
                 }
                 // Another write mapped a field differently first: the documents fail to parse.
-                Err(EngineError::IllegalArgument(_)) => {}
-                Err(e) => return Err(e),
+                Err(EngineError::IllegalArgument(reason)) if reason.contains("cannot be changed from type") => {}
+                // Refused (e.g. the total fields limit): so are the documents that needed it.
+                Err(e) => {
+                    for (item, p) in items.iter().zip(prepared.iter_mut()) {
+                        if item.index == index && matches!(p, Err(EngineError::MappingUpdate(_))) {
+                            *p = Err(e.clone());
+                        }
+                    }
+                }
             }
         }
         for (item, p) in items.iter_mut().zip(prepared.iter_mut()) {

@@ -38,6 +38,8 @@ struct WriterState {
     tombstones: HashMap<String, (DocState, Instant)>,
     next_seq_no: u64,
     dirty: bool,
+    /// Committed by a flush but not yet visible: the next refresh reloads the reader.
+    unreloaded: bool,
     last_refresh: Instant,
 }
 
@@ -192,6 +194,7 @@ impl IndexHandle {
                 tombstones: HashMap::new(),
                 next_seq_no: 0,
                 dirty: false,
+                unreloaded: false,
                 last_refresh: Instant::now(),
             })),
         };
@@ -380,6 +383,10 @@ impl IndexHandle {
     }
 
     fn refresh_locked(&self, st: &mut WriterState) -> Result<()> {
+        if st.unreloaded && !st.dirty {
+            st.reader.reload()?;
+        }
+        st.unreloaded = false;
         if st.dirty {
             st.writer_mut().commit()?;
             st.reader.reload()?;
@@ -475,15 +482,51 @@ impl IndexHandle {
         })
     }
 
+    /// This index under new settings (`PUT /{index}/_settings`): `stored` (the settings as given)
+    /// replaces them in the index's meta file; the new handle shares the writer state.
+    pub fn with_settings(&self, settings: IndexSettings, stored: &Value) -> Result<IndexHandle> {
+        let _st = lock(&self.state);
+        let meta_path = self.dir.join(META_FILE);
+        let mut meta: Value = serde_json::from_slice(&std::fs::read(&meta_path)?)
+            .map_err(|e| EngineError::Internal(format!("corrupt {META_FILE}: {e}")))?;
+        meta["settings"] = stored.clone();
+        write_atomically(&meta_path, &serde_json::to_vec_pretty(&meta).unwrap())?;
+        Ok(IndexHandle {
+            name: self.name.clone(),
+            uuid: self.uuid.clone(),
+            creation_date: self.creation_date,
+            mapping: self.mapping.clone(),
+            settings,
+            mappings_json: self.mappings_json.clone(),
+            reader: self.reader.clone(),
+            dir: self.dir.clone(),
+            state: self.state.clone(),
+        })
+    }
+
+    /// `_flush`: commits pending writes and empties the translog without making them visible
+    /// (ES's flush is durability, not a refresh): the next refresh reloads the reader.
+    pub fn flush(&self) -> Result<()> {
+        let mut st = lock(&self.state);
+        if st.dirty {
+            st.writer_mut().commit()?;
+            st.translog.truncate()?;
+            st.dirty = false;
+            st.unreloaded = true;
+        }
+        Ok(())
+    }
+
     /// True when writes are pending and the refresh interval has elapsed.
     pub fn refresh_due(&self) -> bool {
         let Some(interval) = self.settings.refresh_interval_ms else { return false };
         let st = lock(&self.state);
-        st.dirty && st.last_refresh.elapsed() >= Duration::from_millis(interval)
+        (st.dirty || st.unreloaded) && st.last_refresh.elapsed() >= Duration::from_millis(interval)
     }
 
     pub fn has_pending_writes(&self) -> bool {
-        lock(&self.state).dirty
+        let st = lock(&self.state);
+        st.dirty || st.unreloaded
     }
 
     pub fn searcher(&self) -> Searcher {

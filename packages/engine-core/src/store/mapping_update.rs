@@ -75,6 +75,20 @@ impl Mapping {
         Ok(Mapping { fields, known, schema: builder.build(), dynamic: rules, ..self.clone() })
     }
 
+    /// Fields as ES counts them for `index.mapping.total_fields.limit`: every field and
+    /// multi-field, and every object holding them.
+    pub fn total_fields(&self) -> usize {
+        let mut objects = std::collections::BTreeSet::new();
+        for fm in self.fields.values().filter(|f| f.name == f.source_path || f.nested.is_some()) {
+            let mut path = fm.name.as_str();
+            while let Some((parent, _)) = path.rsplit_once('.') {
+                objects.insert(parent.to_string());
+                path = parent;
+            }
+        }
+        self.fields.len() + self.vectors.len() + objects.len()
+    }
+
     /// Whether `other` (an extension of this mapping) adds fields or changes dynamic options.
     pub fn differs_from(&self, other: &Mapping) -> bool {
         self.fields.len() != other.fields.len() || format!("{:?}", self.dynamic) != format!("{:?}", other.dynamic)

@@ -1,5 +1,6 @@
-//! The index settings we honour: `refresh_interval` and `max_result_window`. Shard and
-//! replica counts are accepted (one shard is what we serve) and echoed back.
+//! The index settings we honour: `refresh_interval`, `max_result_window` and
+//! `mapping.total_fields.limit`. Shard and replica counts are accepted (one shard is what we
+//! serve) and echoed back, as is every setting given, the way ES shows them (strings).
 
 use serde_json::{json, Map, Value};
 
@@ -12,7 +13,24 @@ pub struct IndexSettings {
     pub max_result_window: usize,
     pub number_of_shards: u64,
     pub number_of_replicas: u64,
+    /// `index.mapping.total_fields.limit`: fields (objects and multi-fields included) a mapping
+    /// may hold.
+    pub total_fields_limit: usize,
+    /// The settings as given (flattened, without the `index.` prefix), for `GET _settings`.
+    pub given: Map<String, Value>,
 }
+
+/// Settings an open index may change (`PUT /{index}/_settings`).
+const DYNAMIC: [&str; 8] = [
+    "refresh_interval",
+    "max_result_window",
+    "number_of_replicas",
+    "mapping.total_fields.limit",
+    "requests.cache.enable",
+    "search.idle.after",
+    "auto_expand_replicas",
+    "knn.algo_param.ef_search",
+];
 
 impl Default for IndexSettings {
     fn default() -> Self {
@@ -21,6 +39,8 @@ impl Default for IndexSettings {
             max_result_window: 10_000,
             number_of_shards: 1,
             number_of_replicas: 1,
+            total_fields_limit: 1000,
+            given: Map::new(),
         }
     }
 }
@@ -86,21 +106,21 @@ impl IndexSettings {
         for (key, value) in &flat {
             match key.as_str() {
                 "refresh_interval" => out.refresh_interval_ms = parse_time_value_ms(key, value)?,
-                "max_result_window" => out.max_result_window = as_u64(key, value)? as usize,
-                "number_of_shards" => out.number_of_shards = as_u64(key, value)?,
+                "max_result_window" => out.max_result_window = at_least(key, value, 1, u64::MAX)? as usize,
+                "number_of_shards" => out.number_of_shards = at_least(key, value, 1, 1024)?,
                 "number_of_replicas" => out.number_of_replicas = as_u64(key, value)?,
                 // Durability is always per request (fsync before acknowledging), as this default.
                 "translog.durability" if value == "request" => {}
                 // Settings with no effect on a single-shard tantivy index, accepted so index
                 // bodies written for ES/OpenSearch load unchanged.
-                "codec" | "mapping.total_fields.limit" | "search.idle.after" | "auto_expand_replicas" => {}
+                "mapping.total_fields.limit" => out.total_fields_limit = as_u64(key, value)? as usize,
+                "codec" | "search.idle.after" | "auto_expand_replicas" => {}
                 // OpenSearch's switch for `knn_vector` fields and its graph search width: our
                 // vector search is an exact scan, on for every index (see `knn`).
                 "knn" | "knn.algo_param.ef_search" => {}
-                // The shard request cache: this engine has none, so `false` is simply true here
-                // (the harness sets it so the baseline does not answer repeated `_count`s and
-                // size-0 searches from its cache). `true` would promise a cache, so it is refused.
-                "requests.cache.enable" if value == false || value == "false" => {}
+                // The shard request cache: this engine has none. It only ever changes how fast a
+                // repeated size-0 search answers, never what, so either value holds here.
+                "requests.cache.enable" if matches!(value, Value::Bool(_)) || value == "false" || value == "true" => {}
                 other => {
                     return Err(EngineError::IllegalArgument(format!(
                         "unknown setting [index.{other}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings"
@@ -108,27 +128,105 @@ impl IndexSettings {
                 }
             }
         }
+        out.given = flat;
         Ok(out)
+    }
+
+    /// These settings with `changes` applied (`PUT /{index}/_settings`): only dynamic settings
+    /// change, and `null` puts one back to its default.
+    pub fn update(&self, changes: &Value, index: &str, uuid: &str) -> Result<(IndexSettings, Value)> {
+        let mut flat = Map::new();
+        if !changes.is_object() {
+            return Err(EngineError::IllegalArgument("settings must be an object".into()));
+        }
+        flatten(changes, "", &mut flat);
+        let frozen: Vec<String> = flat.keys().filter(|k| !DYNAMIC.contains(&k.as_str())).cloned().collect();
+        let known = |k: &str| {
+            IndexSettings::parse(&json!({ k: Value::Null })).is_ok() || k == "number_of_shards" || k == "codec"
+        };
+        if let Some(unknown) = frozen.iter().find(|k| !known(k)) {
+            return Err(EngineError::IllegalArgument(format!(
+                "unknown setting [index.{unknown}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings"
+            )));
+        }
+        if !frozen.is_empty() {
+            let names: Vec<String> = frozen.iter().map(|k| format!("index.{k}")).collect();
+            return Err(EngineError::IllegalArgument(format!(
+                "Can't update non dynamic settings [[{}]] for open indices [[{index}/{uuid}]]",
+                names.join(", ")
+            )));
+        }
+        let mut given = self.given.clone();
+        for (key, value) in flat {
+            if value.is_null() {
+                given.remove(&key);
+            } else {
+                given.insert(key, value);
+            }
+        }
+        let stored = Value::Object(given);
+        Ok((IndexSettings::parse(&stored)?, stored))
     }
 
     /// The `settings.index` object as `GET /{index}` shows it (ES renders values as strings).
     pub fn to_json(&self, uuid: &str, name: &str, creation_date: i64) -> Value {
-        let mut index = json!({
-            "number_of_shards": self.number_of_shards.to_string(),
-            "number_of_replicas": self.number_of_replicas.to_string(),
-            "uuid": uuid,
-            "provided_name": name,
-            "creation_date": creation_date.to_string(),
-            "version": { "created": "8512000" },
-        });
-        if self.refresh_interval_ms != Some(1000) {
-            index["refresh_interval"] =
-                json!(self.refresh_interval_ms.map_or("-1".to_string(), |ms| format!("{ms}ms")));
-        }
-        if self.max_result_window != 10_000 {
-            index["max_result_window"] = json!(self.max_result_window.to_string());
+        let mut index = Map::new();
+        for (key, value) in self.flat(uuid, name, creation_date) {
+            insert_dotted(&mut index, key.strip_prefix("index.").unwrap_or(&key), value);
         }
         json!({ "index": index })
+    }
+
+    /// Every setting as `index.a.b -> "value"` (ES's `flat_settings=true`), the index's own
+    /// metadata included.
+    pub fn flat(&self, uuid: &str, name: &str, creation_date: i64) -> Map<String, Value> {
+        let mut out = Map::new();
+        for (key, value) in &self.given {
+            let text = match value {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            out.insert(format!("index.{key}"), json!(text));
+        }
+        out.insert("index.number_of_shards".into(), json!(self.number_of_shards.to_string()));
+        out.insert("index.number_of_replicas".into(), json!(self.number_of_replicas.to_string()));
+        out.insert("index.uuid".into(), json!(uuid));
+        out.insert("index.provided_name".into(), json!(name));
+        out.insert("index.creation_date".into(), json!(creation_date.to_string()));
+        out.insert("index.version.created".into(), json!("8512000"));
+        out
+    }
+}
+
+/// ES's settings validation for a bounded number.
+fn at_least(key: &str, v: &Value, min: u64, max: u64) -> Result<u64> {
+    let n = as_u64(key, v)?;
+    if n < min {
+        return Err(EngineError::IllegalArgument(format!(
+            "Failed to parse value [{n}] for setting [index.{key}] must be >= {min}"
+        )));
+    }
+    if n > max {
+        return Err(EngineError::IllegalArgument(format!(
+            "Failed to parse value [{n}] for setting [index.{key}] must be <= {max}"
+        )));
+    }
+    Ok(n)
+}
+
+/// `a.b.c -> v` into nested objects.
+pub fn insert_dotted(out: &mut Map<String, Value>, key: &str, value: Value) {
+    match key.split_once('.') {
+        None => {
+            out.insert(key.to_string(), value);
+        }
+        Some((head, rest)) => {
+            let child = out.entry(head.to_string()).or_insert_with(|| json!({}));
+            if !child.is_object() {
+                *child = json!({});
+            }
+            insert_dotted(child.as_object_mut().expect("an object"), rest, value);
+        }
     }
 }
 
@@ -157,6 +255,29 @@ mod tests {
         assert!(IndexSettings::parse(&json!({"refresh_interval": "soon"})).is_err());
         assert!(IndexSettings::parse(&json!({"index": {"requests": {"cache": {"enable": false}}}})).is_ok());
         assert!(IndexSettings::parse(&json!({"index.requests.cache.enable": "false"})).is_ok());
-        assert!(IndexSettings::parse(&json!({"index.requests.cache.enable": true})).is_err());
+        assert!(IndexSettings::parse(&json!({"index.requests.cache.enable": true})).is_ok());
+        assert!(IndexSettings::parse(&json!({"index.number_of_shards": 0})).is_err());
+        assert!(IndexSettings::parse(&json!({"index.number_of_shards": 1025})).is_err());
+        assert!(IndexSettings::parse(&json!({"index.max_result_window": 0})).is_err());
+    }
+
+    #[test]
+    fn updates_only_dynamic_settings() {
+        let s = IndexSettings::parse(&json!({"index": {"number_of_shards": 1, "refresh_interval": "5s"}})).unwrap();
+        let (next, stored) =
+            s.update(&json!({"index.max_result_window": 3, "refresh_interval": null}), "t", "u").unwrap();
+        assert_eq!((next.max_result_window, next.refresh_interval_ms), (3, Some(1000)));
+        assert_eq!(stored["max_result_window"], 3);
+        assert!(s
+            .update(&json!({"index.number_of_shards": 2}), "t", "u")
+            .unwrap_err()
+            .to_string()
+            .contains("non dynamic"));
+        assert!(s
+            .update(&json!({"index.colour": "red"}), "t", "u")
+            .unwrap_err()
+            .to_string()
+            .contains("unknown setting"));
+        assert_eq!(s.to_json("u", "t", 0)["index"]["refresh_interval"], "5s");
     }
 }

@@ -1,0 +1,101 @@
+//! `GET [/{index}]/_settings[/{names}]` (`flat_settings`, `include_defaults`), `PUT
+//! /{index}/_settings` (dynamic settings only) and `_flush`.
+
+use std::sync::Arc;
+
+use serde_json::{json, Map, Value};
+
+use crate::error::{json_syntax_error, EngineError, Result};
+use crate::store::settings::{insert_dotted, IndexSettings};
+use crate::store::versioning::param_text;
+
+use super::resolve::{glob, ResolveOptions};
+use super::Engine;
+
+/// What `include_defaults` shows: the defaults of the settings this engine honours.
+fn defaults() -> Map<String, Value> {
+    let d = IndexSettings::default();
+    let mut out = Map::new();
+    out.insert("index.refresh_interval".into(), json!("1s"));
+    out.insert("index.max_result_window".into(), json!(d.max_result_window.to_string()));
+    out.insert("index.mapping.total_fields.limit".into(), json!(d.total_fields_limit.to_string()));
+    out.insert("index.requests.cache.enable".into(), json!("true"));
+    out
+}
+
+fn render(flat: Map<String, Value>, flat_settings: bool) -> Value {
+    if flat_settings {
+        return Value::Object(flat);
+    }
+    let mut nested = Map::new();
+    for (key, value) in flat {
+        insert_dotted(&mut nested, &key, value);
+    }
+    Value::Object(nested)
+}
+
+fn flag(params: &Map<String, Value>, key: &str) -> bool {
+    params.get(key).is_some_and(|v| matches!(param_text(v).as_str(), "true" | ""))
+}
+
+impl Engine {
+    /// `GET [/{index}]/_settings[/{names}]`.
+    pub fn get_settings(&self, index: &str, names: Option<&str>, params: &Map<String, Value>) -> Result<String> {
+        let (flat_settings, with_defaults) = (flag(params, "flat_settings"), flag(params, "include_defaults"));
+        let options = ResolveOptions { allow_no_indices: true, ..ResolveOptions::default() };
+        let patterns: Option<Vec<&str>> = names.map(|n| n.split(',').collect());
+        let wanted = |key: &str| patterns.as_ref().is_none_or(|ps| ps.iter().any(|p| *p == "_all" || glob(p, key)));
+        let mut out = Map::new();
+        for target in self.resolve(index, options)? {
+            let h = self.get(&target.index)?;
+            let flat: Map<String, Value> =
+                h.settings.flat(&h.uuid, &h.name, h.creation_date).into_iter().filter(|(k, _)| wanted(k)).collect();
+            if patterns.is_some() && flat.is_empty() {
+                continue;
+            }
+            let mut entry = json!({ "settings": render(flat, flat_settings) });
+            if with_defaults {
+                let given = h.settings.flat(&h.uuid, &h.name, h.creation_date);
+                let d: Map<String, Value> =
+                    defaults().into_iter().filter(|(k, _)| !given.contains_key(k) && wanted(k)).collect();
+                entry["defaults"] = render(d, flat_settings);
+            }
+            out.insert(target.index, entry);
+        }
+        Ok(Value::Object(out).to_string())
+    }
+
+    /// `PUT /{index}/_settings`: every index the expression names takes the change.
+    pub fn put_settings(&self, index: &str, body: &[u8]) -> Result<String> {
+        if body.iter().all(u8::is_ascii_whitespace) {
+            return Err(EngineError::RequestBodyRequired);
+        }
+        let changes: Value = serde_json::from_slice(body).map_err(|e| json_syntax_error(&e))?;
+        let changes = changes.get("settings").cloned().unwrap_or(changes);
+        let options = ResolveOptions { allow_no_indices: false, ..ResolveOptions::default() };
+        let targets = self.resolve(index, options)?;
+        let _one_at_a_time = self.mapping_updates.lock().unwrap_or_else(|p| p.into_inner());
+        // Every index must accept the change before any takes it.
+        let mut next = Vec::new();
+        for target in &targets {
+            let h = self.get(&target.index)?;
+            let (settings, stored) = h.settings.update(&changes, &h.name, &h.uuid)?;
+            next.push((h, settings, stored));
+        }
+        for (h, settings, stored) in next {
+            let swapped = Arc::new(h.with_settings(settings, &stored)?);
+            self.shared.indices.write().unwrap_or_else(|p| p.into_inner()).insert(h.name.clone(), swapped);
+        }
+        Ok(json!({ "acknowledged": true }).to_string())
+    }
+
+    /// `_flush`: pending writes committed (durable without the translog), not made visible.
+    pub fn flush(&self, index: &str) -> Result<String> {
+        let targets = self.resolve(index, ResolveOptions::default())?;
+        for target in &targets {
+            self.get(&target.index)?.flush()?;
+        }
+        let n = targets.len();
+        Ok(json!({ "_shards": { "total": n * 2, "successful": n, "failed": 0 } }).to_string())
+    }
+}

@@ -1,0 +1,55 @@
+/**
+ * Settings and flush routes: `GET [/{index}]/_settings[/{names}]`, `PUT [/{index}]/_settings`,
+ * `POST|GET [/{index}]/_flush`. The engine validates and applies; these only route.
+ */
+import type { Route } from './route.js';
+
+const GET_PARAMS = ['flat_settings', 'include_defaults', 'local', 'master_timeout'];
+const PUT_PARAMS = ['timeout', 'master_timeout'];
+const FLUSH_PARAMS = ['wait_if_ongoing', 'force'];
+
+export const settingsRoutes: Route[] = [
+  {
+    methods: ['GET'],
+    pattern: ['_settings'],
+    params: GET_PARAMS,
+    handler: (e, req) => e.getSettings('', undefined, req.params),
+  },
+  {
+    methods: ['GET'],
+    pattern: ['_settings', ':names'],
+    params: GET_PARAMS,
+    handler: (e, req, v) => e.getSettings('', v.names, req.params),
+  },
+  {
+    methods: ['GET'],
+    pattern: [':index', '_settings'],
+    params: GET_PARAMS,
+    handler: (e, req, v) => e.getSettings(v.index ?? '', undefined, req.params),
+  },
+  {
+    methods: ['GET'],
+    pattern: [':index', '_settings', ':names'],
+    params: GET_PARAMS,
+    handler: (e, req, v) => e.getSettings(v.index ?? '', v.names, req.params),
+  },
+  {
+    methods: ['PUT'],
+    pattern: ['_settings'],
+    params: PUT_PARAMS,
+    handler: (e, req) => e.putSettings('', req.body),
+  },
+  {
+    methods: ['PUT'],
+    pattern: [':index', '_settings'],
+    params: PUT_PARAMS,
+    handler: (e, req, v) => e.putSettings(v.index ?? '', req.body),
+  },
+  { methods: ['POST', 'GET'], pattern: ['_flush'], params: FLUSH_PARAMS, handler: (e) => e.flush('') },
+  {
+    methods: ['POST', 'GET'],
+    pattern: [':index', '_flush'],
+    params: FLUSH_PARAMS,
+    handler: (e, _req, v) => e.flush(v.index ?? ''),
+  },
+];
