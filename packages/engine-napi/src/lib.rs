@@ -85,7 +85,7 @@ fn params_map(params: &str) -> engine_core::Result<Map<String, Value>> {
 enum Call {
     Search { index: String, body: Vec<u8>, params: String },
     Bulk { index: Option<String>, body: Vec<u8>, refresh: Option<String> },
-    Refresh { index: String },
+    Refresh { index: String, params: String },
     ForceMerge { index: String, params: String },
     Count { index: String, body: Vec<u8>, params: String },
     Msearch { index: Option<String>, body: Vec<u8> },
@@ -99,7 +99,7 @@ fn run(engine: &Engine, call: &Call) -> engine_core::Result<String> {
         Call::Bulk { index, body, refresh } => {
             engine.bulk(index.as_deref(), body, RefreshPolicy::parse(refresh.as_deref())?)
         }
-        Call::Refresh { index } => engine.refresh(index),
+        Call::Refresh { index, params } => engine.refresh_with(index, &params_map(params)?),
         Call::ForceMerge { index, params } => engine.force_merge(index, &params_map(params)?),
         Call::Count { index, body, params } => engine.count_with(index, body, &params_map(params)?),
         Call::Msearch { index, body } => engine.msearch(index.as_deref(), body),
@@ -268,8 +268,8 @@ impl NativeEngine {
     }
 
     #[napi(ts_return_type = "Promise<Reply>")]
-    pub fn refresh(&self, index: String) -> AsyncTask<EngineTask> {
-        self.task(Call::Refresh { index })
+    pub fn refresh(&self, index: String, params: String) -> AsyncTask<EngineTask> {
+        self.task(Call::Refresh { index, params })
     }
 
     /// `_forcemerge`: on the pool (a merge rewrites the whole index).
@@ -343,9 +343,19 @@ impl NativeEngine {
         reply(|| self.engine.get_field_mapping(&index, &fields))
     }
 
+    /// `DELETE /{index}` (`ignore_unavailable` skips missing names).
     #[napi]
-    pub fn delete_index(&self, index: String) -> Reply {
-        reply(|| self.engine.delete_index(&index))
+    pub fn delete_index(&self, index: String, ignore_unavailable: bool) -> Reply {
+        reply(|| self.engine.delete_indices(&index, ignore_unavailable))
+    }
+
+    /// `HEAD /{index}`: 200 or 404, or the error a bad parameter gets.
+    #[napi]
+    pub fn index_exists_with(&self, index: String, params: String) -> Reply {
+        match guarded(|| self.engine.index_exists_with(&index, &params_map(&params)?)) {
+            Ok(found) => Reply { status: if found { 200 } else { 404 }, body: String::new() },
+            Err(err) => Reply::error(err),
+        }
     }
 
     #[napi]

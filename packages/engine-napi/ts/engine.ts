@@ -73,8 +73,13 @@ export class Engine {
     return this.#native.getFieldMapping(index, fields);
   }
 
-  deleteIndex(index: string): Reply {
-    return this.#native.deleteIndex(index);
+  deleteIndex(index: string, params: Record<string, string> = {}): Reply {
+    return this.#native.deleteIndex(index, params.ignore_unavailable === 'true');
+  }
+
+  /** `HEAD /{index}`: 200 or 404 (an empty body), or an error reply. */
+  indexExistsWith(index: string, params: Record<string, string>): Reply {
+    return this.#native.indexExistsWith(index, paramsJson(params));
   }
 
   getIndex(index: string): Reply {
@@ -97,8 +102,8 @@ export class Engine {
     return this.#native.bulk(index, body, refresh);
   }
 
-  refresh(index: string): Promise<Reply> {
-    return this.#native.refresh(index);
+  refresh(index: string, params: Record<string, string> = {}): Promise<Reply> {
+    return this.#native.refresh(index, paramsJson(params));
   }
 
   forceMerge(index: string, params: Record<string, string>): Promise<Reply> {

@@ -45,12 +45,27 @@ function rootInfo(): string {
   });
 }
 
+/** Index-expression options (`resolve.rs` in the engine). */
+const RESOLVE_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards'];
+
 /** `_cluster/health` waits for nothing: one node is always green (and so yellow). */
 const HEALTH_PARAMS = ['timeout', 'master_timeout', 'local', 'wait_for_status', 'wait_for_active_shards'];
 
 const routes: Route[] = [
   { methods: ['GET'], pattern: [], params: [], handler: () => ok(rootInfo()) },
   { methods: ['HEAD'], pattern: [], params: [], handler: () => exists(true) },
+  {
+    methods: ['DELETE'],
+    pattern: [],
+    params: [],
+    handler: () => {
+      throw EngineError.of(
+        400,
+        'action_request_validation_exception',
+        'Validation Failed: 1: index / indices is missing;',
+      );
+    },
+  },
   {
     methods: ['GET'],
     pattern: ['_cluster', 'health'],
@@ -78,8 +93,8 @@ const routes: Route[] = [
   {
     methods: ['POST', 'GET'],
     pattern: ['_refresh'],
-    params: [],
-    handler: (e) => e.refresh(''),
+    params: RESOLVE_PARAMS,
+    handler: (e, req) => e.refresh('', req.params),
   },
   {
     methods: ['POST', 'GET'],
@@ -96,8 +111,8 @@ const routes: Route[] = [
   {
     methods: ['POST', 'GET'],
     pattern: [':index', '_refresh'],
-    params: [],
-    handler: (e, _req, v) => e.refresh(v.index ?? ''),
+    params: RESOLVE_PARAMS,
+    handler: (e, req, v) => e.refresh(v.index ?? '', req.params),
   },
   {
     methods: ['POST', 'GET'],
@@ -151,8 +166,8 @@ const routes: Route[] = [
   {
     methods: ['DELETE'],
     pattern: [':index'],
-    params: WRITE_WAIT_PARAMS,
-    handler: (e, _req, v) => e.deleteIndex(v.index ?? ''),
+    params: [...WRITE_WAIT_PARAMS, 'ignore_unavailable'],
+    handler: (e, req, v) => e.deleteIndex(v.index ?? '', req.params),
   },
   { methods: ['GET'], pattern: [':index'], params: [], handler: (e, _req, v) => e.getIndex(v.index ?? '') },
   {
@@ -176,8 +191,11 @@ const routes: Route[] = [
   {
     methods: ['HEAD'],
     pattern: [':index'],
-    params: [],
-    handler: (e, _req, v) => exists(e.indexExists(v.index ?? '')),
+    params: [...RESOLVE_PARAMS, 'local', 'flat_settings', 'include_defaults'],
+    handler: (e, req, v) => {
+      const reply = e.indexExistsWith(v.index ?? '', req.params);
+      return reply.status === 200 || reply.status === 404 ? exists(reply.status === 200) : reply;
+    },
   },
 ];
 
@@ -218,7 +236,9 @@ function match(pattern: string[], segments: string[]): Record<string, string> | 
     const seg = segments[i] ?? '';
     if (part.startsWith(':')) {
       // A variable never swallows an API name such as `_search`.
-      if (seg.startsWith('_') && seg !== '_all' && part === ':index' && pattern.length > 1) return undefined;
+      const docApi = ['_doc', '_create', '_update'].includes(pattern[1] ?? '');
+      if (seg.startsWith('_') && seg !== '_all' && !docApi && part === ':index' && pattern.length > 1)
+        return undefined;
       vars[part.slice(1)] = seg;
     } else if (part !== seg) {
       return undefined;

@@ -14,14 +14,40 @@ use super::aliases::AliasDef;
 use super::resolve::{is_plain, ResolveOptions};
 use super::{parse_json_body, uri_query, Engine, INDICES_DIR};
 
+/// The directory an index lives in: its name, with `%` and NUL escaped (ES accepts a NUL in an
+/// index name; a file system does not). The name itself is kept in the index's meta file.
+fn dir_name(name: &str) -> String {
+    if name.contains(['%', '\0']) {
+        name.replace('%', "%25").replace('\0', "%00")
+    } else {
+        name.to_string()
+    }
+}
+
 impl Engine {
     /// An index, an alias, or an expression naming at least one index.
     pub fn index_exists(&self, name: &str) -> bool {
+        self.index_exists_with(name, &Map::new()).unwrap_or(false)
+    }
+
+    /// `HEAD /{index}`: an index or an alias; an expression exists when it resolves (a wildcard
+    /// matching nothing does, as in ES; `ignore_unavailable` skips missing names).
+    pub fn index_exists_with(&self, name: &str, params: &Map<String, Value>) -> Result<bool> {
         if self.get(name).is_ok() || self.aliases.is_alias(name) {
-            return true;
+            return Ok(true);
         }
-        let options = ResolveOptions { allow_no_indices: false, ..ResolveOptions::default() };
-        !is_plain(name) && self.resolve(name, options).is_ok_and(|t| !t.is_empty())
+        let mut params = params.clone();
+        let options = ResolveOptions::take(&mut params)?;
+        // Accepted and without effect on one node: `local`, and the rendering options of GET.
+        for key in ["local", "flat_settings", "include_defaults"] {
+            params.remove(key);
+        }
+        if let Some(other) = params.keys().next() {
+            return Err(EngineError::IllegalArgument(format!(
+                "request [/{name}] contains unrecognized parameter: [{other}]"
+            )));
+        }
+        Ok(self.resolve(name, options).is_ok())
     }
 
     pub fn create_index(&self, name: &str, body: &[u8]) -> Result<String> {
@@ -56,7 +82,7 @@ impl Engine {
             if indices.contains_key(name) {
                 return Err(EngineError::IndexAlreadyExists(name.to_string()));
             }
-            let dir = self.shared.data_dir.join(INDICES_DIR).join(name);
+            let dir = self.shared.data_dir.join(INDICES_DIR).join(dir_name(name));
             if dir.exists() {
                 // Left over from an interrupted create or delete: it holds nothing acknowledged.
                 std::fs::remove_dir_all(&dir)?;
@@ -84,7 +110,20 @@ impl Engine {
     /// `DELETE /{index}`: a name, or a comma list of names; an alias is refused (ES names the
     /// concrete indices it wants deleted).
     pub fn delete_index(&self, name: &str) -> Result<String> {
-        let names: Vec<&str> = name.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
+        self.delete_indices(name, false)
+    }
+
+    /// `DELETE /{index}` with `ignore_unavailable`. As ES 8 (`action.destructive_requires_name`
+    /// is on by default there), wildcards and `_all` are refused: a delete names its indices.
+    pub fn delete_indices(&self, name: &str, ignore_unavailable: bool) -> Result<String> {
+        if name.contains('*') || name == "_all" {
+            return Err(EngineError::IllegalArgument("Wildcard expressions or all indices are not allowed".into()));
+        }
+        let names: Vec<&str> = name
+            .split(',')
+            .map(str::trim)
+            .filter(|n| !n.is_empty() && (!ignore_unavailable || self.get(n).is_ok()))
+            .collect();
         for n in &names {
             if self.get(n).is_err() {
                 if self.aliases.is_alias(n) {
@@ -132,10 +171,22 @@ impl Engine {
 
     /// `_refresh` of every index `name` names (all of them for an empty name).
     pub fn refresh(&self, name: &str) -> Result<String> {
+        self.refresh_with(name, &Map::new())
+    }
+
+    /// `_refresh` with the resolution options (`ignore_unavailable`, ...).
+    pub fn refresh_with(&self, name: &str, params: &Map<String, Value>) -> Result<String> {
+        let mut params = params.clone();
+        let options = ResolveOptions::take(&mut params)?;
+        if let Some(other) = params.keys().next() {
+            return Err(EngineError::IllegalArgument(format!(
+                "request [/{name}/_refresh] contains unrecognized parameter: [{other}]"
+            )));
+        }
         let targets = if self.get(name).is_ok() {
             vec![name.to_string()]
         } else {
-            self.resolve(name, ResolveOptions::default())?.into_iter().map(|t| t.index).collect()
+            self.resolve(name, options)?.into_iter().map(|t| t.index).collect()
         };
         for index in &targets {
             self.get(index)?.refresh()?;
@@ -166,5 +217,15 @@ impl Engine {
         }
         let uri = uri_query::for_search(body, &params)?;
         self.search_targets(&targets, &uri.body, &uri.params).map(Some)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn directory_names_escape_nul_and_percent() {
+        assert_eq!(super::dir_name("logs"), "logs");
+        assert_eq!(super::dir_name("a\0b"), "a%00b");
+        assert_eq!(super::dir_name("a%00b"), "a%2500b");
     }
 }

@@ -137,6 +137,12 @@ impl Engine {
                 }
                 continue;
             }
+            if part.starts_with('_') {
+                return Err(EngineError::InvalidIndexName {
+                    index: part.to_string(),
+                    reason: format!("Invalid index name [{part}], must not start with '_'."),
+                });
+            }
             if indices.iter().any(|i| i == part) {
                 add(&mut found, part, None);
             } else if let Some(members) = aliases.get(part) {

@@ -9,6 +9,9 @@ use crate::date::parse_date_value;
 use crate::error::{EngineError, Result};
 use crate::store::mapping::{FieldMapping, FieldType, Mapping};
 
+/// Lucene's `IndexWriter.MAX_TERM_LENGTH`: the longest term, in UTF-8 bytes.
+const MAX_TERM_BYTES: usize = 32_766;
+
 /// Finds the value at a dotted path, accepting both nested objects and literal dotted keys.
 pub(crate) fn lookup<'a>(source: &'a Value, path: &str) -> Option<&'a Value> {
     let obj = source.as_object()?;
@@ -104,6 +107,14 @@ fn add_value(doc: &mut TantivyDocument, fm: &FieldMapping, value: &Value, id: &s
             };
             if fm.ignore_above.is_some_and(|limit| text.chars().count() > limit) {
                 return Ok(());
+            }
+            // Lucene's limit on one term (a keyword is one term): ES refuses the document.
+            if fm.field_type == FieldType::Keyword && text.len() > MAX_TERM_BYTES {
+                let prefix: Vec<u8> = text.bytes().take(30).collect();
+                return Err(EngineError::IllegalArgument(format!(
+                    "Document contains at least one immense term in field=\"{}\" (whose UTF8 encoding is longer than the max length {MAX_TERM_BYTES}), all of which were skipped.  Please correct the analyzer to not produce such terms.  The prefix of the first immense term is: '{prefix:?}...'",
+                    fm.name
+                )));
             }
             doc.add_text(fm.field, &text);
         }

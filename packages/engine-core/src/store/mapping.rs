@@ -302,6 +302,9 @@ pub(crate) fn parse_properties(value: &Value, prefix: &str, scope: Option<usize>
     let props =
         value.as_object().ok_or_else(|| mapper_err("Failed to parse mapping: [properties] must be an object"))?;
     for (name, def) in props {
+        if name.is_empty() {
+            return Err(mapper_err("Failed to parse mapping: field name cannot be an empty string"));
+        }
         let full = if prefix.is_empty() { name.clone() } else { format!("{prefix}.{name}") };
         let def = def.as_object().ok_or_else(|| {
             mapper_err(&format!("Failed to parse mapping: Expected map for property [fields] on field [{full}]"))
