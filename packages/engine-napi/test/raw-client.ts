@@ -78,11 +78,16 @@ export function esErrorShapeProblem(status: number, text: string): string | unde
     return `error body is not JSON: ${text.slice(0, 200)}`;
   }
   const body = parsed as { error?: unknown; status?: unknown };
+  // ES's unknown-route answer is the one error body without a `status`.
+  if (status === 400 && body.status === undefined && typeof body.error === 'string') {
+    return body.error.startsWith('no handler found') ? undefined : 'bare-string 400 without status';
+  }
   if (body.status !== status) return `body status ${String(body.status)} differs from HTTP status ${status}`;
   // ES answers an unknown route (400), a wrong method (405) and an unsupported content type
   // (406) with a bare string `error`; everything else carries the structured error.
   if (typeof body.error === 'string') {
-    return [400, 405, 406].includes(status) ? undefined : `bare-string error with status ${status}`;
+    // 404: a named alias that does not exist (`alias [x] missing`).
+    return [400, 404, 405, 406].includes(status) ? undefined : `bare-string error with status ${status}`;
   }
   const error = body.error as
     | { root_cause?: unknown; type?: unknown; reason?: unknown; caused_by?: { type?: unknown } }

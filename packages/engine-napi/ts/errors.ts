@@ -29,7 +29,12 @@ export class EngineError extends Error {
     return new EngineError(status, { error: { root_cause: [cause], ...cause }, status });
   }
 
-  /** ES answers unknown routes and wrong methods with a bare string `error`. */
+  /** ES answers an unknown route with a bare string `error` and no `status`. */
+  static bare(status: number, message: string): EngineError {
+    return new EngineError(status, { error: message } as EsErrorBody);
+  }
+
+  /** ES answers wrong methods with a bare string `error`. */
   static plain(status: number, message: string): EngineError {
     return new EngineError(status, { error: message, status });
   }

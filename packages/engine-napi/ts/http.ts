@@ -11,8 +11,9 @@ import { requestCpuStart, spendExtraCpu } from './calibration.js';
 import type { Engine } from './engine.js';
 import { decodeNativeError, EngineError } from './errors.js';
 import { applyFilterPath } from './filter-path.js';
+import { stripJsonComments } from './json-comments.js';
 import type { Request } from './route.js';
-import { makeRouter } from './routes.js';
+import { allowedMethods, makeRouter } from './routes.js';
 
 const JSON_TYPE = 'application/json; charset=UTF-8';
 const COMPAT_TYPE = 'application/vnd.elasticsearch+json;compatible-with=8';
@@ -119,7 +120,16 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
       }
       const target = req.url ?? '/';
       const { segments, params } = parseTarget(target);
-      const request: Request = { method: req.method ?? 'GET', segments, params, body, uri: target };
+      // NDJSON bodies (bulk, msearch) are read line by line as they are; JSON ones may hold comments.
+      const json =
+        !contentType?.includes('ndjson') && !segments.some((s) => s === '_bulk' || s === '_msearch');
+      const request: Request = {
+        method: req.method ?? 'GET',
+        segments,
+        params,
+        body: json ? stripJsonComments(body) : body,
+        uri: target,
+      };
       const reply = await route(engine, request);
       if (reply.status >= 500) logFailure(req, errorOf(reply.body));
       const filterPath = params.filter_path;
@@ -149,5 +159,24 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
     void handle(req, res);
   });
   server.on('clientError', answerClientError);
+  // Node hands CONNECT to this event (no handler: the socket is dropped); ES answers 405.
+  server.on('connect', (req: http.IncomingMessage, socket: Duplex) => {
+    const target = req.url ?? '/';
+    let segments: string[] = [];
+    try {
+      segments = parseTarget(target).segments;
+    } catch {
+      segments = [];
+    }
+    const allowed = allowedMethods(segments).join(', ');
+    const body = JSON.stringify({
+      error: `Incorrect HTTP method for uri [${target}] and method [CONNECT], allowed: [${allowed}]`,
+      status: 405,
+    });
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nX-Elastic-Product: Elasticsearch\r\nContent-Type: ${JSON_TYPE}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
   return server;
 }

@@ -247,6 +247,23 @@ function match(pattern: string[], segments: string[]): Record<string, string> | 
   return vars;
 }
 
+/** The methods a path takes (for methods node routes elsewhere, such as CONNECT). */
+export function allowedMethods(segments: string[]): string[] {
+  const allowed = new Set<string>();
+  for (const route of [
+    ...contextRoutes,
+    ...catRoutes,
+    ...aliasRoutes,
+    ...settingsRoutes,
+    ...writeRoutes,
+    ...docRoutes,
+    ...routes,
+  ]) {
+    if (match(route.pattern, segments)) for (const m of route.methods) allowed.add(m);
+  }
+  return [...allowed].sort();
+}
+
 export function makeRouter(options: { debugRoutes: boolean }) {
   const table = [
     ...(options.debugRoutes ? debugRoutes : []),
@@ -275,6 +292,6 @@ export function makeRouter(options: { debugRoutes: boolean }) {
         `Incorrect HTTP method for uri [${req.uri}] and method [${req.method}], allowed: [${list}]`,
       );
     }
-    throw EngineError.plain(400, `no handler found for uri [${req.uri}] and method [${req.method}]`);
+    throw EngineError.bare(400, `no handler found for uri [${req.uri}] and method [${req.method}]`);
   };
 }
