@@ -56,4 +56,30 @@ describe('the calibration-only extra CPU switch', () => {
       delete process.env.EVERYCELL_CALIBRATION_EXTRA_CPU;
     }
   });
+
+  it('leaves CPU no request spent (start-up, idle merges) out of the scale', async () => {
+    vi.resetModules();
+    process.env.EVERYCELL_CALIBRATION_EXTRA_CPU = '0.5';
+    try {
+      const { requestCpuStart, spendExtraCpu } = await import('../ts/calibration.js');
+      // A process that opened its index for 300 ms of CPU before its first request: that work
+      // is not the requests' cost. Then a window of small requests, and one more after it.
+      busy(300);
+      for (let i = 0; i < 200; i++) {
+        const start = requestCpuStart();
+        busy(0.2);
+        spendExtraCpu(start);
+      }
+      const start = requestCpuStart();
+      busy(2);
+      const handlerMs = cpuMs(process.cpuUsage(start));
+      const t0 = performance.now();
+      spendExtraCpu(start);
+      // Scaled by 300 ms over ~40 ms of handlers it would spin ~8x the handler; the scale is
+      // estimated from the requests' own window (at most 4), so at most 2x the handler here.
+      expect(performance.now() - t0).toBeLessThan(handlerMs * 0.5 * 4 + 2);
+    } finally {
+      delete process.env.EVERYCELL_CALIBRATION_EXTRA_CPU;
+    }
+  });
 });

@@ -15,6 +15,13 @@ const fraction = Number(process.env.EVERYCELL_CALIBRATION_EXTRA_CPU ?? 0);
 export const calibrationExtraCpu = Number.isFinite(fraction) && fraction > 0 ? fraction : 0;
 
 const SCALE_WINDOW = 200;
+/** A pause between requests this long starts a new window: idle time's background work (merges
+ * after a load, refreshes) is not a request's cost, and counted in it had scaled the first reads'
+ * plant many times over (the engine then spun on queued requests for minutes). */
+const IDLE_GAP_MS = 500;
+/** Process over handler CPU seen on read rows is 1.2-3; a scale beyond this is a window polluted
+ * by work no request did, and the plant stays at the last sane scale instead. */
+const MAX_SCALE = 4;
 
 const cpuUs = (usage: NodeJS.CpuUsage) => usage.user + usage.system;
 
@@ -22,6 +29,7 @@ let windowStart = process.cpuUsage();
 let handlerUs = 0;
 let addedUs = 0;
 let requests = 0;
+let lastEnd = 0;
 /** Process CPU over handler CPU; at least 1. */
 let scale = 1;
 
@@ -42,11 +50,19 @@ export function requestCpuStart(): NodeJS.CpuUsage | undefined {
 export function spendExtraCpu(start: NodeJS.CpuUsage | undefined): void {
   if (start === undefined) return;
   const own = cpuUs(process.cpuUsage(start));
+  const now = performance.now();
+  if (now - lastEnd > IDLE_GAP_MS) {
+    windowStart = process.cpuUsage();
+    handlerUs = 0;
+    addedUs = 0;
+    requests = 0;
+  }
   handlerUs += own;
   requests += 1;
   if (requests >= SCALE_WINDOW) {
     const total = cpuUs(process.cpuUsage(windowStart)) - addedUs;
-    if (handlerUs > 0) scale = Math.max(1, total / handlerUs);
+    const measured = handlerUs > 0 ? total / handlerUs : 1;
+    if (measured <= MAX_SCALE) scale = Math.max(1, measured);
     windowStart = process.cpuUsage();
     handlerUs = 0;
     addedUs = 0;
@@ -56,4 +72,5 @@ export function spendExtraCpu(start: NodeJS.CpuUsage | undefined): void {
   const before = process.cpuUsage();
   spin(extra);
   addedUs += cpuUs(process.cpuUsage(before));
+  lastEnd = performance.now();
 }
