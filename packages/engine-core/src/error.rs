@@ -265,12 +265,14 @@ impl From<std::io::Error> for EngineError {
 
 /// Classifies a serde_json error the way ES's Jackson parser does: a truncated body is a
 /// `json_e_o_f_exception`, a bad token a `json_parse_exception`; well-formed JSON that does
-/// not fit (serde data errors) stays an `x_content_parse_exception`.
+/// not fit (serde data errors) stays an `x_content_parse_exception`, except a duplicate key
+/// (`strict_json`), which Jackson finds while tokenizing.
 pub fn json_syntax_error(e: &serde_json::Error) -> EngineError {
     let reason = format!("[{}:{}] {}", e.line(), e.column(), e);
     match e.classify() {
         serde_json::error::Category::Eof => EngineError::JsonEof(reason),
         serde_json::error::Category::Syntax => EngineError::JsonParse(reason),
+        _ if crate::strict_json::is_duplicate(e) => EngineError::JsonParse(reason),
         _ => EngineError::XContentParse(reason),
     }
 }

@@ -15,6 +15,7 @@ pub mod query;
 pub mod script;
 pub mod search;
 pub mod store;
+pub mod strict_json;
 
 pub use engine::Engine;
 pub use error::{EngineError, Result};

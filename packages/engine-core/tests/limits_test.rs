@@ -59,18 +59,30 @@ fn bool_should(n: usize) -> Value {
 }
 
 #[test]
-fn max_clause_count_is_4096_counting_nested_bools() {
+fn max_clause_count_is_1024_counting_nested_bools() {
     let (_dir, engine) = setup();
-    ok(&engine, json!({"query": bool_should(4096)}));
-    let body = error(&engine, json!({"query": bool_should(4097)}));
-    assert_shard_failure(&body, "query_shard_exception", "maxClauseCount is set to 4096");
-    // Nesting does not get around the limit: two bools of 2100 leaves each.
-    let nested = json!({"query": {"bool": {"must": [bool_should(2100), bool_should(2100)]}}});
+    ok(&engine, json!({"query": bool_should(1024)}));
+    let body = error(&engine, json!({"query": bool_should(1025)}));
+    assert_shard_failure(&body, "query_shard_exception", "maxClauseCount is set to 1024");
+    // Nesting does not get around the limit: two bools of 600 leaves each.
+    let nested = json!({"query": {"bool": {"must": [bool_should(600), bool_should(600)]}}});
     let body = error(&engine, nested);
     assert_shard_failure(&body, "query_shard_exception", "Query contains too many nested clauses");
     // A terms query is one clause however many values it has.
     let values: Vec<String> = (0..10_000).map(|i| format!("v{i}")).collect();
     ok(&engine, json!({"query": {"terms": {"status": values}}}));
+}
+
+#[test]
+fn analyzed_text_expanding_past_the_clause_limit_fails() {
+    let (_dir, engine) = setup();
+    let words = |n: usize| (0..n).map(|i| format!("w{i}")).collect::<Vec<_>>();
+    ok(&engine, json!({"query": {"match": {"title": words(1024).join(" ")}}}));
+    let body = error(&engine, json!({"query": {"match": {"title": words(1100).join(" ")}}}));
+    assert_shard_failure(&body, "query_shard_exception", "maxClauseCount is set to 1024");
+    let qs = words(1100).iter().map(|w| format!("title:{w}")).collect::<Vec<_>>().join(" OR ");
+    let body = error(&engine, json!({"query": {"query_string": {"query": qs}}}));
+    assert_shard_failure(&body, "query_shard_exception", "maxClauseCount is set to 1024");
 }
 
 #[test]

@@ -174,14 +174,19 @@ fn doc_order_paging_spans_several_segments() {
 }
 
 #[test]
-fn hits_without_explicit_sort_carry_score_sort_values() {
+fn search_after_needs_a_sort() {
     let (_dir, engine) = setup();
     let first = common::search(&engine, "p", json!({"size": 5, "query": {"match": {"title": "fox"}}}));
     assert!(first["hits"]["hits"][0].get("sort").is_none(), "plain relevance search has no sort values");
+    // Relevance order has no sort values to resume from: ES refuses it on the shard.
+    let body = error(&engine, json!({"size": 5, "query": {"match": {"title": "dog"}}, "search_after": [1000.0]}));
+    assert_eq!(body["status"], 400);
+    assert_eq!(body["error"]["type"], "search_phase_execution_exception");
+    assert_eq!(body["error"]["root_cause"][0]["reason"], "Sort must contain at least one field.");
     let resp = common::search(
         &engine,
         "p",
-        json!({"size": 5, "query": {"match": {"title": "dog"}}, "search_after": [1000.0]}),
+        json!({"size": 5, "query": {"match": {"title": "dog"}}, "sort": ["_score"], "search_after": [1000.0]}),
     );
     let hits = resp["hits"]["hits"].as_array().unwrap();
     assert_eq!(hits.len(), 5);

@@ -96,6 +96,12 @@ fn parse_level(value: &Value, mapping: &Mapping) -> Result<Vec<AggRequest>> {
 }
 
 fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
+    // Bucket paths (`buckets_path`, `order`) address aggregations with `>` and `[..]`.
+    if name.contains(['[', ']', '>']) {
+        return Err(EngineError::Parsing(format!(
+            "Invalid aggregation name [{name}]. Aggregation names can contain any character except '[', ']', and '>'"
+        )));
+    }
     let def = def.as_object().ok_or_else(|| EngineError::Parsing(format!("Expected [START_OBJECT] under [{name}]")))?;
     let mut kind_def: Option<(&str, &Map<String, Value>)> = None;
     let mut subs = Vec::new();
@@ -271,6 +277,10 @@ mod tests {
             .to_string()
             .contains("Fielddata is disabled"));
         assert!(parse_aggs(&json!({"x": {"avg": {"field": "k"}}}), &m).is_err());
+        for name in ["a[0]", "a]", "a>b"] {
+            let err = parse_aggs(&json!({name: {"max": {"field": "n"}}}), &m).unwrap_err();
+            assert_eq!(err.es_type_and_status().0, "parsing_exception");
+        }
         assert!(parse_aggs(&json!({"x": {"date_histogram": {"field": "d", "calendar_interval": "2d"}}}), &m).is_err());
     }
 }

@@ -54,6 +54,7 @@ pub(crate) fn exact_term(fm: &FieldMapping, value: &Value) -> Result<Term> {
         FieldType::Keyword | FieldType::Text => Term::from_field_text(fm.field, &value_as_text(value)),
         FieldType::Long | FieldType::Integer => {
             let f = coerce_f64(value).ok_or_else(|| bad("not a number"))?;
+            check_integer_range(fm, value, f)?;
             if f.fract() != 0.0 {
                 return Err(bad("Value has a decimal part"));
             }
@@ -85,6 +86,35 @@ pub(crate) fn exact_term(fm: &FieldMapping, value: &Value) -> Result<Term> {
     })
 }
 
+/// A query value outside a long's or an integer's range is refused, as ES does: clamping it
+/// would quietly match documents (a term at the type's maximum) the client never asked for.
+fn check_integer_range(fm: &FieldMapping, value: &Value, f: f64) -> Result<()> {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    let (fits, type_name) = match fm.field_type {
+        FieldType::Integer => (f >= i32::MIN as f64 && f <= i32::MAX as f64, "an integer"),
+        FieldType::Long => {
+            let fits = match value {
+                Value::Number(n) if n.is_i64() => true,
+                Value::Number(n) if n.is_u64() => false,
+                Value::String(s) => match s.trim().parse::<i128>() {
+                    Ok(n) => i64::try_from(n).is_ok(),
+                    Err(_) => (-TWO_63..TWO_63).contains(&f),
+                },
+                _ => (-TWO_63..TWO_63).contains(&f),
+            };
+            (fits, "a long")
+        }
+        _ => return Ok(()),
+    };
+    if fits {
+        return Ok(());
+    }
+    Err(EngineError::shard(
+        ShardCause::QueryShard,
+        format!("failed to create query: Value [{}] is out of range for {type_name}", value_as_text(value)),
+    ))
+}
+
 pub(crate) fn value_as_text(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
@@ -102,12 +132,14 @@ pub(super) fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dy
                 if fm.field_type == FieldType::Date {
                     parse_range_date(v, fm, r.format.as_deref(), ctx.now_ms, round_up).map(|ms| ms as f64)
                 } else {
-                    coerce_f64(v).ok_or_else(|| {
+                    let f = coerce_f64(v).ok_or_else(|| {
                         EngineError::shard(
                             ShardCause::QueryShard,
                             format!("failed to create query: For input string: \"{}\"", value_as_text(v)),
                         )
-                    })
+                    })?;
+                    check_integer_range(fm, v, f)?;
+                    Ok(f)
                 }
             };
             // Integer fields: fractional bounds round inwards, as ES does for long ranges.

@@ -117,7 +117,12 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
         QueryAst::CombinedFields { fields, text, operator, minimum_should_match } => {
             text::lower_combined_fields(fields, text, *operator, *minimum_should_match, ctx)?
         }
-        QueryAst::QueryString(qs) => lower(&query_string::to_ast(qs, ctx)?, ctx)?,
+        QueryAst::QueryString(qs) => {
+            // Its clauses are only known now: Lucene's limit applies to what it expanded to.
+            let expanded = query_string::to_ast(qs, ctx)?;
+            crate::query::limits::check_clause_count(&expanded)?;
+            lower(&expanded, ctx)?
+        }
         QueryAst::MoreLikeThis(m) => more_like_this::lower_more_like_this(m, ctx)?,
         QueryAst::Nested(n) => crate::nested::query::lower_nested(n, ctx)?,
         QueryAst::NestedObjects => match &ctx.mapping.nested {
@@ -153,6 +158,7 @@ fn lower_match(
     if terms.len() == 1 {
         return Ok(Box::new(TermQuery::new(terms.pop().unwrap(), IndexRecordOption::WithFreqs)));
     }
+    crate::query::limits::check_expansion(terms.len())?;
     let clauses: Vec<Box<dyn Query>> = terms
         .into_iter()
         .map(|t| Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)) as Box<dyn Query>)
@@ -234,6 +240,20 @@ mod tests {
         assert!(err.to_string().contains("decimal part"), "{err}");
         let range = RangeAst { field: "t".into(), gte: Some(json!("a")), ..Default::default() };
         assert!(lower(&QueryAst::Range(range), &mut ctx(&m)).is_err());
+    }
+
+    #[test]
+    fn values_beyond_a_long_are_refused_not_clamped() {
+        let m = mapping();
+        let term = |value| lower(&QueryAst::Term { field: "n".into(), value }, &mut ctx(&m));
+        assert!(term(json!(i64::MAX)).is_ok());
+        assert!(term(json!("-9223372036854775808")).is_ok());
+        for too_big in [json!(9_223_372_036_854_775_808u64), json!(1e19), json!("9223372036854775808")] {
+            let err = term(too_big).unwrap_err();
+            assert!(err.to_string().contains("is out of range for a long"), "{err}");
+        }
+        let range = RangeAst { field: "n".into(), lte: Some(json!(9.2e19)), ..Default::default() };
+        assert!(lower(&QueryAst::Range(range), &mut ctx(&m)).unwrap_err().to_string().contains("out of range"));
     }
 
     #[test]

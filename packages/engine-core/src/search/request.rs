@@ -1,0 +1,245 @@
+//! The `_search` request: its body and URL parameters parsed into a `SearchRequest` (URL
+//! parameters win, as in ES), with ES's validation of each option.
+
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::deadline::parse_timeout;
+use super::search_after::{parse_search_after, AfterValue};
+use super::sort::{self, parse_sort, SortSpec, SortTarget};
+use super::source_filter::SourceFilter;
+use crate::aggs::{parse_aggs, AggRequest};
+use crate::error::{json_syntax_error, EngineError, Result, ShardCause};
+use crate::highlight::HighlightRequest;
+use crate::query::ast::QueryAst;
+use crate::query::dsl::parse_query;
+use crate::store::index::IndexHandle;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrackTotalHits {
+    Off,
+    UpTo(u64),
+    Exact,
+}
+
+pub struct SearchRequest {
+    pub query: QueryAst,
+    pub size: usize,
+    pub from: usize,
+    pub sort: Option<Vec<SortSpec>>,
+    pub track_total_hits: TrackTotalHits,
+    pub track_scores: bool,
+    pub source: SourceFilter,
+    pub aggs: Vec<AggRequest>,
+    /// `search_after`, validated against the effective sort.
+    pub after: Option<Vec<AfterValue>>,
+    /// `timeout`: collection stops when it runs out and the response says `timed_out`.
+    pub timeout: Option<Duration>,
+    /// `highlight`: fragments of each hit's text with the query's terms tagged.
+    pub highlight: Option<HighlightRequest>,
+}
+
+pub(super) fn parse_body(body: &[u8]) -> Result<Map<String, Value>> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Map::new());
+    }
+    let parsed = crate::strict_json::from_slice(body).map_err(|e| {
+        // serde_json stops at 128 levels; the only deep structure a search body has is the
+        // query, so report it as ES reports a query nested past its limit.
+        if e.to_string().starts_with("recursion limit exceeded") {
+            crate::query::limits::nested_depth_error()
+        } else {
+            json_syntax_error(&e)
+        }
+    })?;
+    match parsed {
+        Value::Object(o) => Ok(o),
+        _ => Err(EngineError::Parsing("request body is required to be an object".into())),
+    }
+}
+
+fn usize_param(key: &str, v: &Value) -> Result<usize> {
+    let negative = v.as_i64().or_else(|| v.as_str().and_then(|s| s.parse::<i64>().ok())).filter(|n| *n < 0);
+    if let Some(n) = negative {
+        return Err(EngineError::IllegalArgument(format!("[{key}] parameter cannot be negative, found [{n}]")));
+    }
+    v.as_u64()
+        .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+        .map(|n| n as usize)
+        .ok_or_else(|| EngineError::Parsing(format!("[{key}] must be a non-negative integer, found [{v}]")))
+}
+
+fn bool_param(key: &str, v: &Value) -> Result<bool> {
+    match v {
+        Value::Bool(b) => Ok(*b),
+        Value::String(s) if s == "true" || s.is_empty() => Ok(true),
+        Value::String(s) if s == "false" => Ok(false),
+        _ => Err(EngineError::IllegalArgument(format!(
+            "Failed to parse value [{v}] as only [true] or [false] are allowed for [{key}]"
+        ))),
+    }
+}
+
+fn track_total_hits(v: &Value) -> Result<TrackTotalHits> {
+    match v {
+        Value::Bool(true) => Ok(TrackTotalHits::Exact),
+        Value::Bool(false) => Ok(TrackTotalHits::Off),
+        Value::String(s) if s == "true" => Ok(TrackTotalHits::Exact),
+        Value::String(s) if s == "false" => Ok(TrackTotalHits::Off),
+        other => match usize_param("track_total_hits", other)? {
+            n if n as u64 >= i32::MAX as u64 => Ok(TrackTotalHits::Exact),
+            n => Ok(TrackTotalHits::UpTo(n as u64)),
+        },
+    }
+}
+
+/// `sort=field:desc,other` from the URL.
+fn url_sort(s: &str) -> Value {
+    Value::Array(
+        s.split(',')
+            .map(|item| match item.split_once(':') {
+                Some((field, order)) => serde_json::json!({ field: order }),
+                None => Value::String(item.to_string()),
+            })
+            .collect(),
+    )
+}
+
+impl SearchRequest {
+    /// Parses the body, then applies URL parameters (which win, as in ES).
+    pub fn parse(body: &[u8], params: &Map<String, Value>, handle: &IndexHandle) -> Result<SearchRequest> {
+        let obj = parse_body(body)?;
+        if obj.contains_key("pit") {
+            return Err(EngineError::ActionRequestValidation(
+                "Validation Failed: 1: [indices] cannot be used with point in time. Do not specify any index with point in time.;"
+                    .into(),
+            ));
+        }
+        Self::from_map(&obj, params, handle)
+    }
+
+    /// Parses an already-decoded body (the point-in-time and scroll paths edit it first).
+    pub fn from_map(
+        obj: &Map<String, Value>,
+        params: &Map<String, Value>,
+        handle: &IndexHandle,
+    ) -> Result<SearchRequest> {
+        let mut req = SearchRequest {
+            query: QueryAst::MatchAll,
+            size: 10,
+            from: 0,
+            sort: None,
+            track_total_hits: TrackTotalHits::UpTo(10_000),
+            track_scores: false,
+            source: SourceFilter::all(),
+            aggs: Vec::new(),
+            after: None,
+            timeout: None,
+            highlight: None,
+        };
+        let mut aggs_seen = false;
+        let mut search_after: Option<&Vec<Value>> = None;
+        let mut knn: Option<&Value> = None;
+        for (key, value) in obj {
+            match key.as_str() {
+                "query" => req.query = parse_query(value)?,
+                "size" => req.size = usize_param(key, value)?,
+                "from" => req.from = usize_param(key, value)?,
+                "sort" => req.sort = Some(parse_sort(value, &handle.mapping)?),
+                "track_total_hits" => req.track_total_hits = track_total_hits(value)?,
+                "track_scores" => req.track_scores = bool_param(key, value)?,
+                "_source" => req.source = SourceFilter::from_body(value)?,
+                "aggs" | "aggregations" => {
+                    if aggs_seen {
+                        return Err(EngineError::Parsing(
+                            "Found two aggregation definitions: [aggs] and [aggregations]".into(),
+                        ));
+                    }
+                    aggs_seen = true;
+                    req.aggs = parse_aggs(value, &handle.mapping)?;
+                }
+                "search_after" => match value {
+                    Value::Array(values) => search_after = Some(values),
+                    _ => return Err(EngineError::Parsing("[search_after] must be an array of sort values".into())),
+                },
+                "timeout" => req.timeout = parse_timeout(value)?,
+                "knn" => knn = Some(value),
+                "highlight" => req.highlight = Some(HighlightRequest::parse(value)?),
+                other => {
+                    let token = if value.is_object() {
+                        "START_OBJECT"
+                    } else if value.is_array() {
+                        "START_ARRAY"
+                    } else {
+                        "VALUE"
+                    };
+                    return Err(EngineError::Parsing(format!("Unknown key for a {token} in [{other}].")));
+                }
+            }
+        }
+        if let Some(knn) = knn {
+            // ES 8's top-level kNN section; k defaults to the body's size (URL params come later).
+            let query = obj.contains_key("query").then(|| std::mem::replace(&mut req.query, QueryAst::MatchAll));
+            req.query = crate::knn::with_top_level_knn(knn, query, req.size)?;
+        }
+        for (key, value) in params {
+            match key.as_str() {
+                "size" => req.size = usize_param(key, value)?,
+                "from" => req.from = usize_param(key, value)?,
+                "track_total_hits" => req.track_total_hits = track_total_hits(value)?,
+                "track_scores" => req.track_scores = bool_param(key, value)?,
+                "_source" => {
+                    req.source = match value.as_str() {
+                        Some("true" | "false" | "") => SourceFilter { enabled: bool_param(key, value)?, ..req.source },
+                        _ => SourceFilter { includes: SourceFilter::from_body(value)?.includes, ..req.source },
+                    }
+                }
+                "_source_includes" => req.source.includes = SourceFilter::from_body(value)?.includes,
+                "_source_excludes" => req.source.excludes = SourceFilter::from_body(value)?.includes,
+                "sort" => req.sort = Some(parse_sort(&url_sort(value.as_str().unwrap_or_default()), &handle.mapping)?),
+                "timeout" => req.timeout = parse_timeout(value)?,
+                // The engine has no shard request cache, so `request_cache` has nothing to switch off.
+                "pretty"
+                | "typed_keys"
+                | "rest_total_hits_as_int"
+                | "filter_path"
+                | "error_trace"
+                | "request_cache" => {}
+                other => {
+                    return Err(EngineError::IllegalArgument(format!(
+                        "request [/{}/_search] contains unrecognized parameter: [{other}]",
+                        handle.name
+                    )))
+                }
+            }
+        }
+        if let Some(values) = search_after {
+            if req.from > 0 {
+                return Err(EngineError::ActionRequestValidation(
+                    "Validation Failed: 1: `from` parameter must be set to 0 when `search_after` is used.;".into(),
+                ));
+            }
+            // Relevance order has no sort values to resume from (ES: the shard refuses it).
+            if req.sort.is_none() {
+                return Err(EngineError::shard(ShardCause::IllegalArgument, "Sort must contain at least one field."));
+            }
+            req.after = Some(parse_search_after(values, &req.effective_sort())?);
+        }
+        let window = req.from + req.size;
+        if window > handle.settings.max_result_window {
+            return Err(EngineError::shard(ShardCause::IllegalArgument, format!(
+                    "Result window is too large, from + size must be less than or equal to: [{}] but was [{window}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.",
+                    handle.settings.max_result_window
+                )));
+        }
+        // Nested objects' hidden documents are never hits (nor counted, nor aggregated).
+        req.query = crate::nested::root_only(std::mem::replace(&mut req.query, QueryAst::MatchAll), &handle.mapping);
+        Ok(req)
+    }
+
+    /// The sort as given, or ES's default: relevance, best first.
+    pub fn effective_sort(&self) -> Vec<SortSpec> {
+        self.sort.clone().unwrap_or_else(|| vec![SortSpec { target: SortTarget::Score, order: sort::Order::Desc }])
+    }
+}
