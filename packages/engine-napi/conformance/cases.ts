@@ -36,7 +36,8 @@ export interface Expectations {
   /**
    * Where Elasticsearch 8 answers otherwise than OpenSearch 2.19: `{path: ES 8 value}`. The
    * baseline is held to `expect`; the candidate to `expect` overridden by these, and is not
-   * compared with the baseline's reply (the case's `note` says what differs).
+   * compared with the baseline's reply (the case's `note` says what differs). A `null` value
+   * matches a path that is absent (ES 8 refuses what OpenSearch answers).
    */
   es8?: Record<string, unknown>;
   /** Relative numeric tolerance, only for approximate algorithms (percentiles) and scores. */

@@ -29,7 +29,9 @@ use super::metric::quantiles::{MedianAbsoluteDeviation, PercentileRanks, Percent
 use super::metric::scripted_metric::ScriptedMetric;
 use super::metric::stats::Stats;
 use super::metric::top_hits::TopHits;
+use super::metric::weighted_avg::WeightedAvg;
 use super::request::{AggField, AggKind, AggRequest};
+use super::value_format::{AggMissing, ValueFormat};
 use crate::error::{EngineError, Result, ShardCause};
 use crate::store::mapping::{FieldType, Mapping};
 
@@ -60,6 +62,7 @@ impl AggKind {
             AggKind::Significant(_) => &Significant,
             AggKind::VariableWidth(_) => &VariableWidthHistogram,
             AggKind::RandomSampler(_) => &RandomSampler,
+            AggKind::WeightedAvg(_) => &WeightedAvg,
         }
     }
 }
@@ -127,7 +130,7 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
     let def = AggDef { name, kind_name, body, mapping, subs: &subs };
     let (kind, field, parsed_by) = parse_kind(&def)?;
     let field = match field {
-        FieldRef::Unresolved(name) => AggField { name, resolved: None },
+        FieldRef::Unresolved(name) => AggField::named(name),
         FieldRef::Field(field_name) => {
             let resolved =
                 mapping.get(&field_name).map(|fm| (mapping.schema.get_field_name(fm.field).to_string(), fm.field_type));
@@ -137,7 +140,22 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
                     "Aggregator [{name}] of type [{kind_name}] cannot accept sub-aggregations"
                 )));
             }
-            AggField { name: field_name, resolved }
+            let ty = resolved.as_ref().map(|r| r.1);
+            // The options ES's value-source aggregations share; a type that takes them lets
+            // them through its own key check.
+            let shared = matches!(kind, AggKind::Metric { .. } | AggKind::Terms { .. } | AggKind::Histogram { .. });
+            let missing = match body.get("missing") {
+                Some(v) if shared => Some(AggMissing::parse(v, ty, &field_name)?),
+                _ => None,
+            };
+            let format = match body.get("format") {
+                Some(Value::String(f)) if shared => Some(ValueFormat::parse(f, ty)?),
+                Some(_) if shared => {
+                    return Err(EngineError::XContentParse(format!("[{kind_name}] failed to parse field [format]")))
+                }
+                _ => None,
+            };
+            AggField { name: field_name, resolved, missing, format }
         }
     };
     Ok(AggRequest { name: name.to_string(), kind, field, subs })
@@ -160,6 +178,7 @@ fn parse_kind(def: &AggDef) -> Result<Parsed> {
         "percentile_ranks" => by(def, &PercentileRanks),
         "median_absolute_deviation" => by(def, &MedianAbsoluteDeviation),
         "matrix_stats" => by(def, &MatrixStats),
+        "weighted_avg" => by(def, &WeightedAvg),
         "top_hits" => by(def, &TopHits),
         "terms" => by(def, &Terms),
         "rare_terms" => by(def, &RareTerms),
@@ -242,12 +261,15 @@ mod tests {
             &mapping(),
         )
         .unwrap();
-        assert_eq!(aggs[0].kind, AggKind::Terms { size: 10, min_doc_count: 1, order: TermsOrder::count_desc() });
+        assert_eq!(
+            aggs[0].kind,
+            AggKind::Terms { size: 10, min_doc_count: 1, order: TermsOrder::count_desc(), filter: None }
+        );
         assert!(matches!(
             aggs[0].subs[0].kind,
             AggKind::DateHistogram { interval: Interval::Calendar(CalendarUnit::Month), min_doc_count: 0, .. }
         ));
-        assert_eq!(aggs[0].subs[0].subs[0].kind, AggKind::Metric { op: MetricOp::Avg });
+        assert_eq!(aggs[0].subs[0].subs[0].kind, AggKind::Metric { op: MetricOp::Avg, sigma: 2.0 });
     }
 
     #[test]
@@ -258,7 +280,10 @@ mod tests {
             by_name("h"),
             AggKind::DateHistogram { interval: Interval::FixedMs(1_800_000), min_doc_count: 0, .. }
         ));
-        assert_eq!(by_name("t"), AggKind::Terms { size: 10, min_doc_count: 1, order: TermsOrder::key(true) });
+        assert_eq!(
+            by_name("t"),
+            AggKind::Terms { size: 10, min_doc_count: 1, order: TermsOrder::key(true), filter: None }
+        );
     }
 
     #[test]

@@ -70,7 +70,7 @@ pub enum AggFruit {
 impl AggFruit {
     pub fn empty(req: &AggRequest) -> AggFruit {
         match req.kind {
-            AggKind::Metric { .. } => AggFruit::Metric(MetricState::default()),
+            AggKind::Metric { .. } | AggKind::WeightedAvg(_) => AggFruit::Metric(MetricState::default()),
             ref kind if kind.collects_values() => AggFruit::Values(Vec::new()),
             AggKind::TopHits(_) => AggFruit::TopHits(TopHitsFruit::default()),
             _ => AggFruit::Buckets(HashMap::new()),
@@ -110,8 +110,13 @@ impl AggFruit {
                     match a.get_mut(&key) {
                         Some(existing) => {
                             existing.count += bucket.count;
-                            for (mine, theirs) in existing.subs.iter_mut().zip(bucket.subs) {
-                                mine.merge(theirs);
+                            if existing.subs.is_empty() {
+                                // A bucket shown with no documents (`min_doc_count: 0`) has no sub-results.
+                                existing.subs = bucket.subs;
+                            } else {
+                                for (mine, theirs) in existing.subs.iter_mut().zip(bucket.subs) {
+                                    mine.merge(theirs);
+                                }
                             }
                         }
                         None => {

@@ -154,6 +154,44 @@ pub enum TermFilter {
     Pattern(String),
 }
 
+// `terms`
+
+/// `include` / `exclude` (`terms.rs`): applied to the exact per-term counts before sizing,
+/// as ES filters terms before it counts them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TermsFilter {
+    pub include: Option<TermSelect>,
+    pub exclude: Option<TermSelect>,
+    /// `show_term_doc_count_error`: each bucket shows its error bound (always 0 here: counts
+    /// are exact on one shard).
+    pub show_error: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TermSelect {
+    /// Terms as text (numbers in their shown form), or a regular expression over whole terms.
+    Terms(TermFilter),
+    /// Numeric terms by value.
+    Numbers(Vec<f64>),
+    /// `{partition, num_partitions}`: the terms whose hash falls in this partition.
+    Partition { partition: u32, of: u32 },
+}
+
+// `histogram`
+
+/// The options of a numeric `histogram` beyond `interval` and `min_doc_count`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HistogramOpts {
+    pub offset: f64,
+    /// `extended_bounds`: empty buckets from `min` to `max` (with `min_doc_count` 0).
+    pub extended_bounds: Option<(Option<f64>, Option<f64>)>,
+    /// `hard_bounds`: buckets outside `[min, max]` are dropped.
+    pub hard_bounds: Option<(Option<f64>, Option<f64>)>,
+    pub keyed: bool,
+    /// `order`: `None` keeps key order ascending.
+    pub order: Option<TermsOrder>,
+}
+
 // `terms_order`
 
 #[derive(Debug, Clone, PartialEq)]
@@ -195,6 +233,17 @@ pub struct MatrixField {
     pub is_f64: bool,
 }
 
+// `weighted_avg`
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct WeightedSpec {
+    /// `None`: the field is unmapped, so only `missing` can supply values.
+    pub value: Option<MatrixField>,
+    pub value_missing: Option<f64>,
+    pub weight: Option<MatrixField>,
+    pub weight_missing: Option<f64>,
+}
+
 // `top_hits`
 
 #[derive(Debug, Clone, PartialEq)]
@@ -205,4 +254,6 @@ pub struct TopHitsSpec {
     pub sort: Option<Vec<SortSpec>>,
     pub source: SourceFilter,
     pub track_scores: bool,
+    /// `version` / `seq_no_primary_term`: each hit shows its `_version` / `_seq_no` and `_primary_term`.
+    pub meta: crate::search::doc_meta::DocMeta,
 }

@@ -107,8 +107,8 @@ pub(crate) fn bucket_json(
     }
     obj.insert("doc_count".into(), json!(bucket.map_or(0, |b| b.count)));
     for (i, sub) in req.subs.iter().enumerate() {
-        let value = match bucket {
-            Some(b) => render_one(sub, &b.subs[i]),
+        let value = match bucket.and_then(|b| b.subs.get(i)) {
+            Some(fruit) => render_one(sub, fruit),
             None => render_one(sub, &AggFruit::empty(sub)),
         };
         obj.insert(sub.name.clone(), value);

@@ -2,9 +2,10 @@
 //! payloads in `options.rs`) and the field each reads. `dispatch.rs` parses it by type name.
 
 use super::options::{
-    AutoDateSpec, CompositeSpec, DateHistogramOpts, Join, MatrixField, SamplerSpec, SignificantSpec, TermsOrder,
-    TopHitsSpec, WidthSpec,
+    AutoDateSpec, CompositeSpec, DateHistogramOpts, HistogramOpts, Join, MatrixField, SamplerSpec, SignificantSpec,
+    TermsFilter, TermsOrder, TopHitsSpec, WeightedSpec, WidthSpec,
 };
+use super::value_format::{AggMissing, ValueFormat};
 pub use crate::date::rounding::Interval;
 use crate::query::ast::QueryAst;
 use crate::store::mapping::FieldType;
@@ -26,11 +27,15 @@ pub enum AggKind {
     /// recognised `scripted_metric` shape, a sum).
     Metric {
         op: MetricOp,
+        /// `extended_stats`' `sigma`: how many standard deviations its bounds lie from the mean.
+        sigma: f64,
     },
     Terms {
         size: usize,
         min_doc_count: u64,
         order: TermsOrder,
+        /// `include`/`exclude` and `show_term_doc_count_error` (`None`: neither given).
+        filter: Option<Box<TermsFilter>>,
     },
     DateHistogram {
         interval: Interval,
@@ -45,10 +50,14 @@ pub enum AggKind {
     Histogram {
         interval: f64,
         min_doc_count: u64,
+        /// `offset`, bounds, `keyed`, `order` (`histogram.rs`).
+        opts: Box<HistogramOpts>,
     },
     Range {
         ranges: Vec<RangeSpec>,
         keys: RangeKeys,
+        /// `keyed`: buckets as an object by key.
+        keyed: bool,
     },
     /// One bucket: documents with no value in the field.
     Missing,
@@ -99,13 +108,16 @@ pub enum AggKind {
     VariableWidth(Box<WidthSpec>),
     /// One bucket of a seeded random sample of the matches (`random_sampler.rs`).
     RandomSampler(Box<SamplerSpec>),
+    /// `sum(value * weight) / sum(weight)` (`weighted_avg.rs`).
+    WeightedAvg(Box<WeightedSpec>),
 }
 
-/// How range bounds are shown: numbers (`range`) or dates (`date_range`, ISO or `format`).
+/// How range bounds are shown: numbers (`range`) or dates (`date_range`: ISO or `format`,
+/// in its `time_zone`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum RangeKeys {
     Numeric,
-    Date(Option<crate::date::pattern::JavaPattern>),
+    Date(crate::date::rounding::KeyFormat),
 }
 
 /// One `range` bucket: `[from, to)`, optional custom key.
@@ -127,6 +139,16 @@ impl RangeSpec {
 pub struct AggField {
     pub name: String,
     pub resolved: Option<(String, FieldType)>,
+    /// `missing`: what a document without a value counts as (metrics, `terms`, `histogram`).
+    pub missing: Option<AggMissing>,
+    /// `format` of `key_as_string` / `value_as_string` (metrics, `terms`, `histogram`).
+    pub format: Option<ValueFormat>,
+}
+
+impl AggField {
+    pub fn named(name: impl Into<String>) -> AggField {
+        AggField { name: name.into(), resolved: None, missing: None, format: None }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -166,9 +166,31 @@ impl Extractor<'_> {
                     out.terms.extend(values.iter().map(|v| TermMatcher::Exact(text_of(v))));
                 }
             }
-            QueryAst::Match { field, text, .. } => {
+            QueryAst::Match { field, text, fuzzy, .. } => {
                 if let Some(kind) = self.counts(field) {
-                    out.terms.extend(self.analyzed(kind, text).into_iter().map(|(_, t)| TermMatcher::Exact(t)));
+                    out.terms.extend(self.analyzed(kind, text).into_iter().map(|(_, t)| match fuzzy {
+                        // The terms a fuzzy match expands to, as the query finds them.
+                        Some(f) => TermMatcher::Fuzzy {
+                            max_edits: f.fuzziness.edits(t.chars().count()),
+                            value: t.chars().collect(),
+                            prefix_length: f.prefix_length,
+                            transpositions: f.transpositions,
+                        },
+                        None => TermMatcher::Exact(t),
+                    }));
+                }
+            }
+            QueryAst::TermsSet(ts) => {
+                if self.counts(&ts.field).is_some() {
+                    out.terms.extend(ts.values.iter().map(|v| TermMatcher::Exact(text_of(v))));
+                }
+            }
+            QueryAst::Named { query, .. } => self.collect(query, out)?,
+            QueryAst::CrossFields(cf) => {
+                for (field, _) in &cf.fields {
+                    if let Some(kind) = self.counts(field) {
+                        out.terms.extend(self.analyzed(kind, &cf.text).into_iter().map(|(_, t)| TermMatcher::Exact(t)));
+                    }
                 }
             }
             QueryAst::MatchPhrase { field, text, slop } => {

@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+pub use super::minimum_should_match::MinimumShouldMatch;
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum QueryAst {
     MatchAll,
@@ -21,6 +23,11 @@ pub enum QueryAst {
         text: String,
         operator: Operator,
         minimum_should_match: Option<MinimumShouldMatch>,
+        /// `fuzziness` and its options: each analyzed term stands for the index's terms
+        /// within its edit distance (`query/tantivy/fuzzy_expansion.rs`).
+        fuzzy: Option<FuzzyExpansion>,
+        /// `zero_terms_query: all`: text that analyzes to no term matches every document.
+        zero_terms_all: bool,
     },
     Bool(BoolAst),
     Boost {
@@ -108,6 +115,72 @@ pub enum QueryAst {
     Nested(Box<NestedAst>),
     /// Every hidden nested-object document: what top-level queries exclude (`nested::root_only`).
     NestedObjects,
+    /// A query given a `_name`: it matches as `query` does, and each hit lists the names of
+    /// the named queries it matches (`matched_queries`).
+    Named {
+        name: String,
+        query: Box<QueryAst>,
+    },
+    /// `terms_set`: documents holding at least the required number of `values` in `field`.
+    TermsSet(Box<TermsSetAst>),
+    /// `multi_match` of type `cross_fields`: term-centric over the fields of each analyzer.
+    CrossFields(Box<CrossFieldsAst>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CrossFieldsAst {
+    pub fields: Vec<(String, f32)>,
+    pub text: String,
+    pub operator: Operator,
+    pub minimum_should_match: Option<MinimumShouldMatch>,
+    pub tie_breaker: f32,
+}
+
+/// `fuzziness` on full-text queries: `Edits(n)`, or `AUTO` by term length (in characters:
+/// none below `low`, one below `high`, else two).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fuzziness {
+    Edits(u8),
+    Auto { low: usize, high: usize },
+}
+
+impl Fuzziness {
+    pub fn edits(self, term_chars: usize) -> u8 {
+        match self {
+            Fuzziness::Edits(n) => n,
+            Fuzziness::Auto { low, .. } if term_chars < low => 0,
+            Fuzziness::Auto { high, .. } if term_chars < high => 1,
+            Fuzziness::Auto { .. } => 2,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FuzzyExpansion {
+    pub fuzziness: Fuzziness,
+    /// Leading characters that must match exactly.
+    pub prefix_length: usize,
+    /// Most expanded terms per analyzed term (the closest ones).
+    pub max_expansions: usize,
+    pub transpositions: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TermsSetAst {
+    pub field: String,
+    pub values: Vec<Value>,
+    pub required: TermsSetRequired,
+}
+
+/// How many of a `terms_set`'s values a document must hold.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TermsSetRequired {
+    /// A numeric field of the document holds the number (`minimum_should_match_field`).
+    Field(String),
+    /// A fixed number (a script whose source is a number, or ES 8.10's `minimum_should_match`).
+    Count(usize),
+    /// `params.num_terms`-based scripts such as `Math.min(params.num_terms, 2)` resolve to this.
+    Script(crate::script::Script),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -228,6 +301,9 @@ pub struct RangeAst {
     pub lt: Option<Value>,
     pub lte: Option<Value>,
     pub format: Option<String>,
+    /// Dates without an offset (and date math rounding) are read in this zone; ES ignores it
+    /// on other field types.
+    pub time_zone: Option<crate::date::zone::DateZone>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -244,46 +320,6 @@ pub enum Operator {
     #[default]
     Or,
     And,
-}
-
-/// ES `minimum_should_match`: an integer or a percentage, either possibly negative.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MinimumShouldMatch {
-    Count(i64),
-    Percent(i64),
-}
-
-impl MinimumShouldMatch {
-    pub fn parse(value: &Value) -> Result<MinimumShouldMatch, String> {
-        match value {
-            Value::Number(n) => {
-                n.as_i64().map(MinimumShouldMatch::Count).ok_or_else(|| format!("invalid minimum_should_match [{n}]"))
-            }
-            Value::String(s) => {
-                let s = s.trim();
-                if let Some(p) = s.strip_suffix('%') {
-                    p.parse()
-                        .map(MinimumShouldMatch::Percent)
-                        .map_err(|_| format!("invalid minimum_should_match [{s}]"))
-                } else {
-                    s.parse().map(MinimumShouldMatch::Count).map_err(|_| format!("invalid minimum_should_match [{s}]"))
-                }
-            }
-            other => Err(format!("invalid minimum_should_match [{other}]")),
-        }
-    }
-
-    /// How many of `optional` clauses must match, as Lucene's `Queries.calculateMinShouldMatch`.
-    pub fn resolve(self, optional: usize) -> usize {
-        let n = optional as i64;
-        let result = match self {
-            MinimumShouldMatch::Count(c) if c < 0 => n + c,
-            MinimumShouldMatch::Count(c) => c,
-            MinimumShouldMatch::Percent(p) if p < 0 => n + (n * p) / 100,
-            MinimumShouldMatch::Percent(p) => (n * p) / 100,
-        };
-        result.clamp(0, n) as usize
-    }
 }
 
 /// The k nearest neighbours of a vector; both dialects share it (`knn/`).
@@ -417,21 +453,4 @@ pub struct QueryStringAst {
     pub lenient: bool,
     /// Applies to the top-level boolean's optional clauses, as in ES.
     pub minimum_should_match: Option<crate::query::ast::MinimumShouldMatch>,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn minimum_should_match_resolves_like_lucene() {
-        let parse = |v| MinimumShouldMatch::parse(&v).unwrap();
-        assert_eq!(parse(json!(2)).resolve(3), 2);
-        assert_eq!(parse(json!("-1")).resolve(3), 2);
-        assert_eq!(parse(json!("75%")).resolve(3), 2);
-        assert_eq!(parse(json!("-25%")).resolve(4), 3);
-        assert_eq!(parse(json!(5)).resolve(3), 3);
-        assert!(MinimumShouldMatch::parse(&json!("x")).is_err());
-    }
 }

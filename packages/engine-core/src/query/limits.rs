@@ -50,7 +50,7 @@ fn leaf_count(ast: &QueryAst) -> usize {
             .map(leaf_count)
             .fold(0, usize::saturating_add),
         QueryAst::DisMax { queries, .. } => queries.iter().map(leaf_count).fold(0, usize::saturating_add),
-        QueryAst::Boost { query, .. } => leaf_count(query),
+        QueryAst::Boost { query, .. } | QueryAst::Named { query, .. } => leaf_count(query),
         QueryAst::ConstantScore { filter, .. } => leaf_count(filter),
         QueryAst::Nested(n) => leaf_count(&n.query),
         _ => 1,
@@ -74,7 +74,7 @@ pub fn check_clause_count(ast: &QueryAst) -> Result<()> {
                 own.max(children)
             }
             QueryAst::DisMax { queries, .. } => queries.iter().map(widest_bool).max().unwrap_or(0),
-            QueryAst::Boost { query, .. } => widest_bool(query),
+            QueryAst::Boost { query, .. } | QueryAst::Named { query, .. } => widest_bool(query),
             QueryAst::ConstantScore { filter, .. } => widest_bool(filter),
             QueryAst::Nested(n) => widest_bool(&n.query),
             _ => 0,

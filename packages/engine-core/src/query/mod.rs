@@ -6,4 +6,5 @@ pub mod ast;
 pub mod dsl;
 pub mod limits;
 pub mod lower;
+pub mod minimum_should_match;
 pub mod tantivy;

@@ -25,7 +25,7 @@ pub fn is_constant_score(ast: &QueryAst) -> bool {
         | QueryAst::Wildcard { .. }
         | QueryAst::Regexp { .. }
         | QueryAst::Fuzzy { .. } => true,
-        QueryAst::Boost { query, .. } => is_constant_score(query),
+        QueryAst::Boost { query, .. } | QueryAst::Named { query, .. } => is_constant_score(query),
         _ => false,
     }
 }
@@ -51,7 +51,7 @@ impl CountBy {
             _ if !track => CountBy::Nothing,
             QueryAst::MatchAll => CountBy::LiveDocs,
             QueryAst::Range(_) => CountBy::Weight,
-            QueryAst::Boost { query, .. } => CountBy::for_query(query, track),
+            QueryAst::Boost { query, .. } | QueryAst::Named { query, .. } => CountBy::for_query(query, track),
             _ => CountBy::Scorer,
         }
     }

@@ -39,7 +39,11 @@ fn may_be_heavy(query: &QueryAst) -> bool {
         | QueryAst::FunctionScore(_)
         | QueryAst::MatchBoolPrefix { .. }
         | QueryAst::QueryString(_)
-        | QueryAst::MoreLikeThis(_) => true,
+        | QueryAst::MoreLikeThis(_)
+        | QueryAst::TermsSet(_) => true,
+        // Each fuzzy term expands over the term dictionary.
+        QueryAst::Match { fuzzy, .. } if fuzzy.is_some() => true,
+        QueryAst::Named { query, .. } => may_be_heavy(query),
         QueryAst::Bool(b) => [&b.must, &b.filter, &b.should, &b.must_not].into_iter().flatten().any(may_be_heavy),
         QueryAst::Boost { query, .. } => may_be_heavy(query),
         QueryAst::ConstantScore { filter, .. } => may_be_heavy(filter),
@@ -56,6 +60,7 @@ fn may_be_heavy(query: &QueryAst) -> bool {
         | QueryAst::Exists { .. }
         | QueryAst::Ids { .. }
         | QueryAst::CombinedFields { .. }
+        | QueryAst::CrossFields(_)
         | QueryAst::NestedObjects => false,
     }
 }

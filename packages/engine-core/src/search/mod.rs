@@ -5,7 +5,9 @@ mod constant_top;
 pub mod contexts;
 mod cost;
 mod deadline;
+pub mod doc_meta;
 mod filter_by_filter;
+mod named;
 pub(crate) mod parallel;
 mod passes;
 pub mod pit;
@@ -205,6 +207,10 @@ pub fn execute(
         Some(h) if top.hits.len() > req.from => Some(h.prepare(&req.query, &handle.mapping, now_ms())?),
         _ => None,
     };
+    let named = match top.hits.len() > req.from {
+        true => named::NamedQueries::prepare(handle, searcher, &req.query)?,
+        false => None,
+    };
     for (i, hit) in top.hits.iter().skip(req.from).enumerate() {
         if i > 0 {
             out.push(',');
@@ -230,6 +236,13 @@ pub fn execute(
         if let Some(fragments) = highlighter.as_ref().and_then(|h| h.render(raw)) {
             out.push_str(r#","highlight":"#);
             out.push_str(&fragments);
+        }
+        if let Some(named) = &named {
+            let names = named.matched(searcher, hit.address)?;
+            if !names.is_empty() {
+                out.push_str(r#","matched_queries":"#);
+                out.push_str(&serde_json::to_string(&names).unwrap());
+            }
         }
         if shown_sort_values > 0 {
             let mut values = sort_values_json(hit, &specs);

@@ -49,7 +49,7 @@ pub fn open(
 /// The effective sort with a `_doc` tiebreaker appended (unless it already sorts on `_doc`).
 pub fn with_tiebreaker(mut specs: Vec<SortSpec>) -> Vec<SortSpec> {
     if !specs.iter().any(|s| s.target == SortTarget::Doc) {
-        specs.push(SortSpec { target: SortTarget::Doc, order: Order::Asc });
+        specs.push(SortSpec::new(SortTarget::Doc, Order::Asc));
     }
     specs
 }

@@ -240,6 +240,6 @@ impl SearchRequest {
 
     /// The sort as given, or ES's default: relevance, best first.
     pub fn effective_sort(&self) -> Vec<SortSpec> {
-        self.sort.clone().unwrap_or_else(|| vec![SortSpec { target: SortTarget::Score, order: sort::Order::Desc }])
+        self.sort.clone().unwrap_or_else(|| vec![SortSpec::new(SortTarget::Score, sort::Order::Desc)])
     }
 }

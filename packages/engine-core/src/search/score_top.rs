@@ -20,7 +20,10 @@ use crate::query::ast::{Operator, QueryAst};
 /// True when the lowered query is a `TermQuery` or a should-only `BooleanQuery` of them
 /// (see `lower::lower_match`), the two shapes tantivy's WAND serves.
 fn wand_prunes(query: &QueryAst) -> bool {
-    matches!(query, QueryAst::Term { .. } | QueryAst::Match { operator: Operator::Or, minimum_should_match: None, .. })
+    matches!(
+        query,
+        QueryAst::Term { .. } | QueryAst::Match { operator: Operator::Or, minimum_should_match: None, fuzzy: None, .. }
+    )
 }
 
 pub(super) fn top_by_score(
@@ -58,8 +61,14 @@ mod tests {
     #[test]
     fn only_terms_and_or_matches_take_the_pruned_plan() {
         let term = QueryAst::Term { field: "k".into(), value: json!("a") };
-        let matching =
-            |operator| QueryAst::Match { field: "t".into(), text: "a b".into(), operator, minimum_should_match: None };
+        let matching = |operator| QueryAst::Match {
+            field: "t".into(),
+            text: "a b".into(),
+            operator,
+            minimum_should_match: None,
+            fuzzy: None,
+            zero_terms_all: false,
+        };
         assert!(wand_prunes(&term));
         assert!(wand_prunes(&matching(Operator::Or)));
         assert!(!wand_prunes(&matching(Operator::And)));

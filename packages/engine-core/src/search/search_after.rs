@@ -11,7 +11,7 @@ use serde_json::Value;
 use tantivy::columnar::TermOrdHit;
 
 use super::sort::{Order, SortSpec, SortTarget};
-use super::sort_key::{f64_key, i64_key, part, score_key_es, SegSource, SortKey};
+use super::sort_key::{f64_key, i64_key, part, score_key_es, SegSort, SegSource, SortKey};
 use crate::error::{EngineError, Result, ShardCause};
 use crate::store::mapping::FieldType;
 
@@ -61,22 +61,23 @@ pub fn parse_search_after(values: &[Value], specs: &[SortSpec]) -> Result<Vec<Af
 
 fn parse_one(v: &Value, spec: &SortSpec) -> Result<AfterValue> {
     let bad = || bad_value(spec);
-    let asc = spec.order == Order::Asc;
+    // Hits show a missing value as the extreme on the side missing sorts to.
+    let high = (spec.order == Order::Asc) != spec.opts.missing_first;
     Ok(match &spec.target {
         SortTarget::Score => AfterValue::Num(Some(score_key_es(as_f64(v).ok_or_else(bad)? as f32))),
         SortTarget::Doc => AfterValue::Num(Some(as_i64(v).filter(|d| *d >= 0).ok_or_else(bad)? as u64)),
-        SortTarget::Field { field_type, .. } => match field_type {
+        SortTarget::Field { .. } => match spec.value_type().unwrap_or(FieldType::Long) {
             FieldType::Keyword | FieldType::Text => AfterValue::Str(match v {
                 Value::Null => None,
                 Value::String(s) => Some(s.clone()),
                 Value::Number(_) | Value::Bool(_) => Some(v.to_string()),
                 _ => return Err(bad()),
             }),
-            // Hits render a missing number as the sort's "missing" sentinel; echoing it back
-            // must land among the missing docs, not on a real extreme value.
+            // Echoing the "missing" sentinel back must land among the missing docs, not on a
+            // real extreme value.
             FieldType::Double | FieldType::Float => match v {
                 Value::Null => AfterValue::Num(None),
-                Value::String(s) if s == if asc { "Infinity" } else { "-Infinity" } => AfterValue::Num(None),
+                Value::String(s) if s == if high { "Infinity" } else { "-Infinity" } => AfterValue::Num(None),
                 _ => AfterValue::Num(Some(f64_key(as_f64(v).ok_or_else(bad)?))),
             },
             FieldType::Boolean => AfterValue::Num(match v {
@@ -84,11 +85,15 @@ fn parse_one(v: &Value, spec: &SortSpec) -> Result<AfterValue> {
                 Value::Bool(b) => Some(u64::from(*b)),
                 other => Some(as_i64(other).filter(|n| *n == 0 || *n == 1).ok_or_else(bad)? as u64),
             }),
-            FieldType::Long | FieldType::Integer | FieldType::Date => match v {
+            ty @ (FieldType::Long | FieldType::Integer | FieldType::Date) => match v {
                 Value::Null => AfterValue::Num(None),
+                // A date sort with a `format` shows (and takes back) formatted dates.
+                Value::String(s) if ty == FieldType::Date && as_i64(v).is_none() => AfterValue::Num(Some(i64_key(
+                    crate::date::parse_date_str(s, &crate::date::DEFAULT_FORMATS).map_err(|_| bad())?,
+                ))),
                 other => {
                     let n = as_i64(other).ok_or_else(bad)?;
-                    let sentinel = if asc { i64::MAX } else { i64::MIN };
+                    let sentinel = if high { i64::MAX } else { i64::MIN };
                     AfterValue::Num((n != sentinel).then(|| i64_key(n)))
                 }
             },
@@ -109,11 +114,12 @@ pub fn doubled(k: u128) -> u128 {
 const ALL_PASS: u128 = 0;
 
 /// The after-key for one segment, in the doubled space of [`doubled`].
-pub(super) fn segment_after_key(after: &[AfterValue], sources: &[(SegSource, Order)]) -> tantivy::Result<SortKey> {
+pub(super) fn segment_after_key(after: &[AfterValue], sources: &[SegSort]) -> tantivy::Result<SortKey> {
     let mut key = [u128::MAX; super::sort::MAX_SORT_KEYS];
-    for (slot, (value, (source, order))) in key.iter_mut().zip(after.iter().zip(sources)) {
+    for (slot, (value, sort)) in key.iter_mut().zip(after.iter().zip(sources)) {
+        let (source, order) = (&sort.source, &sort.order);
         let desc = *order == Order::Desc;
-        *slot = match value {
+        let plain = match value {
             AfterValue::Num(n) => doubled(part(*n, *order)),
             AfterValue::Str(None) => u128::MAX,
             AfterValue::Str(Some(s)) => match source {
@@ -136,6 +142,7 @@ pub(super) fn segment_after_key(after: &[AfterValue], sources: &[(SegSource, Ord
                 _ => ALL_PASS,
             },
         };
+        *slot = sort.shift_doubled(plain);
     }
     Ok(key)
 }
@@ -156,7 +163,7 @@ mod tests {
     use super::*;
 
     fn spec(field_type: FieldType, order: Order) -> SortSpec {
-        SortSpec { target: SortTarget::Field { name: "f".into(), tantivy_name: "f".into(), field_type }, order }
+        SortSpec::new(SortTarget::Field { name: "f".into(), tantivy_name: "f".into(), field_type }, order)
     }
 
     #[test]

@@ -98,6 +98,9 @@ impl ZoneSortCollector {
     pub fn for_page(hits: &TopHitsCollector, has_deadline: bool) -> Option<ZoneSortCollector> {
         let [spec] = hits.specs.as_slice() else { return None };
         let SortTarget::Field { tantivy_name, field_type, .. } = &spec.target else { return None };
+        if !spec.opts.is_default() || tantivy_name.is_empty() {
+            return None;
+        }
         let integer = matches!(field_type, FieldType::Long | FieldType::Integer | FieldType::Date);
         if !integer || hits.scoring || has_deadline || hits.limit == 0 {
             return None;
@@ -290,7 +293,7 @@ mod tests {
     fn collector(order: Order, limit: usize, after: Option<i64>) -> TopHitsCollector {
         let target = SortTarget::Field { name: "ts".into(), tantivy_name: "ts".into(), field_type: FieldType::Long };
         let after = after.map(|v| vec![AfterValue::Num(Some(i64_key(v)))]);
-        TopHitsCollector { specs: vec![SortSpec { target, order }], limit, scoring: false, after }
+        TopHitsCollector { specs: vec![SortSpec::new(target, order)], limit, scoring: false, after }
     }
 
     #[test]

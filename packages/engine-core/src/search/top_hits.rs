@@ -12,14 +12,14 @@ use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader};
 use super::search_after::{is_after, segment_after_key, AfterValue};
 use super::sort::MAX_SORT_KEYS;
 use super::sort::{Order, SortSpec, SortTarget};
-use super::sort_key::{f64_from_key, i64_key, part, single_valued, SegSource, SortKey};
+use super::sort_key::{f64_from_key, i64_key, single_valued, unpart, SegSort, SegSource, SortKey};
 use crate::store::mapping::FieldType;
 
 /// A sort value after merging, comparable across segments.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GlobalPart {
     Num(u128),
-    Str { value: Option<String>, order: Order },
+    Str { value: Option<String>, order: Order, missing_first: bool },
 }
 
 impl Eq for GlobalPart {}
@@ -32,9 +32,11 @@ impl Ord for GlobalPart {
     fn cmp(&self, other: &Self) -> Ordering {
         match (self, other) {
             (GlobalPart::Num(a), GlobalPart::Num(b)) => a.cmp(b),
-            (GlobalPart::Str { value: a, order }, GlobalPart::Str { value: b, .. }) => match (a, b) {
+            (GlobalPart::Str { value: a, order, missing_first }, GlobalPart::Str { value: b, .. }) => match (a, b) {
                 (None, None) => Ordering::Equal,
+                (None, Some(_)) if *missing_first => Ordering::Less,
                 (None, Some(_)) => Ordering::Greater,
+                (Some(_), None) if *missing_first => Ordering::Greater,
                 (Some(_), None) => Ordering::Less,
                 (Some(a), Some(b)) if *order == Order::Desc => b.cmp(a),
                 (Some(a), Some(b)) => a.cmp(b),
@@ -70,7 +72,7 @@ pub struct TopHitsCollector {
 
 pub struct TopHitsSegment {
     segment: SegmentOrdinal,
-    sources: Vec<(SegSource, Order)>,
+    sources: Vec<SegSort>,
     limit: usize,
     heap: BinaryHeap<(SortKey, DocId, u32)>,
     scratch: SortKey,
@@ -94,19 +96,33 @@ impl Collector for TopHitsCollector {
             let source = match &spec.target {
                 SortTarget::Score => SegSource::Score,
                 SortTarget::Doc => SegSource::Doc(segment),
-                SortTarget::Field { tantivy_name, field_type, .. } => match field_type {
-                    FieldType::Keyword => ff.str(tantivy_name)?.map_or(SegSource::Missing, SegSource::Str),
-                    FieldType::Double | FieldType::Float => {
-                        ff.column_opt::<f64>(tantivy_name)?.map_or(SegSource::Missing, SegSource::F64)
+                // An unmapped field sorted by `unmapped_type`: no document has a value.
+                SortTarget::Field { tantivy_name, .. } if tantivy_name.is_empty() => SegSource::Missing,
+                SortTarget::Field { tantivy_name, field_type, .. } => {
+                    let as_f64 = spec.value_type().is_some_and(FieldType::is_f64);
+                    match field_type {
+                        FieldType::Keyword => ff.str(tantivy_name)?.map_or(SegSource::Missing, SegSource::Str),
+                        FieldType::Double | FieldType::Float => {
+                            let column = ff.column_opt::<f64>(tantivy_name)?;
+                            match column {
+                                None => SegSource::Missing,
+                                Some(c) if as_f64 => SegSource::F64(c),
+                                Some(c) => SegSource::F64AsI64(c),
+                            }
+                        }
+                        FieldType::Boolean => {
+                            ff.column_opt::<bool>(tantivy_name)?.map_or(SegSource::Missing, SegSource::Bool)
+                        }
+                        FieldType::Text => SegSource::Missing,
+                        _ => match ff.column_opt::<i64>(tantivy_name)? {
+                            None => SegSource::Missing,
+                            Some(c) if as_f64 => SegSource::I64AsF64(c),
+                            Some(c) => SegSource::I64(c),
+                        },
                     }
-                    FieldType::Boolean => {
-                        ff.column_opt::<bool>(tantivy_name)?.map_or(SegSource::Missing, SegSource::Bool)
-                    }
-                    FieldType::Text => SegSource::Missing,
-                    _ => ff.column_opt::<i64>(tantivy_name)?.map_or(SegSource::Missing, SegSource::I64),
-                },
+                }
             };
-            sources.push((source, spec.order));
+            sources.push(SegSort::new(source, spec));
         }
         let after = match &self.after {
             Some(values) => Some(segment_after_key(values, &sources)?),
@@ -154,8 +170,8 @@ impl TopHitsSegment {
             return;
         }
         self.scratch[0] = first;
-        for (slot, (source, order)) in self.scratch.iter_mut().zip(&self.sources).skip(1) {
-            *slot = part(source.value(doc, score, *order), *order);
+        for (slot, sort) in self.scratch.iter_mut().zip(&self.sources).skip(1) {
+            *slot = sort.key(doc, score);
         }
         if let Some(after) = &self.after {
             if !is_after(&self.scratch, after, self.parts) {
@@ -185,8 +201,7 @@ impl SegmentCollector for TopHitsSegment {
         if self.limit == 0 {
             return;
         }
-        let first =
-            self.sources.first().map_or(u128::MAX, |(source, order)| part(source.value(doc, score, *order), *order));
+        let first = self.sources.first().map_or(u128::MAX, |sort| sort.key(doc, score));
         self.consider(doc, score, first);
     }
 
@@ -194,7 +209,9 @@ impl SegmentCollector for TopHitsSegment {
     /// first sort key of the whole block is read from its column in one call, and documents
     /// that cannot enter a full page stop there.
     fn collect_block(&mut self, docs: &[DocId]) {
-        let batchable = matches!(self.sources.first(), Some((SegSource::I64(c), _)) if single_valued(c));
+        // A `missing` value would stand in for absent values, which the block read leaves absent.
+        let batchable = matches!(self.sources.first(),
+            Some(sort) if matches!(&sort.source, SegSource::I64(c) if single_valued(c)) && !sort.substitutes_missing());
         if self.limit == 0 || !batchable {
             for &doc in docs {
                 self.collect(doc, 0.0);
@@ -208,12 +225,11 @@ impl SegmentCollector for TopHitsSegment {
         let mut values = std::mem::take(&mut self.block_values);
         values.clear();
         values.resize(docs.len(), None);
-        let order = self.sources[0].1;
-        if let SegSource::I64(column) = &self.sources[0].0 {
+        if let SegSource::I64(column) = &self.sources[0].source {
             column.first_vals(docs, &mut values);
         }
         for (&doc, value) in docs.iter().zip(&values) {
-            let first = part(value.map(i64_key), order);
+            let first = self.sources[0].encode(value.map(i64_key));
             self.consider(doc, 0.0, first);
         }
         self.block_values = values;
@@ -225,15 +241,18 @@ impl SegmentCollector for TopHitsSegment {
             let global = key
                 .iter()
                 .zip(&self.sources)
-                .map(|(k, (source, order))| match source {
+                .map(|(k, sort)| match &sort.source {
                     SegSource::Str(col) => {
-                        let value = (*k != u128::MAX).then(|| {
-                            let ord = if *order == Order::Desc { !(*k as u64) } else { *k as u64 };
+                        let value = unpart(*k, sort.order, sort.missing_first()).map(|ord| {
                             buf.clear();
                             let _ = col.ord_to_str(ord, &mut buf);
                             buf.clone()
                         });
-                        GlobalPart::Str { value, order: *order }
+                        GlobalPart::Str { value, order: sort.order, missing_first: sort.missing_first() }
+                    }
+                    // A keyword sort whose field has no values in this segment.
+                    SegSource::Missing if sort.is_keyword => {
+                        GlobalPart::Str { value: None, order: sort.order, missing_first: sort.missing_first() }
                     }
                     _ => GlobalPart::Num(*k),
                 })
@@ -248,30 +267,37 @@ impl SegmentCollector for TopHitsSegment {
     }
 }
 
-/// The `sort` array ES puts on each hit: dates as epoch millis, missing as ES renders them.
+/// The `sort` array ES puts on each hit: dates as epoch millis (or in the sort's `format`),
+/// missing as ES renders it: the extreme of the type on the side it sorts to.
 pub fn sort_values_json(hit: &Hit, specs: &[SortSpec]) -> Vec<Value> {
     hit.key
         .iter()
         .zip(specs)
-        .map(|(part, spec)| {
-            let decoded = |k: u128| if spec.order == Order::Desc { !(k as u64) } else { k as u64 };
-            match (part, &spec.target) {
-                (GlobalPart::Str { value, .. }, _) => value.clone().map_or(Value::Null, Value::String),
-                (GlobalPart::Num(_), SortTarget::Score) => {
-                    serde_json::json!(hit.score / crate::query::lower::context::ES_SCORE_SCALE)
-                }
-                (GlobalPart::Num(k), SortTarget::Doc) => serde_json::json!(decoded(*k) as i64),
-                (GlobalPart::Num(k), SortTarget::Field { field_type, .. }) => {
-                    let missing = *k == u128::MAX;
-                    match field_type {
-                        FieldType::Double | FieldType::Float if missing => {
-                            Value::String(if spec.order == Order::Asc { "Infinity" } else { "-Infinity" }.into())
-                        }
-                        FieldType::Double | FieldType::Float => serde_json::json!(f64_from_key(decoded(*k))),
-                        _ if missing => serde_json::json!(if spec.order == Order::Asc { i64::MAX } else { i64::MIN }),
-                        FieldType::Boolean => serde_json::json!(decoded(*k)),
-                        _ => serde_json::json!((decoded(*k) ^ (1 << 63)) as i64),
+        .map(|(part, spec)| match (part, &spec.target) {
+            (GlobalPart::Str { value, .. }, _) => value.clone().map_or(Value::Null, Value::String),
+            (GlobalPart::Num(_), SortTarget::Score) => {
+                serde_json::json!(hit.score / crate::query::lower::context::ES_SCORE_SCALE)
+            }
+            (GlobalPart::Num(k), SortTarget::Doc) => {
+                serde_json::json!(unpart(*k, spec.order, false).unwrap_or(0) as i64)
+            }
+            (GlobalPart::Num(k), SortTarget::Field { .. }) => {
+                let value_type = spec.value_type().unwrap_or(FieldType::Long);
+                // Missing sorts last, or first with `missing: _first`: shown as the extreme there.
+                let high = (spec.order == Order::Asc) != spec.opts.missing_first;
+                match (unpart(*k, spec.order, spec.opts.missing_first), value_type) {
+                    (None, FieldType::Double | FieldType::Float) => {
+                        Value::String(if high { "Infinity" } else { "-Infinity" }.into())
                     }
+                    (None, FieldType::Keyword) => Value::Null,
+                    (None, _) => serde_json::json!(if high { i64::MAX } else { i64::MIN }),
+                    (Some(v), FieldType::Double | FieldType::Float) => serde_json::json!(f64_from_key(v)),
+                    (Some(v), FieldType::Boolean) => serde_json::json!(v),
+                    (Some(v), FieldType::Date) if spec.opts.format.is_some() => {
+                        let format = spec.opts.format.as_ref().expect("checked");
+                        Value::String(format.format((v ^ (1 << 63)) as i64))
+                    }
+                    (Some(v), _) => serde_json::json!((v ^ (1 << 63)) as i64),
                 }
             }
         })

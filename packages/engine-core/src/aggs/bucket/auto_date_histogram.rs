@@ -243,7 +243,7 @@ mod tests {
         let req = AggRequest {
             name: "a".into(),
             kind: AggKind::AutoDateHistogram(Box::new(spec.clone())),
-            field: crate::aggs::request::AggField { name: "t".into(), resolved: None },
+            field: crate::aggs::request::AggField::named("t"),
             subs: vec![],
         };
         bucket_budget::reset();

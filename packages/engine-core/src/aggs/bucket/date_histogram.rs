@@ -417,7 +417,7 @@ mod tests {
         let req = AggRequest {
             name: "h".into(),
             kind: kind.clone(),
-            field: crate::aggs::request::AggField { name: "d".into(), resolved: None },
+            field: crate::aggs::request::AggField::named("d"),
             subs: vec![],
         };
         let buckets =

@@ -18,5 +18,6 @@ pub mod rare_terms;
 pub mod significant;
 pub(crate) mod source_text;
 pub mod terms;
+mod terms_filter;
 pub mod terms_order;
 pub mod variable_width;

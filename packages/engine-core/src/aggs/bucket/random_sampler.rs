@@ -206,7 +206,7 @@ fn scaled_up(req: &AggRequest, fruit: &AggFruit, p: f64) -> AggFruit {
 
 fn scale_in_place(req: &AggRequest, fruit: &mut AggFruit, p: f64) {
     match (&req.kind, fruit) {
-        (AggKind::Metric { op }, AggFruit::Metric(m)) => match op {
+        (AggKind::Metric { op, .. }, AggFruit::Metric(m)) => match op {
             MetricOp::Sum => m.sum /= p,
             MetricOp::ValueCount => m.count = scale_count(m.count, p),
             MetricOp::Stats | MetricOp::ExtendedStats => {

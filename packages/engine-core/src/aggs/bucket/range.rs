@@ -7,16 +7,16 @@ use std::collections::HashMap;
 
 use serde::de::IgnoredAny;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
 use crate::aggs::intermediate::{AggFruit, BucketKey, FruitBucket};
 use crate::aggs::render::{bucket_json, java_double, KeyValue};
 use crate::aggs::request::{AggKind, AggRequest, RangeKeys, RangeSpec};
-use crate::date::bound::parse_date_bound;
-use crate::date::format_millis;
+use crate::date::bound::parse_date_bound_in_zone;
 use crate::date::parse_format_list;
-use crate::date::pattern::JavaPattern;
+use crate::date::rounding::{KeyFormat, KeyStyle};
+use crate::date::zone::DateZone;
 use crate::error::{EngineError, Result, ShardCause};
 use crate::store::mapping::{FieldMapping, FieldType};
 
@@ -29,6 +29,8 @@ struct RangeOptions {
     _field: Option<IgnoredAny>,
     #[serde(rename = "ranges")]
     _ranges: Option<IgnoredAny>,
+    #[serde(rename = "keyed")]
+    _keyed: Option<IgnoredAny>,
 }
 
 #[derive(Deserialize)]
@@ -40,6 +42,10 @@ struct DateRangeOptions {
     _ranges: Option<IgnoredAny>,
     #[serde(rename = "format")]
     _format: Option<IgnoredAny>,
+    #[serde(rename = "keyed")]
+    _keyed: Option<IgnoredAny>,
+    #[serde(rename = "time_zone")]
+    _time_zone: Option<IgnoredAny>,
 }
 
 impl Aggregation for Range {
@@ -52,11 +58,19 @@ impl Aggregation for Range {
         let mut field = None;
         let mut ranges = None;
         let mut format = None;
+        let mut keyed = false;
+        let mut zone = DateZone::Utc;
         for (key, value) in def.body {
             match key.as_str() {
                 "field" => field = def.field_option()?,
                 "ranges" => ranges = Some(value),
                 "format" => format = Some(value.as_str().ok_or_else(|| def.bad_field(key))?),
+                "keyed" => keyed = value.as_bool().ok_or_else(|| def.bad_field(key))?,
+                "time_zone" => {
+                    let text = value.as_str().ok_or_else(|| def.bad_field(key))?;
+                    zone = DateZone::parse(text)
+                        .ok_or_else(|| EngineError::IllegalArgument(format!("Unknown time-zone ID: {text}")))?;
+                }
                 _ => {}
             }
         }
@@ -67,8 +81,8 @@ impl Aggregation for Range {
                 format!("No [ranges] specified for the [{}] aggregation", def.name),
             )
         })?;
-        let (ranges, keys) = range_kind(def.kind_name, spec, format, def.mapping.get(&field))?;
-        Ok((AggKind::Range { ranges, keys }, FieldRef::Field(field)))
+        let (ranges, keys) = range_kind(def.kind_name, spec, format, zone, def.mapping.get(&field))?;
+        Ok((AggKind::Range { ranges, keys, keyed }, FieldRef::Field(field)))
     }
 
     fn accepts(&self, kind: &AggKind, ty: FieldType) -> bool {
@@ -79,10 +93,10 @@ impl Aggregation for Range {
     }
 
     fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {
-        let (AggKind::Range { ranges, keys }, AggFruit::Buckets(b)) = (&req.kind, fruit) else {
+        let (AggKind::Range { ranges, keys, keyed }, AggFruit::Buckets(b)) = (&req.kind, fruit) else {
             unreachable!("fruit shape follows the request")
         };
-        render_range(req, ranges, keys, b)
+        render_range(req, ranges, keys, *keyed, b)
     }
 }
 
@@ -94,6 +108,7 @@ fn range_kind(
     kind: &str,
     spec: &Value,
     format: Option<&str>,
+    zone: DateZone,
     field: Option<&FieldMapping>,
 ) -> Result<(Vec<RangeSpec>, RangeKeys)> {
     let is_date = kind == "date_range";
@@ -107,7 +122,7 @@ fn range_kind(
     let bound = |v: Option<&Value>| -> Result<Option<f64>> {
         match v {
             None | Some(Value::Null) => Ok(None),
-            Some(v) if is_date => parse_date_bound(v, &formats, now, false)
+            Some(v) if is_date => parse_date_bound_in_zone(v, &formats, now, false, &zone)
                 .map(|ms| Some(ms as f64))
                 .map_err(|e| EngineError::shard(ShardCause::Parse, e)),
             Some(v) => v
@@ -141,11 +156,11 @@ fn range_kind(
     let keys = if !is_date {
         RangeKeys::Numeric
     } else {
-        let pattern = match format {
-            Some(f) => Some(JavaPattern::compile(f).map_err(|e| bad(kind, e))?),
-            None => None,
+        let style = match format {
+            Some(f) => KeyStyle::from_format(f).map_err(|e| bad(kind, e))?,
+            None => KeyStyle::Iso,
         };
-        RangeKeys::Date(pattern)
+        RangeKeys::Date(KeyFormat { zone, style })
     };
     Ok((ranges, keys))
 }
@@ -154,12 +169,12 @@ fn render_range(
     req: &AggRequest,
     ranges: &[RangeSpec],
     keys: &RangeKeys,
+    keyed: bool,
     buckets: &HashMap<BucketKey, FruitBucket>,
 ) -> Value {
     let text = |v: f64| match keys {
         RangeKeys::Numeric => java_double(v),
-        RangeKeys::Date(None) => format_millis(v as i64),
-        RangeKeys::Date(Some(pattern)) => pattern.format(v as i64),
+        RangeKeys::Date(format) => format.format(v as i64),
     };
     let out: Vec<Value> = ranges
         .iter()
@@ -184,5 +199,15 @@ fn render_range(
             Value::Object(obj)
         })
         .collect();
+    if keyed {
+        // Keyed by the bucket's key, which the bucket then leaves out (as ES does).
+        let mut by_key = Map::new();
+        for mut bucket in out {
+            let key = bucket.as_object_mut().and_then(|b| b.remove("key"));
+            let key = key.and_then(|k| k.as_str().map(str::to_string)).unwrap_or_default();
+            by_key.insert(key, bucket);
+        }
+        return json!({ "buckets": by_key });
+    }
     json!({ "buckets": out })
 }

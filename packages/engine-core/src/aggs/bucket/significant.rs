@@ -37,7 +37,7 @@ use crate::store::mapping::{FieldType, Mapping};
 pub(crate) const SUBSET_SIZE_KEY: BucketKey = BucketKey::Num(u64::MAX);
 
 impl TermFilter {
-    fn parse(kind: &str, key: &str, value: &Value) -> Result<TermFilter> {
+    pub(crate) fn parse(kind: &str, key: &str, value: &Value) -> Result<TermFilter> {
         let bad = || EngineError::XContentParse(format!("[{kind}] failed to parse field [{key}]"));
         match value {
             Value::String(p) => {
@@ -54,7 +54,7 @@ impl TermFilter {
         }
     }
 
-    fn accepts(&self, term: &str) -> bool {
+    pub(crate) fn accepts(&self, term: &str) -> bool {
         match self {
             TermFilter::Exact(terms) => terms.iter().any(|t| t == term),
             TermFilter::Pattern(p) => crate::query::tantivy::regex_cache::compile("include", p).is_ok_and(|re| {
@@ -272,7 +272,7 @@ fn render(req: &AggRequest, spec: &SignificantSpec, buckets: &HashMap<BucketKey,
 }
 
 impl SignificantSpec {
-    fn accepts(&self, term: &str) -> bool {
+    pub(crate) fn accepts(&self, term: &str) -> bool {
         self.include.as_ref().is_none_or(|f| f.accepts(term)) && !self.exclude.as_ref().is_some_and(|f| f.accepts(term))
     }
 }

@@ -90,7 +90,11 @@ fn compare_discard_nan(a: f64, b: f64, asc: bool) -> Ordering {
 /// A metric's value as ES sorts on it: the rendered `value` (or the named statistic or
 /// percentile), with ES's empty `min`/`max` being +/- infinity and any other empty one NaN.
 fn metric_value(sub: &AggRequest, bucket: &FruitBucket, index: usize, stat: Option<&str>) -> f64 {
-    let rendered = render_one(sub, &bucket.subs[index]);
+    let rendered = match bucket.subs.get(index) {
+        Some(fruit) => render_one(sub, fruit),
+        // A bucket shown with no documents (`min_doc_count: 0`) has no sub-results.
+        None => render_one(sub, &crate::aggs::intermediate::AggFruit::empty(sub)),
+    };
     let found = match stat {
         None => rendered.get("value"),
         Some(stat) => rendered.get(stat).or_else(|| percentile(&rendered, stat)),
@@ -98,8 +102,8 @@ fn metric_value(sub: &AggRequest, bucket: &FruitBucket, index: usize, stat: Opti
     match found.and_then(Value::as_f64) {
         Some(v) => v,
         None => match (&sub.kind, stat) {
-            (AggKind::Metric { op: MetricOp::Min }, None) | (_, Some("min")) => f64::INFINITY,
-            (AggKind::Metric { op: MetricOp::Max }, None) | (_, Some("max")) => f64::NEG_INFINITY,
+            (AggKind::Metric { op: MetricOp::Min, .. }, None) | (_, Some("min")) => f64::INFINITY,
+            (AggKind::Metric { op: MetricOp::Max, .. }, None) | (_, Some("max")) => f64::NEG_INFINITY,
             _ => f64::NAN,
         },
     }
@@ -116,6 +120,7 @@ fn is_metric(kind: &AggKind) -> bool {
     matches!(
         kind,
         AggKind::Metric { .. }
+            | AggKind::WeightedAvg(_)
             | AggKind::Cardinality
             | AggKind::Percentiles { .. }
             | AggKind::PercentileRanks { .. }
@@ -124,7 +129,7 @@ fn is_metric(kind: &AggKind) -> bool {
 }
 
 fn is_multi_value(kind: &AggKind) -> bool {
-    matches!(kind, AggKind::Metric { op: MetricOp::Stats | MetricOp::ExtendedStats })
+    matches!(kind, AggKind::Metric { op: MetricOp::Stats | MetricOp::ExtendedStats, .. })
         || matches!(kind, AggKind::Percentiles { .. } | AggKind::PercentileRanks { .. })
 }
 
@@ -198,8 +203,8 @@ mod tests {
     fn metric(name: &str, op: MetricOp) -> AggRequest {
         AggRequest {
             name: name.into(),
-            kind: AggKind::Metric { op },
-            field: AggField { name: "f".into(), resolved: None },
+            kind: AggKind::Metric { op, sigma: 2.0 },
+            field: AggField::named("f"),
             subs: vec![],
         }
     }
@@ -253,8 +258,8 @@ mod tests {
     fn empty_metrics_read_as_es_values() {
         let req = AggRequest {
             name: "t".into(),
-            kind: AggKind::Terms { size: 10, min_doc_count: 1, order: TermsOrder::count_desc() },
-            field: AggField { name: "k".into(), resolved: None },
+            kind: AggKind::Terms { size: 10, min_doc_count: 1, order: TermsOrder::count_desc(), filter: None },
+            field: AggField::named("k"),
             subs: subs(),
         };
         let order = TermsOrder(vec![

@@ -5,13 +5,15 @@ use std::collections::HashMap;
 
 use tantivy::collector::SegmentCollector;
 
+use super::key_hasher::KeyMap;
 use super::open::SegColumns;
-use super::{Accessor, Plan, SegState};
+use super::{Accessor, Plan, SegBucket, SegState, MISSING_ORD};
 use crate::aggs::bucket::composite::SegSources;
 use crate::aggs::bucket::filters::mask_keys;
 use crate::aggs::bucket::significant::SUBSET_SIZE_KEY;
 use crate::aggs::intermediate::{ords_to_strings, AggFruit, BucketKey, FruitBucket};
 use crate::aggs::request::AggKind;
+use crate::aggs::value_format::AggMissing;
 
 pub(super) fn harvest_state(plan: &Plan, state: SegState) -> AggFruit {
     match state {
@@ -80,7 +82,9 @@ pub(super) fn harvest_state(plan: &Plan, state: SegState) -> AggFruit {
         }
         SegState::Dense { counts, mut subs } => {
             let Accessor::Str(col) = &plan.accessor else { return AggFruit::Buckets(HashMap::new()) };
-            let ords: Vec<u64> = (0..counts.len() as u64).filter(|ord| counts[*ord as usize] > 0).collect();
+            // `min_doc_count: 0` shows every term of the field, matched or not.
+            let all = zero_buckets_wanted(plan);
+            let ords: Vec<u64> = (0..counts.len() as u64).filter(|ord| all || counts[*ord as usize] > 0).collect();
             let terms = ords_to_strings(col, &ords);
             if plan.kind == AggKind::Cardinality {
                 return AggFruit::Distinct(terms);
@@ -101,13 +105,23 @@ pub(super) fn harvest_state(plan: &Plan, state: SegState) -> AggFruit {
             ords.sort_unstable();
             AggFruit::Distinct(ords_to_strings(col, &ords))
         }
-        SegState::Buckets(buckets) => {
+        SegState::Buckets(mut buckets) => {
+            if zero_buckets_wanted(plan) {
+                add_zero_buckets(plan, &mut buckets);
+            }
             let mut text = String::new();
+            let missing_text = match &plan.missing {
+                Some(AggMissing::Str(s)) => Some(s.as_str()),
+                _ => None,
+            };
             let out = buckets
                 .into_iter()
                 .map(|(raw, bucket)| {
-                    let key = match &plan.accessor {
-                        Accessor::Str(col) if plan.kind.is_terms_like() || plan.kind == AggKind::Cardinality => {
+                    let key = match (&plan.accessor, missing_text) {
+                        (Accessor::Str(_) | Accessor::Unmapped, Some(missing)) if raw == MISSING_ORD => {
+                            BucketKey::Str(missing.to_string())
+                        }
+                        (Accessor::Str(col), _) if plan.kind.is_terms_like() || plan.kind == AggKind::Cardinality => {
                             text.clear();
                             let _ = col.ord_to_str(raw, &mut text);
                             BucketKey::Str(text.clone())
@@ -120,5 +134,24 @@ pub(super) fn harvest_state(plan: &Plan, state: SegState) -> AggFruit {
                 .collect();
             AggFruit::Buckets(out)
         }
+    }
+}
+
+/// `terms` with `min_doc_count: 0`: every value of the field in the segment gets a bucket,
+/// as ES's terms aggregator walks the segment's values (not only the matches) for it.
+fn zero_buckets_wanted(plan: &Plan) -> bool {
+    matches!(plan.kind, AggKind::Terms { min_doc_count: 0, .. })
+}
+
+fn add_zero_buckets(plan: &Plan, buckets: &mut KeyMap<SegBucket>) {
+    let mut add = |key: u64| {
+        buckets.entry(key).or_insert_with(|| SegBucket { count: 0, subs: Vec::new() });
+    };
+    match &plan.accessor {
+        Accessor::Str(col) => (0..col.num_terms() as u64).for_each(add),
+        Accessor::I64(c) => (0..c.values.num_vals()).for_each(|i| add(c.values.get_val(i) as u64)),
+        Accessor::F64(c) => (0..c.values.num_vals()).for_each(|i| add(c.values.get_val(i).to_bits())),
+        Accessor::Bool(c) => (0..c.values.num_vals()).for_each(|i| add(u64::from(c.values.get_val(i)))),
+        Accessor::Unmapped => {}
     }
 }

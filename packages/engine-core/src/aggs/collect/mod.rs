@@ -29,10 +29,12 @@ use crate::aggs::bucket::adjacency_matrix::adjacency_keys;
 use crate::aggs::bucket::auto_date_histogram::AutoCollect;
 use crate::aggs::bucket::composite::SegSources;
 use crate::aggs::bucket::filters::SegFilters;
+use crate::aggs::bucket::histogram;
 use crate::aggs::bucket::nested::for_each_joined;
 use crate::aggs::bucket::random_sampler::SegSampler;
 use crate::aggs::intermediate::{AggFruit, MetricState};
 use crate::aggs::request::{needs_scores, AggKind, AggRequest};
+use crate::aggs::value_format::AggMissing;
 use crate::columns::zone_map::{zone_map, ZoneMap};
 use crate::date::rounding::DateKeyer;
 use crate::nested::levels::SegLevels;
@@ -72,7 +74,16 @@ struct Plan {
     levels: Option<SegLevels>,
     /// Date histograms: the column's zone map, when it has one (`collect/date_block.rs`).
     zones: Option<Arc<ZoneMap>>,
+    /// `missing`: what a document without a value counts as.
+    missing: Option<AggMissing>,
 }
+
+/// A histogram value outside `hard_bounds`: in no bucket (NaN's bits, never a key).
+pub(super) const NO_BUCKET: u64 = 0x7ff8_0000_0000_0000;
+
+/// The bucket of documents without a keyword value when `missing` is given (no term
+/// ordinal is this large).
+pub(super) const MISSING_ORD: u64 = u64::MAX;
 
 /// Keyword terms with at most this many distinct terms in a segment count into a dense
 /// array indexed by term ordinal.
@@ -177,6 +188,7 @@ fn build_plan(
             _ => None,
         },
         zones,
+        missing: req.field.missing.clone(),
     })
 }
 
@@ -202,6 +214,12 @@ fn date_keyer(kind: &AggKind) -> Option<DateKeyer> {
 
 impl Plan {
     fn metric_values(&self, doc: DocId, state: &mut MetricState) {
+        if let (AggKind::WeightedAvg(spec), Some(SegColumns::Weighted(columns))) = (&self.kind, &self.columns) {
+            let mut values = Vec::new();
+            let weight = columns.read(doc, &mut values);
+            return crate::aggs::metric::weighted_avg::add_document(&values, weight, spec, state);
+        }
+        let before = state.count;
         match &self.accessor {
             Accessor::I64(c) => c.values_for_doc(doc).for_each(|v| state.add(v as f64)),
             Accessor::F64(c) => c.values_for_doc(doc).for_each(|v| state.add(v)),
@@ -209,6 +227,24 @@ impl Plan {
             // value_count on keywords counts values; other metrics reject keywords at parse time.
             Accessor::Str(c) => c.term_ords(doc).for_each(|_| state.add(0.0)),
             Accessor::Unmapped => {}
+        }
+        if state.count == before {
+            if let Some(v) = self.missing.as_ref().and_then(AggMissing::as_f64) {
+                state.add(v);
+            }
+        }
+    }
+
+    /// The bucket a document without a value falls in, with `missing` given.
+    fn missing_keys(&self, missing: &AggMissing, keys: &mut Vec<u64>) {
+        match (&self.kind, missing, &self.accessor) {
+            (AggKind::Histogram { .. } | AggKind::Range { .. }, AggMissing::Num(v), _) => self.numeric_keys(*v, keys),
+            (_, AggMissing::Str(_), Accessor::Str(_) | Accessor::Unmapped) => keys.push(MISSING_ORD),
+            (_, AggMissing::Num(v), Accessor::F64(_)) => keys.push(v.to_bits()),
+            (_, AggMissing::Num(v), Accessor::I64(_) | Accessor::Bool(_) | Accessor::Unmapped) => {
+                keys.push(*v as i64 as u64)
+            }
+            _ => {}
         }
     }
 
@@ -251,6 +287,11 @@ impl Plan {
             (_, Accessor::Str(c)) => keys.extend(c.term_ords(doc)),
             (_, Accessor::Unmapped) => {}
         }
+        if keys.is_empty() {
+            if let Some(missing) = &self.missing {
+                self.missing_keys(missing, keys);
+            }
+        }
         if keys.len() > 1 {
             keys.sort_unstable();
             keys.dedup();
@@ -291,7 +332,7 @@ impl Plan {
     /// Histogram: the bucket start's f64 bits. Range: the index of every range holding `v`.
     fn numeric_keys(&self, v: f64, keys: &mut Vec<u64>) {
         match (&self.kind, self.numeric_word(v)) {
-            (AggKind::Histogram { .. }, Some(key)) => keys.push(key),
+            (AggKind::Histogram { .. }, Some(key)) if key != NO_BUCKET => keys.push(key),
             (AggKind::Range { .. }, Some(mask)) => keys.extend(mask_keys(mask)),
             (AggKind::Range { ranges, .. }, None) => {
                 keys.extend(ranges.iter().enumerate().filter(|(_, r)| r.contains(v)).map(|(i, _)| i as u64))
@@ -305,7 +346,9 @@ impl Plan {
     /// ranges that hold `v`. None for other kinds and for more than 64 ranges.
     fn numeric_word(&self, v: f64) -> Option<u64> {
         match &self.kind {
-            AggKind::Histogram { interval, .. } => Some(((v / interval).floor() * interval).to_bits()),
+            AggKind::Histogram { interval, opts, .. } => {
+                Some(histogram::bucket_key(v, *interval, opts).map_or(NO_BUCKET, f64::to_bits))
+            }
             AggKind::Range { ranges, .. } if ranges.len() <= 64 => {
                 Some(ranges.iter().enumerate().fold(0, |m, (i, r)| if r.contains(v) { m | 1 << i } else { m }))
             }

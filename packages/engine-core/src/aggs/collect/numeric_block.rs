@@ -26,7 +26,11 @@ pub(super) fn collect_numeric_block(
     docs: &[DocId],
     values: &mut BlockValues,
 ) -> bool {
-    let plain = plan.subs.is_empty() && plan.filters.is_none() && plan.sampler.is_none() && plan.columns.is_none();
+    let plain = plan.subs.is_empty()
+        && plan.filters.is_none()
+        && plan.sampler.is_none()
+        && plan.columns.is_none()
+        && plan.missing.is_none();
     if !plain || plan.is_date_histogram() {
         return false;
     }
@@ -66,7 +70,9 @@ pub(super) fn collect_numeric_block(
 fn add(buckets: &mut KeyMap<SegBucket>, histogram: bool, word: u64, n: u64) {
     let mut bump = |key| buckets.entry(key).or_insert_with(|| SegBucket { count: 0, subs: Vec::new() }).count += n;
     if histogram {
-        bump(word);
+        if word != super::NO_BUCKET {
+            bump(word);
+        }
     } else {
         mask_keys(word).for_each(bump);
     }

@@ -7,7 +7,7 @@ use tantivy::{SegmentOrdinal, SegmentReader};
 
 use crate::aggs::bucket::composite::SegSources;
 use crate::aggs::bucket::source_text::SourceText;
-use crate::aggs::metric::matrix_stats::MatrixColumns;
+use crate::aggs::metric::matrix_stats::{MatrixColumns, WeightedColumns};
 use crate::aggs::request::AggKind;
 use crate::search::top_hits::TopHitsCollector;
 
@@ -19,6 +19,8 @@ pub(super) enum SegColumns {
     Composite(SegSources),
     Matrix(MatrixColumns),
     Source(SourceText),
+    /// `weighted_avg`: its value and weight columns.
+    Weighted(WeightedColumns),
 }
 
 /// Per-segment state of `composite` and `matrix_stats` (columns), `significant_text`
@@ -31,6 +33,10 @@ pub(super) fn open_segment(
     match kind {
         AggKind::Composite(spec) => Ok((Some(SegColumns::Composite(SegSources::open(spec, reader)?)), None)),
         AggKind::MatrixStats { fields } => Ok((Some(SegColumns::Matrix(MatrixColumns::open(fields, reader)?)), None)),
+        AggKind::WeightedAvg(spec) => {
+            let fields = [&spec.value, &spec.weight].map(|f| f.clone());
+            Ok((Some(SegColumns::Weighted(WeightedColumns::open(fields, reader)?)), None))
+        }
         AggKind::Significant(spec) => match &spec.text {
             Some(text) => Ok((Some(SegColumns::Source(SourceText::open(text, reader)?)), None)),
             None => Ok((None, None)),

@@ -29,7 +29,7 @@ fn column_state(plan: &Plan) -> SegState {
             last: None,
             bucket: SegBucket { count: 0, subs: plan.subs.iter().map(new_state).collect() },
         },
-        (AggKind::Metric { .. }, _) => SegState::Metric(MetricState::default()),
+        (AggKind::Metric { .. } | AggKind::WeightedAvg(_), _) => SegState::Metric(MetricState::default()),
         (_, _) if plan.subs.is_empty() && plan.filters.as_ref().is_some_and(|f| f.len() <= MASK_FILTERS) => {
             SegState::FilterMasks(vec![0; 1 << plan.filters.as_ref().map_or(0, |f| f.len())])
         }
@@ -52,7 +52,8 @@ fn column_state(plan: &Plan) -> SegState {
         }
         (_, Accessor::Str(col))
             if (plan.kind.is_terms_like() || plan.kind == AggKind::Cardinality)
-                && (col.num_terms() as u64) <= DENSE_TERMS_LIMIT =>
+                && (col.num_terms() as u64) <= DENSE_TERMS_LIMIT
+                && plan.missing.is_none() =>
         {
             let n = col.num_terms();
             let subs = if plan.subs.is_empty() { Vec::new() } else { (0..n).map(|_| None).collect() };

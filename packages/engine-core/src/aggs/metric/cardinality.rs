@@ -1,5 +1,7 @@
 //! `cardinality`: the exact distinct count of a field's values (ES is exact too below 3000
 //! values). Collected like `terms`; keyword values merge across segments as sorted term lists.
+//! `precision_threshold` only trades ES's accuracy for memory: an exact count is what any
+//! threshold asks for, so it is checked and accepted.
 
 use serde::de::IgnoredAny;
 use serde::Deserialize;
@@ -17,11 +19,16 @@ pub struct Cardinality;
 struct Options {
     #[serde(rename = "field")]
     _field: Option<IgnoredAny>,
+    #[serde(rename = "precision_threshold")]
+    _precision_threshold: Option<IgnoredAny>,
 }
 
 impl Aggregation for Cardinality {
     fn parse(def: &AggDef) -> Result<(AggKind, FieldRef)> {
         def.check_keys::<Options>()?;
+        if let Some(v) = def.body.get("precision_threshold") {
+            v.as_u64().ok_or_else(|| def.bad_field("precision_threshold"))?;
+        }
         Ok((AggKind::Cardinality, FieldRef::Field(def.required_field(def.field_option()?)?)))
     }
 

@@ -117,6 +117,38 @@ impl MatrixColumns {
     }
 }
 
+/// `weighted_avg`'s value and weight columns (`None`: unmapped, or absent from the segment).
+pub(crate) struct WeightedColumns([Option<NumColumn>; 2]);
+
+impl WeightedColumns {
+    pub(crate) fn open(fields: [Option<MatrixField>; 2], reader: &SegmentReader) -> tantivy::Result<WeightedColumns> {
+        let ff = reader.fast_fields();
+        let open = |f: &Option<MatrixField>| -> tantivy::Result<Option<NumColumn>> {
+            Ok(match f {
+                None => None,
+                Some(f) if f.is_f64 => ff.column_opt::<f64>(&f.column)?.map(NumColumn::F64),
+                Some(f) => ff.column_opt::<i64>(&f.column)?.map(NumColumn::I64),
+            })
+        };
+        Ok(WeightedColumns([open(&fields[0])?, open(&fields[1])?]))
+    }
+
+    /// The document's values (into `values`) and its weight (the first, if several).
+    pub(crate) fn read(&self, doc: DocId, values: &mut Vec<f64>) -> Option<f64> {
+        values.clear();
+        match &self.0[0] {
+            Some(NumColumn::I64(c)) => values.extend(c.values_for_doc(doc).map(|v| v as f64)),
+            Some(NumColumn::F64(c)) => values.extend(c.values_for_doc(doc)),
+            None => {}
+        }
+        match &self.0[1] {
+            Some(NumColumn::I64(c)) => c.values_for_doc(doc).next().map(|v| v as f64),
+            Some(NumColumn::F64(c)) => c.values_for_doc(doc).next(),
+            None => None,
+        }
+    }
+}
+
 /// Java `String.hashCode`, spread as `HashMap` does: ES keeps the per-field results in a
 /// `HashMap` and lists the fields in its iteration order (bucket, then insertion).
 fn java_bucket(name: &str, capacity: u32) -> u32 {

@@ -7,3 +7,4 @@ pub mod quantiles;
 pub mod scripted_metric;
 pub mod stats;
 pub mod top_hits;
+pub mod weighted_avg;

@@ -15,7 +15,7 @@ pub struct ScriptedMetric;
 impl Aggregation for ScriptedMetric {
     fn parse(def: &AggDef) -> Result<(AggKind, FieldRef)> {
         let field = crate::script::scripted_metric::summed_field(def.body)?;
-        Ok((AggKind::Metric { op: MetricOp::Sum }, FieldRef::Field(field)))
+        Ok((AggKind::Metric { op: MetricOp::Sum, sigma: 2.0 }, FieldRef::Field(field)))
     }
 
     fn accepts(&self, kind: &AggKind, ty: FieldType) -> bool {

@@ -83,7 +83,14 @@ impl TopHitsSpec {
                 "Aggregator [{name}] of type [top_hits] cannot accept sub-aggregations"
             )));
         }
-        let mut spec = TopHitsSpec { size: 3, from: 0, sort: None, source: SourceFilter::all(), track_scores: false };
+        let mut spec = TopHitsSpec {
+            size: 3,
+            from: 0,
+            sort: None,
+            source: SourceFilter::all(),
+            track_scores: false,
+            meta: Default::default(),
+        };
         for (key, value) in body {
             let bad = || EngineError::XContentParse(format!("[top_hits] failed to parse field [{key}]"));
             match key.as_str() {
@@ -92,6 +99,8 @@ impl TopHitsSpec {
                 "sort" => spec.sort = Some(parse_sort(value, mapping)?),
                 "_source" => spec.source = SourceFilter::from_body(value)?,
                 "track_scores" => spec.track_scores = value.as_bool().ok_or_else(bad)?,
+                "version" => spec.meta.version = value.as_bool().ok_or_else(bad)?,
+                "seq_no_primary_term" => spec.meta.seq_no_primary_term = value.as_bool().ok_or_else(bad)?,
                 _ => return Err(EngineError::XContentParse(format!("[top_hits] unknown field [{key}]"))),
             }
         }
@@ -105,7 +114,7 @@ impl TopHitsSpec {
     }
 
     fn specs(&self) -> Vec<SortSpec> {
-        self.sort.clone().unwrap_or_else(|| vec![SortSpec { target: SortTarget::Score, order: Order::Desc }])
+        self.sort.clone().unwrap_or_else(|| vec![SortSpec::new(SortTarget::Score, Order::Desc)])
     }
 
     fn sorted_by_score(&self) -> bool {
@@ -159,6 +168,12 @@ fn render_top_hits(spec: &TopHitsSpec, fruit: &TopHitsFruit) -> Value {
                 }
                 if spec.sort.is_some() {
                     obj.insert("sort".into(), Value::Array(sort_values_json(hit, &specs)));
+                }
+                if spec.meta.any() {
+                    let members = format!("{{{}}}", &spec.meta.render(&ctx.searcher, hit.address)[1..]);
+                    if let Ok(Value::Object(meta)) = serde_json::from_str::<Value>(&members) {
+                        obj.extend(meta);
+                    }
                 }
                 Value::Object(obj)
             })

@@ -9,6 +9,7 @@ mod dis_max;
 mod exists;
 mod field_value;
 mod function_score;
+mod fuzziness;
 mod fuzzy;
 mod ids;
 mod match_all;
@@ -29,6 +30,7 @@ pub mod score_function;
 mod simple_query_parser;
 mod term;
 mod terms;
+mod terms_set;
 pub mod wildcard;
 
 use std::cell::Cell;
@@ -70,7 +72,23 @@ impl Drop for DepthGuard {
 /// before the recursion can get anywhere near the stack's end.
 pub fn parse_query(value: &Value) -> Result<QueryAst> {
     let _depth = DepthGuard::enter()?;
-    parse_query_at_depth(value)
+    let ast = parse_query_at_depth(value)?;
+    Ok(match query_name(value) {
+        Some(name) => QueryAst::Named { name, query: Box::new(ast) },
+        None => ast,
+    })
+}
+
+/// A query's `_name` (each type's options accept it, so it is valid where found): beside a
+/// compound query's options, or beside a field-level query's field options.
+fn query_name(value: &Value) -> Option<String> {
+    let (_, body) = value.as_object()?.iter().next()?;
+    let body = body.as_object()?;
+    let named = |obj: &serde_json::Map<String, Value>| obj.get("_name").and_then(Value::as_str).map(str::to_string);
+    named(body).or_else(|| match body.values().next() {
+        Some(Value::Object(options)) if body.len() == 1 => named(options),
+        _ => None,
+    })
 }
 
 fn parse_query_at_depth(value: &Value) -> Result<QueryAst> {
@@ -114,6 +132,7 @@ fn parse_query_at_depth(value: &Value) -> Result<QueryAst> {
         "simple_query_string" => query_string::parse_simple(body),
         "more_like_this" => more_like_this::parse(body),
         "nested" => nested::parse(body),
+        "terms_set" => terms_set::parse(body),
         other => Err(EngineError::Parsing(format!("unknown query [{other}]"))),
     }
 }

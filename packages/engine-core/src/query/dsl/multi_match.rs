@@ -1,13 +1,22 @@
-//! `multi_match`: one `match` per field (`"title^2"` boosts a field), combined as
-//! `best_fields` (dis_max with `tie_breaker`, the default) or `most_fields` (sum, as bool
-//! should). Other types are rejected.
+//! `multi_match`: the query on each of `fields` (`"title^2"` boosts a field), combined by
+//! `type` as ES does:
+//! - `best_fields` (default): a `match` per field, the best field's score (`dis_max` with
+//!   `tie_breaker`);
+//! - `most_fields`: a `match` per field, scores added (bool `should`);
+//! - `phrase` / `phrase_prefix`: a `match_phrase(_prefix)` per field, best field's score;
+//! - `bool_prefix`: a `match_bool_prefix` per field, scores added;
+//! - `cross_fields`: term-centric, the fields of one analyzer searched as one (resolved at
+//!   lowering, where the fields' types are known: `lower/text.rs`).
 
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{from_value, match_query};
+use super::combined_fields::field_and_boost;
+use super::from_value;
+use super::match_bool_prefix::{parse_msm, parse_operator, query_text};
+use super::{match_bool_prefix, match_phrase, match_phrase_prefix, match_query};
 use crate::error::{EngineError, Result};
-use crate::query::ast::{BoolAst, QueryAst};
+use crate::query::ast::{BoolAst, CrossFieldsAst, QueryAst};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -20,45 +29,132 @@ struct MultiMatchOptions {
     operator: Option<String>,
     minimum_should_match: Option<Value>,
     boost: Option<f32>,
+    analyzer: Option<String>,
+    fuzziness: Option<Value>,
+    prefix_length: Option<i64>,
+    max_expansions: Option<i64>,
+    fuzzy_transpositions: Option<bool>,
+    slop: Option<u32>,
+    zero_terms_query: Option<String>,
+    /// Only the standard analyzer exists here: there are no synonyms to make phrases of.
+    #[serde(rename = "auto_generate_synonyms_phrase_query")]
+    _auto_generate_synonyms_phrase_query: Option<bool>,
     #[serde(rename = "_name")]
     _name: Option<String>,
 }
 
+const KIND: &str = "multi_match";
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Type {
+    BestFields,
+    MostFields,
+    Phrase,
+    PhrasePrefix,
+    BoolPrefix,
+    CrossFields,
+}
+
+fn parse_type(name: Option<&str>) -> Result<Type> {
+    Ok(match name.map(str::to_ascii_lowercase).as_deref() {
+        None | Some("best_fields" | "boolean") => Type::BestFields,
+        Some("most_fields") => Type::MostFields,
+        Some("phrase") => Type::Phrase,
+        Some("phrase_prefix") => Type::PhrasePrefix,
+        Some("bool_prefix") => Type::BoolPrefix,
+        Some("cross_fields") => Type::CrossFields,
+        Some(other) => {
+            return Err(EngineError::Parse(format!("failed to parse [{KIND}] query type [{other}]. unknown type.")))
+        }
+    })
+}
+
 pub fn parse(body: &Value) -> Result<QueryAst> {
-    let opts: MultiMatchOptions = from_value("multi_match", body)?;
+    let opts: MultiMatchOptions = from_value(KIND, body)?;
     if opts.fields.is_empty() {
-        return Err(EngineError::Parsing("[multi_match] requires [fields] (index defaults are not supported)".into()));
+        return Err(EngineError::Parsing(format!("[{KIND}] requires [fields] (index defaults are not supported)")));
     }
-    let per_field = opts
-        .fields
+    // A pattern would need the mapping to expand; searching it as a field name would
+    // silently match nothing.
+    if let Some(pattern) = opts.fields.iter().find(|f| f.contains('*')) {
+        return Err(EngineError::Parsing(format!("[{KIND}] field patterns such as [{pattern}] are not supported")));
+    }
+    if let Some(analyzer) = opts.analyzer.as_deref().filter(|a| *a != "standard") {
+        return Err(EngineError::Parsing(format!("[{KIND}] analyzer [{analyzer}] is not supported")));
+    }
+    let kind = parse_type(opts.kind.as_deref())?;
+    if opts.fuzziness.is_some() && matches!(kind, Type::Phrase | Type::PhrasePrefix | Type::CrossFields) {
+        let name = opts.kind.as_deref().unwrap_or_default();
+        return Err(EngineError::IllegalArgument(format!("Fuzziness not allowed for type [{name}]")));
+    }
+    if opts.fuzziness.is_some() && kind == Type::BoolPrefix {
+        return Err(EngineError::Parsing(format!("[{KIND}] fuzziness with type [bool_prefix] is not supported")));
+    }
+    let zero_terms_all = match_query::zero_terms_all(KIND, opts.zero_terms_query.as_deref())?;
+    if zero_terms_all && !matches!(kind, Type::BestFields | Type::MostFields) {
+        return Err(EngineError::Parsing(format!(
+            "[{KIND}] zero_terms_query [all] is only supported with best_fields and most_fields"
+        )));
+    }
+    let fields = opts.fields.iter().map(|f| field_and_boost(KIND, f)).collect::<Result<Vec<_>>>()?;
+    let tie_breaker = opts.tie_breaker.unwrap_or(0.0);
+    if kind == Type::CrossFields {
+        let cross = CrossFieldsAst {
+            fields,
+            text: query_text(KIND, &opts.query)?,
+            operator: parse_operator(KIND, opts.operator.as_deref())?,
+            minimum_should_match: parse_msm(KIND, opts.minimum_should_match.as_ref())?,
+            tie_breaker,
+        };
+        return Ok(QueryAst::CrossFields(Box::new(cross)).boosted(opts.boost));
+    }
+    let per_field = fields
         .iter()
-        .map(|spec| {
-            let (field, boost) = match spec.split_once('^') {
-                Some((f, b)) => (
-                    f,
-                    Some(
-                        b.parse::<f32>()
-                            .map_err(|_| EngineError::Parsing(format!("[multi_match] bad field boost in [{spec}]")))?,
-                    ),
-                ),
-                None => (spec.as_str(), None),
-            };
-            let mut options = json!({ "query": opts.query });
-            if let Some(op) = &opts.operator {
-                options["operator"] = json!(op);
-            }
-            if let Some(msm) = &opts.minimum_should_match {
-                options["minimum_should_match"] = msm.clone();
-            }
-            Ok(match_query::parse(&json!({ field: options }))?.boosted(boost))
+        .map(|(field, boost)| {
+            let query = per_field_query(kind, field, &opts)?;
+            Ok(query.boosted(Some(*boost)))
         })
         .collect::<Result<Vec<_>>>()?;
-    let combined = match opts.kind.as_deref().unwrap_or("best_fields") {
-        "best_fields" => QueryAst::DisMax { queries: per_field, tie_breaker: opts.tie_breaker.unwrap_or(0.0) },
-        "most_fields" => QueryAst::Bool(BoolAst { should: per_field, ..Default::default() }),
-        other => return Err(EngineError::Parsing(format!("[multi_match] type [{other}] is not supported"))),
+    let combined = match kind {
+        Type::MostFields | Type::BoolPrefix => QueryAst::Bool(BoolAst { should: per_field, ..Default::default() }),
+        _ => QueryAst::DisMax { queries: per_field, tie_breaker },
     };
     Ok(combined.boosted(opts.boost))
+}
+
+/// The single-field query each type runs on one field, with the options that apply to it.
+fn per_field_query(kind: Type, field: &str, opts: &MultiMatchOptions) -> Result<QueryAst> {
+    let mut options = json!({ "query": opts.query });
+    let mut copy = |name: &str, value: Option<Value>| {
+        if let Some(v) = value {
+            options[name] = v;
+        }
+    };
+    match kind {
+        Type::BestFields | Type::MostFields | Type::BoolPrefix => {
+            copy("operator", opts.operator.clone().map(Value::String));
+            copy("minimum_should_match", opts.minimum_should_match.clone());
+        }
+        Type::Phrase | Type::PhrasePrefix => copy("slop", opts.slop.map(|s| json!(s))),
+        Type::CrossFields => unreachable!("resolved at lowering"),
+    }
+    match kind {
+        Type::BestFields | Type::MostFields => {
+            copy("fuzziness", opts.fuzziness.clone());
+            copy("prefix_length", opts.prefix_length.map(|n| json!(n)));
+            copy("max_expansions", opts.max_expansions.map(|n| json!(n)));
+            copy("fuzzy_transpositions", opts.fuzzy_transpositions.map(Value::Bool));
+            copy("zero_terms_query", opts.zero_terms_query.clone().map(Value::String));
+            match_query::parse(&json!({ field: options }))
+        }
+        Type::Phrase => match_phrase::parse(&json!({ field: options })),
+        Type::PhrasePrefix => {
+            copy("max_expansions", opts.max_expansions.map(|n| json!(n)));
+            match_phrase_prefix::parse(&json!({ field: options }))
+        }
+        Type::BoolPrefix => match_bool_prefix::parse(&json!({ field: options })),
+        Type::CrossFields => unreachable!("resolved at lowering"),
+    }
 }
 
 #[cfg(test)]
@@ -74,10 +170,33 @@ mod tests {
     }
 
     #[test]
-    fn most_fields_sums_and_unknown_types_fail() {
-        let ast = parse(&json!({"query": "fox", "fields": ["title"], "type": "most_fields"})).unwrap();
-        assert!(matches!(ast, QueryAst::Bool(_)));
-        assert!(parse(&json!({"query": "x", "fields": ["a"], "type": "cross_fields"})).is_err());
+    fn each_type_builds_its_per_field_query() {
+        let of = |kind: &str| parse(&json!({"query": "quick fo", "fields": ["title"], "type": kind})).unwrap();
+        assert!(matches!(of("most_fields"), QueryAst::Bool(_)));
+        assert!(
+            matches!(of("phrase"), QueryAst::DisMax { queries, .. } if matches!(queries[0], QueryAst::MatchPhrase { .. }))
+        );
+        let prefix = of("phrase_prefix");
+        assert!(
+            matches!(prefix, QueryAst::DisMax { queries, .. } if matches!(queries[0], QueryAst::MatchPhrasePrefix { .. }))
+        );
+        assert!(
+            matches!(of("bool_prefix"), QueryAst::Bool(b) if matches!(b.should[0], QueryAst::MatchBoolPrefix { .. }))
+        );
+        assert!(matches!(of("cross_fields"), QueryAst::CrossFields(_)));
+        let slop = parse(&json!({"query": "a b", "fields": ["t"], "type": "phrase", "slop": 2})).unwrap();
+        assert!(
+            matches!(slop, QueryAst::DisMax { queries, .. } if matches!(queries[0], QueryAst::MatchPhrase { slop: 2, .. }))
+        );
+    }
+
+    #[test]
+    fn refusals_name_what_es_names() {
+        let err = parse(&json!({"query": "x", "fields": ["a"], "type": "fastest"})).unwrap_err();
+        assert_eq!(err.es_type_and_status().0, "parse_exception");
+        let err = parse(&json!({"query": "x", "fields": ["a"], "type": "phrase", "fuzziness": 1})).unwrap_err();
+        assert_eq!(err.to_string(), "Fuzziness not allowed for type [phrase]");
         assert!(parse(&json!({"query": "x", "fields": []})).is_err());
+        assert!(parse(&json!({"query": "x", "fields": ["ti*"]})).is_err());
     }
 }

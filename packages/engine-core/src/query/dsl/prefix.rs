@@ -12,6 +12,7 @@ use crate::query::ast::QueryAst;
 #[serde(deny_unknown_fields)]
 struct PrefixOptions {
     value: Value,
+    case_insensitive: Option<bool>,
     boost: Option<f32>,
     #[serde(rename = "_name")]
     _name: Option<String>,
@@ -20,6 +21,10 @@ struct PrefixOptions {
 pub fn parse(body: &Value) -> Result<QueryAst> {
     let (field, opts) = field_options::<PrefixOptions>("prefix", body)?;
     let value = scalar_text("prefix", &opts.value)?;
+    if opts.case_insensitive == Some(true) {
+        let pattern = format!("{}.*", super::term::regex_escape(&value));
+        return Ok(super::term::case_insensitive_pattern(&field, &pattern).boosted(opts.boost));
+    }
     Ok(QueryAst::Prefix { field, value }.boosted(opts.boost))
 }
 

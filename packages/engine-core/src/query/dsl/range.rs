@@ -4,6 +4,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::{from_value, single_field};
+use crate::date::zone::DateZone;
 use crate::error::{EngineError, Result};
 use crate::query::ast::{QueryAst, RangeAst};
 
@@ -24,11 +25,14 @@ struct RangeOptions {
 pub fn parse(body: &Value) -> Result<QueryAst> {
     let (field, spec) = single_field("range", body)?;
     let opts: RangeOptions = from_value("range", spec)?;
-    if let Some(tz) = opts.time_zone.as_deref() {
-        if !matches!(tz, "UTC" | "Z" | "+00:00" | "Etc/UTC") {
-            return Err(EngineError::Parsing(format!("[range] time_zone [{tz}] is not supported (UTC only)")));
-        }
-    }
+    let time_zone = match opts.time_zone.as_deref() {
+        None => None,
+        Some(tz) => Some(DateZone::parse(tz).ok_or_else(|| EngineError::XContentParseCaused {
+            reason: "[range] failed to parse field [time_zone]".into(),
+            cause_type: "zone_rules_exception",
+            cause_reason: format!("Unknown time-zone ID: {tz}"),
+        })?),
+    };
     let null_to_none = |v: Option<Value>| v.filter(|v| !v.is_null());
     let range = RangeAst {
         field: field.clone(),
@@ -37,6 +41,7 @@ pub fn parse(body: &Value) -> Result<QueryAst> {
         lt: null_to_none(opts.lt),
         lte: null_to_none(opts.lte),
         format: opts.format,
+        time_zone,
     };
     Ok(QueryAst::Range(range).boosted(opts.boost))
 }
@@ -58,8 +63,10 @@ mod tests {
     }
 
     #[test]
-    fn rejects_legacy_from_to_and_other_time_zones() {
+    fn rejects_legacy_from_to_and_unknown_time_zones() {
         assert!(parse(&json!({"n": {"from": 1}})).is_err());
-        assert!(parse(&json!({"n": {"gte": 1, "time_zone": "+01:00"}})).is_err());
+        assert!(parse(&json!({"n": {"gte": 1, "time_zone": "Mars/Olympus"}})).is_err());
+        let QueryAst::Range(r) = parse(&json!({"n": {"gte": 1, "time_zone": "+01:00"}})).unwrap() else { panic!() };
+        assert_eq!(r.time_zone, Some(DateZone::Fixed(3600)));
     }
 }

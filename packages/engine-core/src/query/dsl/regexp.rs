@@ -14,6 +14,7 @@ use crate::query::ast::QueryAst;
 struct RegexpOptions {
     value: Value,
     flags: Option<String>,
+    case_insensitive: Option<bool>,
     boost: Option<f32>,
     #[serde(rename = "_name")]
     _name: Option<String>,
@@ -25,6 +26,9 @@ pub fn parse(body: &Value) -> Result<QueryAst> {
         return Err(EngineError::Parsing(format!("[regexp] flags [{flags}] are not supported")));
     }
     let pattern = scalar_text("regexp", &opts.value)?;
+    if opts.case_insensitive == Some(true) {
+        return Ok(super::term::case_insensitive_pattern(&field, &pattern).boosted(opts.boost));
+    }
     Ok(QueryAst::Regexp { field, pattern }.boosted(opts.boost))
 }
 

@@ -13,6 +13,7 @@ struct WildcardOptions {
     value: Option<Value>,
     /// ES accepts the pattern under either name.
     wildcard: Option<Value>,
+    case_insensitive: Option<bool>,
     boost: Option<f32>,
     #[serde(rename = "_name")]
     _name: Option<String>,
@@ -25,6 +26,9 @@ pub fn parse(body: &Value) -> Result<QueryAst> {
         .or(opts.wildcard)
         .ok_or_else(|| EngineError::Parsing("[wildcard] requires either [value] or [wildcard]".to_string()))?;
     let pattern = scalar_text("wildcard", &raw)?;
+    if opts.case_insensitive == Some(true) {
+        return Ok(super::term::case_insensitive_pattern(&field, &to_regex(&pattern)).boosted(opts.boost));
+    }
     Ok(QueryAst::Wildcard { field, pattern }.boosted(opts.boost))
 }
 

@@ -9,7 +9,8 @@ use tantivy::schema::IndexRecordOption;
 use tantivy::Term;
 
 use super::context::{LowerContext, ES_SCORE_SCALE};
-use crate::date::bound::parse_date_bound;
+use crate::date::bound::{parse_date_bound, parse_date_bound_in_zone};
+use crate::date::zone::DateZone;
 use crate::date::{parse_date_value, parse_format_list};
 use crate::error::{EngineError, Result, ShardCause};
 use crate::query::ast::RangeAst;
@@ -23,8 +24,8 @@ use crate::store::mapping::{FieldMapping, FieldType};
 /// up), `2024-01-01` covers the whole day and date math works.
 pub(crate) fn exact_query(fm: &FieldMapping, value: &Value, ctx: &LowerContext) -> Result<Box<dyn Query>> {
     if fm.field_type == FieldType::Date {
-        let lo = parse_range_date(value, fm, None, ctx.now_ms, false)?;
-        let hi = parse_range_date(value, fm, None, ctx.now_ms, true)?;
+        let lo = parse_range_date(value, fm, None, ctx.now_ms, false, None)?;
+        let hi = parse_range_date(value, fm, None, ctx.now_ms, true, None)?;
         let column = ctx.mapping.schema.get_field_name(fm.field).to_string();
         let day = ColumnRangeQuery::new(fm.field, column, lo, hi);
         return Ok(Box::new(ConstScoreQuery::new(Box::new(day), ES_SCORE_SCALE)));
@@ -130,7 +131,8 @@ pub(super) fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dy
             // Date bounds that round up (`gt`, `lte`) cover the whole unit the text names.
             let read = |v: &Value, round_up: bool| -> Result<f64> {
                 if fm.field_type == FieldType::Date {
-                    parse_range_date(v, fm, r.format.as_deref(), ctx.now_ms, round_up).map(|ms| ms as f64)
+                    parse_range_date(v, fm, r.format.as_deref(), ctx.now_ms, round_up, r.time_zone.as_ref())
+                        .map(|ms| ms as f64)
                 } else {
                     let f = coerce_f64(v).ok_or_else(|| {
                         EngineError::shard(
@@ -210,13 +212,24 @@ pub(super) fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dy
 }
 
 /// A date range bound: a date in the query's or the field's format, epoch millis, or date
-/// math anchored at `now` or `<date>||` (UTC); see `date_bound`.
-fn parse_range_date(v: &Value, fm: &FieldMapping, format: Option<&str>, now_ms: i64, round_up: bool) -> Result<i64> {
+/// math anchored at `now` or `<date>||`, in the query's `time_zone` (UTC by default); see
+/// `date::bound`.
+fn parse_range_date(
+    v: &Value,
+    fm: &FieldMapping,
+    format: Option<&str>,
+    now_ms: i64,
+    round_up: bool,
+    zone: Option<&DateZone>,
+) -> Result<i64> {
     let formats = match format {
         Some(f) => parse_format_list(f)
             .map_err(|e| EngineError::shard(ShardCause::QueryShard, format!("failed to create query: {e}")))?,
         None => fm.date_formats.clone(),
     };
-    parse_date_bound(v, &formats, now_ms, round_up)
-        .map_err(|e| EngineError::shard(ShardCause::QueryShard, format!("failed to create query: {e}")))
+    match zone {
+        Some(zone) => parse_date_bound_in_zone(v, &formats, now_ms, round_up, zone),
+        None => parse_date_bound(v, &formats, now_ms, round_up),
+    }
+    .map_err(|e| EngineError::shard(ShardCause::QueryShard, format!("failed to create query: {e}")))
 }

@@ -6,17 +6,16 @@
 pub mod context;
 pub(crate) mod exact;
 mod function_score;
+pub(crate) mod match_query;
 mod more_like_this;
 pub(crate) mod multi_term;
 mod query_string;
+mod terms_set;
 mod text;
 
-use serde_json::Value;
 use tantivy::query::{
-    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery, Occur, Query, TermQuery,
-    TermSetQuery,
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery, Occur, Query, TermSetQuery,
 };
-use tantivy::schema::IndexRecordOption;
 use tantivy::Term;
 
 pub use context::{LowerContext, ES_SCORE_SCALE};
@@ -27,7 +26,7 @@ use multi_term::{
 };
 
 use crate::error::Result;
-use crate::query::ast::{BoolAst, MinimumShouldMatch, Operator, QueryAst};
+use crate::query::ast::{BoolAst, QueryAst};
 use crate::query::tantivy::boosting::BoostingQuery;
 use crate::store::mapping::{FieldType, Mapping};
 
@@ -79,8 +78,13 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
             }
         }
         QueryAst::Range(range) => lower_range(range, ctx)?,
-        QueryAst::Match { field, text, operator, minimum_should_match } => {
-            lower_match(field, text, *operator, *minimum_should_match, ctx)?
+        QueryAst::Match { field, text, operator, minimum_should_match, fuzzy, zero_terms_all } => {
+            let how = match_query::MatchHow {
+                operator: *operator,
+                msm: minimum_should_match.as_ref(),
+                fuzzy: fuzzy.as_ref(),
+            };
+            match_query::lower_match(field, text, &how, *zero_terms_all, ctx)?
         }
         QueryAst::Bool(b) if crate::query::tantivy::query_cache::cacheable(ast) => {
             crate::query::tantivy::query_cache::wrap(ast, lower_bool(b, ctx)?)
@@ -112,10 +116,10 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
         QueryAst::FunctionScore(fs) => function_score::lower_function_score(fs, ctx)?,
         QueryAst::Pinned { ids, organic } => text::lower_pinned(ids, organic, ctx)?,
         QueryAst::MatchBoolPrefix { field, text, operator, minimum_should_match } => {
-            text::lower_match_bool_prefix(field, text, *operator, *minimum_should_match, ctx)?
+            text::lower_match_bool_prefix(field, text, *operator, minimum_should_match.as_ref(), ctx)?
         }
         QueryAst::CombinedFields { fields, text, operator, minimum_should_match } => {
-            text::lower_combined_fields(fields, text, *operator, *minimum_should_match, ctx)?
+            text::lower_combined_fields(fields, text, *operator, minimum_should_match.as_ref(), ctx)?
         }
         QueryAst::QueryString(qs) => {
             // Its clauses are only known now: Lucene's limit applies to what it expanded to.
@@ -125,6 +129,9 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
         }
         QueryAst::MoreLikeThis(m) => more_like_this::lower_more_like_this(m, ctx)?,
         QueryAst::Nested(n) => crate::nested::query::lower_nested(n, ctx)?,
+        QueryAst::Named { query, .. } => lower(query, ctx)?,
+        QueryAst::TermsSet(ts) => terms_set::lower_terms_set(ts, ctx)?,
+        QueryAst::CrossFields(cf) => text::lower_cross_fields(cf, ctx)?,
         QueryAst::NestedObjects => match &ctx.mapping.nested {
             None => Box::new(EmptyQuery),
             Some(nested) => {
@@ -138,32 +145,6 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
 /// `query_string` resolved to the plain queries it stands for (the highlighter reads their terms).
 pub(crate) fn query_string_ast(qs: &crate::query::ast::QueryStringAst, ctx: &mut LowerContext) -> Result<QueryAst> {
     query_string::to_ast(qs, ctx)
-}
-
-fn lower_match(
-    field: &str,
-    text: &str,
-    operator: Operator,
-    msm: Option<MinimumShouldMatch>,
-    ctx: &mut LowerContext,
-) -> Result<Box<dyn Query>> {
-    let Some(fm) = ctx.mapping.get(field) else { return Ok(Box::new(EmptyQuery)) };
-    if fm.field_type != FieldType::Text {
-        return exact_query(fm, &Value::String(text.to_string()), ctx);
-    }
-    let mut terms = text::analyzed_terms(fm.field, text, ctx);
-    if terms.is_empty() {
-        return Ok(Box::new(EmptyQuery));
-    }
-    if terms.len() == 1 {
-        return Ok(Box::new(TermQuery::new(terms.pop().unwrap(), IndexRecordOption::WithFreqs)));
-    }
-    crate::query::limits::check_expansion(terms.len())?;
-    let clauses: Vec<Box<dyn Query>> = terms
-        .into_iter()
-        .map(|t| Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)) as Box<dyn Query>)
-        .collect();
-    Ok(text::combine(clauses, operator, msm))
 }
 
 fn lower_bool(b: &BoolAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
@@ -190,8 +171,8 @@ fn lower_bool(b: &BoolAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
         clauses.push((Occur::Must, Box::new(ConstScoreQuery::new(ctx.all_docs(), 0.0))));
     }
     // ES default: should clauses are optional once there is a must/filter, else one must match.
-    let min_should = match b.minimum_should_match {
-        Some(m) => m.resolve(b.should.len()),
+    let min_should = match &b.minimum_should_match {
+        Some(m) => m.resolve(b.should.len())?,
         None if required == 0 && !b.should.is_empty() => 1,
         None => 0,
     };
@@ -262,8 +243,10 @@ mod tests {
         let q = QueryAst::Match {
             field: "t".into(),
             text: "Hello, WORLD".into(),
-            operator: Operator::And,
+            operator: crate::query::ast::Operator::And,
             minimum_should_match: None,
+            fuzzy: None,
+            zero_terms_all: false,
         };
         let debug = format!("{:?}", lower(&q, &mut ctx(&m)).unwrap());
         assert!(debug.contains("hello") && debug.contains("world"), "{debug}");

@@ -73,7 +73,7 @@ pub fn lower_more_like_this(m: &MltAst, ctx: &mut LowerContext) -> Result<Box<dy
         min_doc_freq: m.min_doc_freq,
         max_doc_freq: m.max_doc_freq,
         max_query_terms: m.max_query_terms,
-        minimum_should_match: m.minimum_should_match,
+        minimum_should_match: m.minimum_should_match.clone(),
         boost_terms: m.boost_terms,
     }))
 }
@@ -137,7 +137,11 @@ impl MoreLikeThisQuery {
                 (Occur::Should, q)
             })
             .collect();
-        let required = self.minimum_should_match.resolve(clauses.len()).max(1);
+        let required = self
+            .minimum_should_match
+            .resolve(clauses.len())
+            .map_err(|e| tantivy::TantivyError::InvalidArgument(e.to_string()))?
+            .max(1);
         if required >= 2 && required < clauses.len() {
             // "k of n" with 1 < k < n: tantivy's heap disjunction costs a heap step per posting;
             // counting clause-at-a-time visits the same postings without one.

@@ -72,7 +72,7 @@ fn string_field<'a>(kind: &str, field: &str, ctx: &'a LowerContext) -> Result<Op
     }
 }
 
-fn not_for_type(kind: &str, fm: &FieldMapping) -> crate::error::EngineError {
+pub(crate) fn not_for_type(kind: &str, fm: &FieldMapping) -> crate::error::EngineError {
     EngineError::shard(ShardCause::QueryShard, format!(
         "failed to create query: Can only use {kind} queries on keyword and text fields - not on [{}] which is of type [{}]",
         fm.name,

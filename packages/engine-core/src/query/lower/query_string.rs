@@ -13,7 +13,7 @@ use crate::store::mapping::FieldType;
 
 pub fn to_ast(qs: &QueryStringAst, ctx: &mut LowerContext) -> Result<QueryAst> {
     let mut ast = node(&qs.tree, qs, ctx)?;
-    if let (QueryAst::Bool(b), Some(m)) = (&mut ast, qs.minimum_should_match) {
+    if let (QueryAst::Bool(b), Some(m)) = (&mut ast, qs.minimum_should_match.clone()) {
         b.minimum_should_match = Some(m);
     }
     Ok(ast)
@@ -102,7 +102,14 @@ fn leaf_query(
                 }
             }
             let operator = if qs.and_operator { Operator::And } else { Operator::Or };
-            QueryAst::Match { field: field_s, text: t.clone(), operator, minimum_should_match: None }
+            QueryAst::Match {
+                field: field_s,
+                text: t.clone(),
+                operator,
+                minimum_should_match: None,
+                fuzzy: None,
+                zero_terms_all: false,
+            }
         }
         _ if lenient && ftype.is_some() && !is_string && !matches!(leaf, QsLeaf::Range { .. } | QsLeaf::Exists) => {
             QueryAst::MatchNone

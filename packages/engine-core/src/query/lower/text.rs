@@ -10,7 +10,7 @@ use super::context::LowerContext;
 use super::exact::exact_query;
 use super::multi_term::lower_prefix;
 use crate::error::{EngineError, Result, ShardCause};
-use crate::query::ast::{MinimumShouldMatch, Operator, QueryAst};
+use crate::query::ast::{CrossFieldsAst, MinimumShouldMatch, Operator, QueryAst};
 use crate::store::mapping::FieldType;
 
 /// Pinned ids score the largest floats, each one step below the previous (ES does the same),
@@ -41,22 +41,22 @@ pub(crate) fn analyzed_terms(field: tantivy::schema::Field, text: &str, ctx: &mu
 pub(crate) fn combine(
     clauses: Vec<Box<dyn Query>>,
     operator: Operator,
-    msm: Option<MinimumShouldMatch>,
-) -> Box<dyn Query> {
+    msm: Option<&MinimumShouldMatch>,
+) -> Result<Box<dyn Query>> {
     let n = clauses.len();
     let occur = if operator == Operator::And { Occur::Must } else { Occur::Should };
     let clauses: Vec<(Occur, Box<dyn Query>)> = clauses.into_iter().map(|q| (occur, q)).collect();
-    match (operator, msm) {
-        (Operator::Or, Some(m)) => Box::new(BooleanQuery::with_minimum_required_clauses(clauses, m.resolve(n).max(1))),
+    Ok(match (operator, msm) {
+        (Operator::Or, Some(m)) => Box::new(BooleanQuery::with_minimum_required_clauses(clauses, m.resolve(n)?.max(1))),
         _ => Box::new(BooleanQuery::new(clauses)),
-    }
+    })
 }
 
 pub fn lower_match_bool_prefix(
     field: &str,
     text: &str,
     operator: Operator,
-    msm: Option<MinimumShouldMatch>,
+    msm: Option<&MinimumShouldMatch>,
     ctx: &mut LowerContext,
 ) -> Result<Box<dyn Query>> {
     let Some(fm) = ctx.mapping.get(field) else { return Ok(Box::new(EmptyQuery)) };
@@ -78,7 +78,7 @@ pub fn lower_match_bool_prefix(
     if clauses.len() == 1 {
         return Ok(clauses.pop().unwrap());
     }
-    Ok(combine(clauses, operator, msm))
+    combine(clauses, operator, msm)
 }
 
 /// Each analysed term must be found in one of the fields; per term the fields' scores add up
@@ -87,7 +87,7 @@ pub fn lower_combined_fields(
     fields: &[(String, f32)],
     text: &str,
     operator: Operator,
-    msm: Option<MinimumShouldMatch>,
+    msm: Option<&MinimumShouldMatch>,
     ctx: &mut LowerContext,
 ) -> Result<Box<dyn Query>> {
     let mut mapped = Vec::new();
@@ -126,5 +126,65 @@ pub fn lower_combined_fields(
             Box::new(BooleanQuery::new(per_field)) as Box<dyn Query>
         })
         .collect::<Vec<_>>();
-    Ok(combine(per_term, operator, msm))
+    combine(per_term, operator, msm)
+}
+
+/// `multi_match` `cross_fields`, as ES groups it: the text fields (one analyzer here) are
+/// searched as one field, each analyzed term in any of them (the best field's score, plus
+/// `tie_breaker` times the others'), terms combined by `operator`/`minimum_should_match`;
+/// every other field is a group of its own matching the whole text as one value (its
+/// analyzer keeps it whole); the groups then compete as `dis_max`. ES also blends each term's
+/// document frequency across the fields; scores here use each field's own.
+pub fn lower_cross_fields(cf: &CrossFieldsAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
+    let boosted = |q: Box<dyn Query>, boost: f32| -> Box<dyn Query> {
+        if boost == 1.0 {
+            q
+        } else {
+            Box::new(BoostQuery::new(q, boost))
+        }
+    };
+    let mut text_fields = Vec::new();
+    let mut groups: Vec<Box<dyn Query>> = Vec::new();
+    for (name, boost) in &cf.fields {
+        let Some(fm) = ctx.mapping.get(name) else { continue };
+        if fm.field_type == FieldType::Text {
+            text_fields.push((fm.field, *boost));
+            continue;
+        }
+        let whole = exact_query(fm, &serde_json::Value::String(cf.text.clone()), ctx);
+        // A value the field cannot hold (text into a number) is a group that matches nothing,
+        // as ES's lenient cross-field grouping treats it.
+        if let Ok(q) = whole {
+            groups.push(boosted(q, *boost));
+        }
+    }
+    if let Some((first, _)) = text_fields.first().copied() {
+        let terms = analyzed_terms(first, &cf.text, ctx);
+        if !terms.is_empty() {
+            crate::query::limits::check_expansion(terms.len())?;
+            let per_term = terms
+                .iter()
+                .map(|t| {
+                    let word = t.value().as_str().unwrap_or_default().to_string();
+                    let per_field = text_fields
+                        .iter()
+                        .map(|(field, boost)| {
+                            let q: Box<dyn Query> = Box::new(TermQuery::new(
+                                Term::from_field_text(*field, &word),
+                                IndexRecordOption::WithFreqs,
+                            ));
+                            boosted(q, *boost)
+                        })
+                        .collect();
+                    Box::new(DisjunctionMaxQuery::with_tie_breaker(per_field, cf.tie_breaker)) as Box<dyn Query>
+                })
+                .collect();
+            groups.push(combine(per_term, cf.operator, cf.minimum_should_match.as_ref())?);
+        }
+    }
+    Ok(match groups.len() {
+        0 => Box::new(EmptyQuery),
+        1 => groups.pop().unwrap(),
+        _ => Box::new(DisjunctionMaxQuery::with_tie_breaker(groups, cf.tie_breaker)),
+    })
 }

@@ -7,6 +7,9 @@
 //! (and summing scores) per document in flat per-segment arrays, and keep the documents whose
 //! count reaches `minimum`. Memory is a byte (plus a float when scoring) per document of the
 //! segment, freed with the scorer. Scores are the same sum of clause scores the boolean gives.
+//!
+//! `terms_set` takes its minimum per document from a numeric column (`minimum_should_match_field`,
+//! Lucene's `CoveringQuery`): a document without a value there never matches.
 
 use std::fmt;
 
@@ -16,18 +19,29 @@ use tantivy::{DocId, DocSet, Score, SegmentReader, TantivyError, TERMINATED};
 pub struct CountingDisjunction {
     clauses: Vec<Box<dyn Query>>,
     minimum: usize,
+    /// The i64 column holding each document's own minimum, instead of `minimum`.
+    per_doc: Option<String>,
 }
 
 impl CountingDisjunction {
     /// `minimum` is at least 1 and at most the clause count (the caller resolved it).
     pub fn new(clauses: Vec<Box<dyn Query>>, minimum: usize) -> Self {
-        CountingDisjunction { clauses, minimum: minimum.max(1) }
+        CountingDisjunction { clauses, minimum: minimum.max(1), per_doc: None }
+    }
+
+    /// Each document needs as many clauses as its value in `column` says (at least one).
+    pub fn per_document(clauses: Vec<Box<dyn Query>>, column: String) -> Self {
+        CountingDisjunction { clauses, minimum: 1, per_doc: Some(column) }
     }
 }
 
 impl Clone for CountingDisjunction {
     fn clone(&self) -> Self {
-        CountingDisjunction { clauses: self.clauses.iter().map(|q| q.box_clone()).collect(), minimum: self.minimum }
+        CountingDisjunction {
+            clauses: self.clauses.iter().map(|q| q.box_clone()).collect(),
+            minimum: self.minimum,
+            per_doc: self.per_doc.clone(),
+        }
     }
 }
 
@@ -40,7 +54,12 @@ impl fmt::Debug for CountingDisjunction {
 impl Query for CountingDisjunction {
     fn weight(&self, enable_scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
         let weights = self.clauses.iter().map(|q| q.weight(enable_scoring)).collect::<tantivy::Result<Vec<_>>>()?;
-        Ok(Box::new(CountingWeight { weights, minimum: self.minimum, scoring: enable_scoring.is_scoring_enabled() }))
+        Ok(Box::new(CountingWeight {
+            weights,
+            minimum: self.minimum,
+            per_doc: self.per_doc.clone(),
+            scoring: enable_scoring.is_scoring_enabled(),
+        }))
     }
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a tantivy::Term, bool)) {
@@ -53,6 +72,7 @@ impl Query for CountingDisjunction {
 struct CountingWeight {
     weights: Vec<Box<dyn Weight>>,
     minimum: usize,
+    per_doc: Option<String>,
     scoring: bool,
 }
 
@@ -73,10 +93,25 @@ impl Weight for CountingWeight {
                 doc = scorer.advance();
             }
         }
+        let column = match &self.per_doc {
+            Some(name) => Some(reader.fast_fields().column_opt::<i64>(name)?),
+            None => None,
+        };
         let minimum = self.minimum as u16;
         let mut hits = Vec::new();
         for (doc, &count) in counts.iter().enumerate() {
-            if count >= minimum {
+            if count == 0 {
+                continue;
+            }
+            let needed = match &column {
+                None => minimum,
+                Some(None) => continue,
+                Some(Some(values)) => match values.first(doc as DocId) {
+                    Some(n) => n.clamp(1, u16::MAX as i64) as u16,
+                    None => continue,
+                },
+            };
+            if count >= needed {
                 hits.push((doc as DocId, if self.scoring { scores[doc] } else { 0.0 }));
             }
         }

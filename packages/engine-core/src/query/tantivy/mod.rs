@@ -7,6 +7,7 @@ pub mod column_docset;
 pub mod column_range;
 pub mod counting_disjunction;
 pub mod function_score;
+pub mod fuzzy_expansion;
 pub mod query_cache;
 pub mod regex_cache;
 pub mod score_values;
