@@ -44,7 +44,9 @@ fn terms_include_exclude_and_partitions() {
     assert_eq!(keys(&a["buckets"]), [json!(["error", 3]), json!(["warn", 1])]);
     let a = agg(&engine, all(), json!({"terms": {"field": "bytes", "include": [100, 300]}}));
     assert_eq!(keys(&a["buckets"]), [json!([100, 1]), json!([300, 1])]);
-    let part = |p: u64| agg(&engine, all(), json!({"terms": {"field": "status", "include": {"partition": p, "num_partitions": 2}}}));
+    let part = |p: u64| {
+        agg(&engine, all(), json!({"terms": {"field": "status", "include": {"partition": p, "num_partitions": 2}}}))
+    };
     let (zero, one) = (part(0)["buckets"].as_array().unwrap().len(), part(1)["buckets"].as_array().unwrap().len());
     assert_eq!(zero + one, 3, "every term in exactly one partition");
     let body = json!({"aggs": {"a": {"terms": {"field": "bytes", "include": "1.*"}}}}).to_string();
@@ -65,7 +67,11 @@ fn terms_missing_min_doc_count_zero_error_bound_and_format() {
     assert_eq!(a["buckets"].as_array().unwrap().len(), 10, "every value of the field, matched or not");
     let a = agg(&engine, all(), json!({"terms": {"field": "status", "size": 1, "show_term_doc_count_error": true}}));
     assert_eq!(a["buckets"][0]["doc_count_error_upper_bound"], 0);
-    let a = agg(&engine, all(), json!({"terms": {"field": "bytes", "size": 1, "format": "00000", "order": {"_key": "asc"}}}));
+    let a = agg(
+        &engine,
+        all(),
+        json!({"terms": {"field": "bytes", "size": 1, "format": "00000", "order": {"_key": "asc"}}}),
+    );
     assert_eq!(a["buckets"][0]["key_as_string"], "00100");
 }
 
@@ -74,9 +80,20 @@ fn histogram_offset_bounds_keyed_order_and_missing() {
     let (_dir, engine) = setup();
     let a = agg(&engine, all(), json!({"histogram": {"field": "bytes", "interval": 400, "offset": 100}}));
     assert_eq!(keys(&a["buckets"]), [json!([100.0, 4]), json!([500.0, 4]), json!([900.0, 2])]);
-    let a = agg(&engine, all(), json!({"histogram": {"field": "bytes", "interval": 500, "extended_bounds": {"min": -500, "max": 1500}}}));
-    assert_eq!(keys(&a["buckets"]), [json!([-500.0, 0]), json!([0.0, 4]), json!([500.0, 5]), json!([1000.0, 1]), json!([1500.0, 0])]);
-    let a = agg(&engine, all(), json!({"histogram": {"field": "bytes", "interval": 100, "hard_bounds": {"min": 300, "max": 500}}}));
+    let a = agg(
+        &engine,
+        all(),
+        json!({"histogram": {"field": "bytes", "interval": 500, "extended_bounds": {"min": -500, "max": 1500}}}),
+    );
+    assert_eq!(
+        keys(&a["buckets"]),
+        [json!([-500.0, 0]), json!([0.0, 4]), json!([500.0, 5]), json!([1000.0, 1]), json!([1500.0, 0])]
+    );
+    let a = agg(
+        &engine,
+        all(),
+        json!({"histogram": {"field": "bytes", "interval": 100, "hard_bounds": {"min": 300, "max": 500}}}),
+    );
     assert_eq!(keys(&a["buckets"]), [json!([300.0, 1]), json!([400.0, 1]), json!([500.0, 1])]);
     let a = agg(&engine, all(), json!({"histogram": {"field": "bytes", "interval": 500, "keyed": true}}));
     assert_eq!(a["buckets"]["500.0"]["doc_count"], 5);
@@ -89,7 +106,11 @@ fn histogram_offset_bounds_keyed_order_and_missing() {
 #[test]
 fn keyed_ranges_and_date_range_time_zone() {
     let (_dir, engine) = setup();
-    let a = agg(&engine, all(), json!({"range": {"field": "bytes", "keyed": true, "ranges": [{"to": 500}, {"key": "big", "from": 500}]}}));
+    let a = agg(
+        &engine,
+        all(),
+        json!({"range": {"field": "bytes", "keyed": true, "ranges": [{"to": 500}, {"key": "big", "from": 500}]}}),
+    );
     assert_eq!(a["buckets"]["*-500.0"]["doc_count"], 4);
     assert_eq!(a["buckets"]["big"]["doc_count"], 6);
     assert!(a["buckets"]["big"].get("key").is_none(), "a keyed range bucket leaves its key out");

@@ -6,11 +6,10 @@ use super::spec::VectorField;
 use super::vector_checks::{element_error, magnitude_error, normalize, preview};
 use crate::error::{EngineError, Result, ShardCause};
 use crate::query::ast::KnnAst;
-use crate::query::lower::context::ES_SCORE_SCALE;
 use crate::store::mapping::Mapping;
 
 /// A kNN search ready to scan: the field, the vector as it is compared, and the least score
-/// (tantivy scale) a neighbour needs to be kept.
+/// (shown scale) a neighbour needs to be kept.
 pub struct Prepared<'a> {
     pub field: &'a VectorField,
     pub vector: Vec<f32>,
@@ -51,6 +50,7 @@ pub fn prepare<'a>(ast: &KnnAst, mapping: &'a Mapping) -> Result<Option<Prepared
     }
     let mut vector = ast.vector.clone();
     normalize(vf, &mut vector);
-    let min_score = ast.similarity.map(|s| ES_SCORE_SCALE * vf.space.score_of_similarity(s, vf.element, dims));
+    // On the shown scale; `knn::query` puts it on the search's.
+    let min_score = ast.similarity.map(|s| vf.space.score_of_similarity(s, vf.element, dims));
     Ok(Some(Prepared { field: vf, vector, min_score }))
 }

@@ -17,7 +17,7 @@ use super::quantized::QuantizedQuery;
 use super::space::{ElementType, SpaceType};
 use crate::error::{EngineError, Result, ShardCause};
 use crate::query::ast::{KnnAst, KnnDialect};
-use crate::query::lower::context::{LowerContext, ES_SCORE_SCALE};
+use crate::query::lower::context::LowerContext;
 
 pub fn lower_knn(ast: &KnnAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
     let prepared = match ast.dialect {
@@ -53,7 +53,8 @@ pub fn lower_knn(ast: &KnnAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>>
         k: ast.k,
         space: vf.space,
         element: vf.element,
-        min_score: prepared.min_score,
+        min_score: prepared.min_score.map(|m| m * ctx.scale),
+        scale: ctx.scale,
         filter,
         cache: vf.cache.clone(),
         chosen: Arc::new(Mutex::new(None)),
@@ -78,6 +79,8 @@ struct KnnQuery {
     element: ElementType,
     /// ES `similarity` as a score (tantivy scale): neighbours below it are dropped.
     min_score: Option<f32>,
+    /// The search's internal score scale (`LowerContext::scale`).
+    scale: f32,
     filter: Option<Arc<dyn Query>>,
     cache: Arc<VectorCache>,
     /// One search builds this query's weight more than once (a count, then the top hits):
@@ -139,7 +142,7 @@ impl KnnQuery {
         let mut chosen = Chosen::new();
         let dim = self.vector.len();
         for c in top.into_sorted() {
-            let score = ES_SCORE_SCALE * self.space.score(c.distance, self.element, dim);
+            let score = self.scale * self.space.score(c.distance, self.element, dim);
             // The nearest come first, so the first one under the threshold ends the list.
             if self.min_score.is_some_and(|least| score < least) {
                 break;

@@ -7,4 +7,5 @@ pub mod dsl;
 pub mod limits;
 pub mod lower;
 pub mod minimum_should_match;
+pub mod similarity;
 pub mod tantivy;

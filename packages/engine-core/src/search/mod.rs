@@ -33,7 +33,7 @@ use crate::aggs::{lone_filter, render_aggs, split_global, AggFruit, HitsContext}
 use crate::error::{EngineError, Result};
 use crate::query::ast::QueryAst;
 use crate::query::dsl::parse_query;
-use crate::query::lower::context::{LowerContext, ES_SCORE_SCALE};
+use crate::query::lower::context::LowerContext;
 use crate::query::lower::lower;
 use crate::store::index::IndexHandle;
 pub mod source_filter;
@@ -55,7 +55,21 @@ fn now_ms() -> i64 {
 
 pub(crate) fn lower_query(handle: &IndexHandle, query: &QueryAst) -> Result<Box<dyn tantivy::query::Query>> {
     let mut ctx = LowerContext::new(&handle.mapping, now_ms());
+    if has_similarities(handle) {
+        ctx = ctx.with_similarities(&handle.settings.similarity);
+    }
     lower(query, &mut ctx)
+}
+
+/// Whether the index sets a similarity anywhere (ES 8's BM25 everywhere otherwise, the
+/// common case, which needs no per-field look-up while lowering).
+fn has_similarities(handle: &IndexHandle) -> bool {
+    !handle.settings.similarity.is_empty() || handle.mapping.fields.values().any(|f| f.similarity.is_some())
+}
+
+/// Internal scores are this times the shown ones (`query/similarity.rs`).
+pub(crate) fn score_scale(handle: &IndexHandle) -> f32 {
+    handle.settings.similarity.scale()
 }
 
 /// Parses and runs a search; with `cheap_only`, a search that may be heavy stops after
@@ -105,6 +119,7 @@ pub fn execute(
     crate::query::limits::check_clause_count(&req.query)?;
     let query = lower_query(handle, &req.query)?;
     let deadline = req.timeout.map(|t| started + t);
+    let scale = score_scale(handle);
     let by_score = req.sort.is_none();
     // With `search_after` every hit carries its sort values, the client's next after-key.
     let shown_sort_values = match render.sort_values {
@@ -129,7 +144,13 @@ pub fn execute(
         };
         (top, Vec::new())
     } else {
-        let hits_collector = TopHitsCollector { specs: specs.clone(), limit, scoring, after: req.after.clone() };
+        let hits_collector = TopHitsCollector {
+            specs: specs.clone(),
+            limit,
+            scoring,
+            after: req.after.clone(),
+            scale: score_scale(handle),
+        };
         // `global` aggregations ignore the query: they get a pass of their own over all docs.
         let (global, rest) = split_global(&req.aggs)?;
         // A top-level `filter` runs as `query AND filter` (filter_by_filter.rs).
@@ -199,8 +220,7 @@ pub fn execute(
     if !total.is_null() {
         let _ = write!(out, r#""total":{total},"#);
     }
-    let max_score =
-        if scoring && top.total > 0 { top.max_score.map(|s| serde_json::json!(s / ES_SCORE_SCALE)) } else { None };
+    let max_score = if scoring && top.total > 0 { top.max_score.map(|s| serde_json::json!(s / scale)) } else { None };
     let _ = write!(out, r#""max_score":{},"hits":["#, max_score.unwrap_or(Value::Null));
     // Prepared only when there is a hit to show, as ES's fetch phase (type errors included).
     let highlighter = match &req.highlight {
@@ -223,7 +243,7 @@ pub fn execute(
         out.push_str(&serde_json::to_string(id).unwrap());
         out.push_str(r#","_score":"#);
         if scoring {
-            out.push_str(&serde_json::to_string(&(hit.score / ES_SCORE_SCALE)).unwrap());
+            out.push_str(&serde_json::to_string(&(hit.score / scale)).unwrap());
         } else {
             out.push_str("null");
         }
@@ -245,7 +265,7 @@ pub fn execute(
             }
         }
         if shown_sort_values > 0 {
-            let mut values = sort_values_json(hit, &specs);
+            let mut values = sort_values_json(hit, &specs, scale);
             values.truncate(shown_sort_values);
             out.push_str(r#","sort":"#);
             out.push_str(&Value::Array(values).to_string());
@@ -255,11 +275,12 @@ pub fn execute(
     out.push_str("]}");
     if !req.aggs.is_empty() {
         out.push_str(r#","aggregations":"#);
-        let hits = HitsContext::new(searcher, &handle.name, &handle.mapping);
+        let hits = HitsContext::new(searcher, &handle.name, &handle.mapping, scale);
         out.push_str(&render_aggs(&req.aggs, &aggs, Some(hits))?.to_string());
     }
     out.push('}');
-    let last_sort = top.hits.get(req.from..).and_then(|page| page.last()).map(|hit| sort_values_json(hit, &specs));
+    let last_sort =
+        top.hits.get(req.from..).and_then(|page| page.last()).map(|hit| sort_values_json(hit, &specs, scale));
     Ok(Executed { body: out, last_sort, total })
 }
 

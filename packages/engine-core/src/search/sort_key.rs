@@ -22,10 +22,10 @@ pub(super) fn f64_key(v: f64) -> u64 {
 pub(super) fn f64_from_key(k: u64) -> f64 {
     f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k })
 }
-/// Scores are keyed on the ES scale hits render, so a `_score` echoed back in `search_after`
+/// Scores are keyed on the scale hits render, so a `_score` echoed back in `search_after`
 /// encodes to exactly the key of the hit it came from (dividing by the constant keeps order).
-fn score_key(s: f32) -> u64 {
-    score_key_es(s / crate::query::lower::context::ES_SCORE_SCALE)
+fn score_key(s: f32, scale: f32) -> u64 {
+    score_key_es(s / scale)
 }
 pub(super) fn score_key_es(es_score: f32) -> u64 {
     f64_key(es_score as f64)
@@ -58,7 +58,8 @@ pub(super) fn unpart(k: u128, order: Order, missing_first: bool) -> Option<u64> 
 }
 
 pub(super) enum SegSource {
-    Score,
+    /// The score, shown divided by this scale.
+    Score(f32),
     /// The segment ordinal: `_doc` keys are global, `(segment << 32) | doc`, so hits from
     /// several segments merge in index order (and `search_after` can echo them back).
     Doc(SegmentOrdinal),
@@ -135,7 +136,7 @@ impl SegSource {
         let mode = mode.unwrap_or(if order == Order::Asc { SortMode::Min } else { SortMode::Max });
         let pick = |it: &mut dyn Iterator<Item = u64>| if mode == SortMode::Min { it.min() } else { it.max() };
         match self {
-            SegSource::Score => Some(score_key(score)),
+            SegSource::Score(scale) => Some(score_key(score, *scale)),
             SegSource::Doc(segment) => Some(((*segment as u64) << 32) | doc as u64),
             // One value per document (the usual case): read it directly, whatever the mode.
             SegSource::I64(c) if single_valued(c) => c.first(doc).map(i64_key),

@@ -116,6 +116,7 @@ impl ZoneSortCollector {
             limit: hits.limit,
             scoring: false,
             after: hits.after.clone(),
+            scale: hits.scale,
         };
         let column = tantivy_name.clone();
         Some(ZoneSortCollector { inner, column, order: spec.order, walk: Walk::Auto, after })
@@ -293,7 +294,7 @@ mod tests {
     fn collector(order: Order, limit: usize, after: Option<i64>) -> TopHitsCollector {
         let target = SortTarget::Field { name: "ts".into(), tantivy_name: "ts".into(), field_type: FieldType::Long };
         let after = after.map(|v| vec![AfterValue::Num(Some(i64_key(v)))]);
-        TopHitsCollector { specs: vec![SortSpec::new(target, order)], limit, scoring: false, after }
+        TopHitsCollector { specs: vec![SortSpec::new(target, order)], limit, scoring: false, after, scale: 1.0 }
     }
 
     #[test]

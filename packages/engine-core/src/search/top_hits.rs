@@ -68,6 +68,9 @@ pub struct TopHitsCollector {
     pub scoring: bool,
     /// `search_after`: only docs sorting strictly after these values are kept.
     pub after: Option<Vec<AfterValue>>,
+    /// Internal scores are this times the shown ones (`LowerContext::scale`): `_score` keys
+    /// are on the shown scale, so `search_after` values echo back exactly.
+    pub scale: f32,
 }
 
 pub struct TopHitsSegment {
@@ -94,7 +97,7 @@ impl Collector for TopHitsCollector {
         let mut sources = Vec::with_capacity(self.specs.len());
         for spec in &self.specs {
             let source = match &spec.target {
-                SortTarget::Score => SegSource::Score,
+                SortTarget::Score => SegSource::Score(self.scale),
                 SortTarget::Doc => SegSource::Doc(segment),
                 // An unmapped field sorted by `unmapped_type`: no document has a value.
                 SortTarget::Field { tantivy_name, .. } if tantivy_name.is_empty() => SegSource::Missing,
@@ -269,15 +272,13 @@ impl SegmentCollector for TopHitsSegment {
 
 /// The `sort` array ES puts on each hit: dates as epoch millis (or in the sort's `format`),
 /// missing as ES renders it: the extreme of the type on the side it sorts to.
-pub fn sort_values_json(hit: &Hit, specs: &[SortSpec]) -> Vec<Value> {
+pub fn sort_values_json(hit: &Hit, specs: &[SortSpec], scale: f32) -> Vec<Value> {
     hit.key
         .iter()
         .zip(specs)
         .map(|(part, spec)| match (part, &spec.target) {
             (GlobalPart::Str { value, .. }, _) => value.clone().map_or(Value::Null, Value::String),
-            (GlobalPart::Num(_), SortTarget::Score) => {
-                serde_json::json!(hit.score / crate::query::lower::context::ES_SCORE_SCALE)
-            }
+            (GlobalPart::Num(_), SortTarget::Score) => serde_json::json!(hit.score / scale),
             (GlobalPart::Num(k), SortTarget::Doc) => {
                 serde_json::json!(unpart(*k, spec.order, false).unwrap_or(0) as i64)
             }

@@ -140,8 +140,9 @@ fn now_millis() -> i64 {
 impl IndexHandle {
     pub fn create(dir: &Path, name: &str, settings_json: &Value, mappings_json: &Value) -> Result<IndexHandle> {
         // Validate both before anything touches the disk.
-        IndexSettings::parse(settings_json)?;
+        let settings = IndexSettings::parse(settings_json)?;
         let mapping = Mapping::from_mappings_json(mappings_json)?;
+        settings.similarity.check_mapping(&mapping)?;
         std::fs::create_dir_all(dir.join(TANTIVY_DIR))?;
         let meta = json!({
             "name": name,

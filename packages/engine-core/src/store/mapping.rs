@@ -78,6 +78,8 @@ pub struct FieldMapping {
     /// The innermost `nested` object holding the field (an index into `NestedFields::paths`):
     /// its values live on that object's own hidden documents, not on the root document.
     pub nested: Option<usize>,
+    /// `similarity`: how matches on the field score (`query/similarity.rs`); `None`: the index's default.
+    pub similarity: Option<String>,
 }
 
 /// One `nested` object path, e.g. `comments` or `comments.replies`.
@@ -157,6 +159,7 @@ pub(crate) struct FieldSpec {
     date_formats: Vec<DateFormat>,
     ignore_above: Option<usize>,
     nested: Option<usize>,
+    similarity: Option<String>,
 }
 
 /// What parsing `properties` collects: the fields and the nested object paths.
@@ -264,6 +267,7 @@ impl FieldSpec {
             ignore_above: self.ignore_above,
             field,
             nested: self.nested,
+            similarity: self.similarity,
         }
     }
 }
@@ -364,6 +368,7 @@ fn parse_field(
         date_formats: DEFAULT_FORMATS.to_vec(),
         ignore_above: None,
         nested: scope,
+        similarity: None,
     };
     let mut subfields = Vec::new();
     for (param, value) in def {
@@ -378,6 +383,13 @@ fn parse_field(
             }
             ("ignore_above", FieldType::Keyword) => {
                 spec.ignore_above = value.as_u64().map(|v| v as usize);
+            }
+            // Checked against the index's similarities when the index is created.
+            ("similarity", FieldType::Text | FieldType::Keyword) => {
+                let name = value
+                    .as_str()
+                    .ok_or_else(|| mapper_err("Failed to parse mapping: [similarity] must be a string"))?;
+                spec.similarity = Some(name.to_string());
             }
             ("fields", _) if allow_subfields => {
                 let subs = value

@@ -18,6 +18,8 @@ pub struct IndexSettings {
     pub total_fields_limit: usize,
     /// The settings as given (flattened, without the `index.` prefix), for `GET _settings`.
     pub given: Map<String, Value>,
+    /// `index.similarity.*` (`query/similarity.rs`).
+    pub similarity: crate::query::similarity::Similarities,
 }
 
 /// Settings an open index may change (`PUT /{index}/_settings`).
@@ -41,6 +43,7 @@ impl Default for IndexSettings {
             number_of_replicas: 1,
             total_fields_limit: 1000,
             given: Map::new(),
+            similarity: Default::default(),
         }
     }
 }
@@ -121,6 +124,9 @@ impl IndexSettings {
                 // The shard request cache: this engine has none. It only ever changes how fast a
                 // repeated size-0 search answers, never what, so either value holds here.
                 "requests.cache.enable" if matches!(value, Value::Bool(_)) || value == "false" || value == "true" => {}
+                similarity if similarity.starts_with("similarity.") => {
+                    out.similarity.set(&similarity["similarity.".len()..], value)?
+                }
                 other => {
                     return Err(EngineError::IllegalArgument(format!(
                         "unknown setting [index.{other}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings"
@@ -129,6 +135,7 @@ impl IndexSettings {
             }
         }
         out.given = flat;
+        out.similarity.validate()?;
         Ok(out)
     }
 

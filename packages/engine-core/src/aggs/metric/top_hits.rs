@@ -33,15 +33,18 @@ pub struct HitsContext {
     pub index: String,
     pub id_field: Field,
     pub source_field: Field,
+    /// Internal scores are this times the shown ones (the index's similarity).
+    pub scale: f32,
 }
 
 impl HitsContext {
-    pub fn new(searcher: &Searcher, index: &str, mapping: &Mapping) -> HitsContext {
+    pub fn new(searcher: &Searcher, index: &str, mapping: &Mapping, scale: f32) -> HitsContext {
         HitsContext {
             searcher: searcher.clone(),
             index: index.to_string(),
             id_field: mapping.id_field,
             source_field: mapping.source_field,
+            scale,
         }
     }
 }
@@ -131,6 +134,8 @@ impl TopHitsSpec {
             limit: self.from + self.size,
             scoring: self.needs_scores(),
             after: None,
+            // Keys only order hits here (no `search_after`): any positive scale orders alike.
+            scale: ES_SCORE_SCALE,
         }
     }
 }
@@ -140,8 +145,9 @@ fn render_top_hits(spec: &TopHitsSpec, fruit: &TopHitsFruit) -> Value {
     // Same ordering and cut as the search's own merge of per-segment hits.
     let merged = spec.collector().merge_fruits(vec![fruit.clone()]).unwrap_or_else(|_| fruit.clone());
     let scoring = spec.needs_scores();
+    let scale = CONTEXT.with(|c| c.borrow().as_ref().map_or(ES_SCORE_SCALE, |ctx| ctx.scale));
     let max_score = match merged.max_score {
-        Some(s) if scoring && merged.total > 0 => json!(s / ES_SCORE_SCALE),
+        Some(s) if scoring && merged.total > 0 => json!(s / scale),
         _ => Value::Null,
     };
     let hits: Vec<Value> = CONTEXT.with(|c| {
@@ -157,7 +163,7 @@ fn render_top_hits(spec: &TopHitsSpec, fruit: &TopHitsFruit) -> Value {
                 let mut obj = Map::new();
                 obj.insert("_index".into(), json!(ctx.index));
                 obj.insert("_id".into(), json!(id));
-                obj.insert("_score".into(), if scoring { json!(hit.score / ES_SCORE_SCALE) } else { Value::Null });
+                obj.insert("_score".into(), if scoring { json!(hit.score / ctx.scale) } else { Value::Null });
                 let raw = doc
                     .as_ref()
                     .and_then(|d| d.get_first(ctx.source_field))
@@ -167,7 +173,7 @@ fn render_top_hits(spec: &TopHitsSpec, fruit: &TopHitsFruit) -> Value {
                     obj.insert("_source".into(), serde_json::from_str(&source).unwrap_or(Value::Null));
                 }
                 if spec.sort.is_some() {
-                    obj.insert("sort".into(), Value::Array(sort_values_json(hit, &specs)));
+                    obj.insert("sort".into(), Value::Array(sort_values_json(hit, &specs, ctx.scale)));
                 }
                 if spec.meta.any() {
                     let members = format!("{{{}}}", &spec.meta.render(&ctx.searcher, hit.address)[1..]);

@@ -2,16 +2,21 @@
 //! and the way back to the whole lowering for sub-queries (`lower`), so per-type files lower
 //! their children without importing the dispatcher.
 
-use tantivy::query::Query;
+use tantivy::query::{BoostQuery, ConstScoreQuery, Query, TermQuery};
+use tantivy::schema::IndexRecordOption;
 use tantivy::tokenizer::TextAnalyzer;
+use tantivy::Term;
 
-use crate::error::Result;
+use crate::error::{EngineError, Result, ShardCause};
 use crate::query::ast::QueryAst;
+use crate::query::similarity::{Similarities, TermScoring};
+use crate::query::tantivy::bm25_term::Bm25TermQuery;
 use crate::store::mapping::Mapping;
 
 /// tantivy's BM25 keeps Lucene's old `(k1 + 1)` factor that Lucene 8+ (and so ES) dropped:
 /// tantivy scores are ES scores x 2.2. Constant-score queries are lowered on the same scale
-/// and the search divides every score by this on output, so `_score` matches ES.
+/// and the search divides every score by this on output, so `_score` matches ES. An index
+/// whose default similarity is `LegacyBM25` uses 1 instead (`query/similarity.rs`).
 pub const ES_SCORE_SCALE: f32 = 2.2;
 
 /// The whole lowering (`lower::lower`), as the context carries it to per-type files.
@@ -25,11 +30,65 @@ pub struct LowerContext<'a> {
     /// Inside a `nested` query: the path whose objects are being matched (`None`: root documents).
     pub nested_scope: Option<usize>,
     pub(super) lower_fn: LowerFn,
+    /// The index's similarities, when it configures any (`None`: ES 8's BM25 everywhere).
+    pub(super) similarities: Option<&'a Similarities>,
+    /// Internal scores are this times the scores shown: constant scores are lowered at it.
+    pub scale: f32,
 }
 
-impl LowerContext<'_> {
+impl<'a> LowerContext<'a> {
     /// Lowers a sub-query (a compound query's clause) in this context.
     pub fn lower(&mut self, ast: &QueryAst) -> Result<Box<dyn Query>> {
         (self.lower_fn)(ast, self)
+    }
+
+    /// Scores with the index's similarities (only an index that configures some needs this).
+    pub fn with_similarities(mut self, similarities: &'a Similarities) -> LowerContext<'a> {
+        self.scale = similarities.scale();
+        self.similarities = Some(similarities);
+        self
+    }
+
+    /// How term and phrase matches on `field` score.
+    fn scoring(&self, field: tantivy::schema::Field) -> TermScoring {
+        let Some(similarities) = self.similarities else { return TermScoring::Native };
+        let named = self.mapping.fields.values().find(|fm| fm.field == field).and_then(|fm| fm.similarity.as_deref());
+        similarities.term_scoring(named)
+    }
+
+    /// A scored term of a text or keyword field, by the field's similarity.
+    pub fn scored_term(&self, term: Term) -> Box<dyn Query> {
+        match self.scoring(term.field()) {
+            TermScoring::Native => Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)),
+            TermScoring::Boosted(f) => {
+                Box::new(BoostQuery::new(Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)), f))
+            }
+            TermScoring::Constant(score) => {
+                Box::new(ConstScoreQuery::new(Box::new(TermQuery::new(term, IndexRecordOption::Basic)), score))
+            }
+            TermScoring::Custom { k1, b, factor } => Box::new(Bm25TermQuery { term, k1, b, factor }),
+        }
+    }
+
+    /// A query tantivy scores with its own BM25 (a phrase, a fuzzy expansion) on `field`,
+    /// by the field's similarity; `what` names it in the refusal of other `k1`/`b`.
+    pub fn scored_by_tantivy(
+        &self,
+        field: tantivy::schema::Field,
+        query: Box<dyn Query>,
+        what: &str,
+    ) -> Result<Box<dyn Query>> {
+        Ok(match self.scoring(field) {
+            TermScoring::Native => query,
+            TermScoring::Boosted(f) => Box::new(BoostQuery::new(query, f)),
+            TermScoring::Constant(score) => Box::new(ConstScoreQuery::new(query, score)),
+            // Refused rather than scored with the wrong parameters.
+            TermScoring::Custom { .. } => {
+                return Err(EngineError::shard(
+                    ShardCause::QueryShard,
+                    format!("failed to create query: {what} queries on a field whose similarity sets its own k1 or b are not supported"),
+                ))
+            }
+        })
     }
 }

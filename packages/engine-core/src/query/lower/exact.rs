@@ -8,7 +8,7 @@ use tantivy::query::{ConstScoreQuery, EmptyQuery, ExistsQuery, Query, RangeQuery
 use tantivy::schema::IndexRecordOption;
 use tantivy::Term;
 
-use super::context::{LowerContext, ES_SCORE_SCALE};
+use super::context::LowerContext;
 use crate::date::bound::{parse_date_bound, parse_date_bound_in_zone};
 use crate::date::zone::DateZone;
 use crate::date::{parse_date_value, parse_format_list};
@@ -28,13 +28,16 @@ pub(crate) fn exact_query(fm: &FieldMapping, value: &Value, ctx: &LowerContext) 
         let hi = parse_range_date(value, fm, None, ctx.now_ms, true, None)?;
         let column = ctx.mapping.schema.get_field_name(fm.field).to_string();
         let day = ColumnRangeQuery::new(fm.field, column, lo, hi);
-        return Ok(Box::new(ConstScoreQuery::new(Box::new(day), ES_SCORE_SCALE)));
+        return Ok(Box::new(ConstScoreQuery::new(Box::new(day), ctx.scale)));
     }
     let term = exact_term(fm, value)?;
     if matches!(fm.field_type, FieldType::Double | FieldType::Float) {
         // Column-only as well (`store/mapping.rs`): the one-point range reads the fast field.
         let point = RangeQuery::new(Bound::Included(term.clone()), Bound::Included(term));
-        return Ok(Box::new(ConstScoreQuery::new(Box::new(point), ES_SCORE_SCALE)));
+        return Ok(Box::new(ConstScoreQuery::new(Box::new(point), ctx.scale)));
+    }
+    if matches!(fm.field_type, FieldType::Keyword | FieldType::Text) {
+        return Ok(ctx.scored_term(term));
     }
     Ok(Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)))
 }
@@ -157,7 +160,7 @@ pub(super) fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dy
             };
             let column = ctx.mapping.schema.get_field_name(field).to_string();
             let query = ColumnRangeQuery::new(field, column, lo.unwrap_or(i64::MIN), hi.unwrap_or(i64::MAX));
-            return Ok(Box::new(ConstScoreQuery::new(Box::new(query), ES_SCORE_SCALE)));
+            return Ok(Box::new(ConstScoreQuery::new(Box::new(query), ctx.scale)));
         }
         FieldType::Double | FieldType::Float => {
             let read = |v: &Value| {
@@ -197,7 +200,7 @@ pub(super) fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dy
             };
             if matches!((&lower, &upper), (Bound::Unbounded, Bound::Unbounded)) {
                 let name = ctx.mapping.schema.get_field_name(field).to_string();
-                return Ok(Box::new(ConstScoreQuery::new(Box::new(ExistsQuery::new(name, false)), ES_SCORE_SCALE)));
+                return Ok(Box::new(ConstScoreQuery::new(Box::new(ExistsQuery::new(name, false)), ctx.scale)));
             }
             (lower, upper)
         }
@@ -208,7 +211,7 @@ pub(super) fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dy
             ))
         }
     };
-    Ok(Box::new(ConstScoreQuery::new(Box::new(RangeQuery::new(lower, upper)), ES_SCORE_SCALE)))
+    Ok(Box::new(ConstScoreQuery::new(Box::new(RangeQuery::new(lower, upper)), ctx.scale)))
 }
 
 /// A date range bound: a date in the query's or the field's format, epoch millis, or date

@@ -42,6 +42,7 @@ pub fn lower_function_score(fs: &FunctionScoreAst, ctx: &mut LowerContext) -> Re
         boost_mode: fs.boost_mode,
         max_boost: fs.max_boost,
         min_score: fs.min_score,
+        scale: ctx.scale,
     }))
 }
 

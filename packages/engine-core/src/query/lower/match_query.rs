@@ -3,11 +3,10 @@
 //! index's terms within its edit distance (`query/tantivy/fuzzy_expansion.rs`).
 
 use serde_json::Value;
-use tantivy::query::{ConstScoreQuery, EmptyQuery, Query, TermQuery};
-use tantivy::schema::IndexRecordOption;
+use tantivy::query::{ConstScoreQuery, EmptyQuery, Query};
 use tantivy::Term;
 
-use super::context::{LowerContext, ES_SCORE_SCALE};
+use super::context::LowerContext;
 use super::exact::exact_query;
 use super::multi_term::not_for_type;
 use super::text::{analyzed_terms, combine};
@@ -35,7 +34,9 @@ pub fn lower_match(
     match (fm.field_type, how.fuzzy) {
         (FieldType::Text, _) => {}
         // The keyword analyzer keeps the whole text as its one term.
-        (FieldType::Keyword, Some(fuzzy)) => return Ok(term_query(Term::from_field_text(fm.field, text), Some(fuzzy))),
+        (FieldType::Keyword, Some(fuzzy)) => {
+            return term_query(Term::from_field_text(fm.field, text), Some(fuzzy), ctx)
+        }
         (_, Some(_)) => return Err(not_for_type("fuzzy", fm)),
         _ => return exact_query(fm, &Value::String(text.to_string()), ctx),
     }
@@ -43,34 +44,38 @@ pub fn lower_match(
     if terms.is_empty() {
         // Text of stop characters only: no terms, so nothing matches unless asked otherwise.
         return Ok(if zero_terms_all {
-            Box::new(ConstScoreQuery::new(ctx.all_docs(), ES_SCORE_SCALE))
+            Box::new(ConstScoreQuery::new(ctx.all_docs(), ctx.scale))
         } else {
             Box::new(EmptyQuery)
         });
     }
     if terms.len() == 1 {
-        return Ok(term_query(terms.pop().unwrap(), how.fuzzy));
+        return term_query(terms.pop().unwrap(), how.fuzzy, ctx);
     }
     crate::query::limits::check_expansion(terms.len())?;
-    let clauses = terms.into_iter().map(|t| term_query(t, how.fuzzy)).collect();
+    let clauses = terms.into_iter().map(|t| term_query(t, how.fuzzy, ctx)).collect::<Result<Vec<_>>>()?;
     combine(clauses, how.operator, how.msm)
 }
 
 /// One analyzed term: a BM25 term query, or with `fuzziness` its expansion. Zero edits (a
 /// short term under `AUTO`), or a prefix covering the whole term, leave the term itself, as
 /// Lucene's `FuzzyQuery` does.
-fn term_query(term: Term, fuzzy: Option<&FuzzyExpansion>) -> Box<dyn Query> {
+fn term_query(term: Term, fuzzy: Option<&FuzzyExpansion>, ctx: &LowerContext) -> Result<Box<dyn Query>> {
     let text = term.value().as_str().unwrap_or_default().to_string();
     let chars = text.chars().count();
     match fuzzy {
-        Some(f) if f.fuzziness.edits(chars) > 0 && f.prefix_length < chars => Box::new(FuzzyExpansionQuery {
-            field: term.field(),
-            max_edits: f.fuzziness.edits(chars),
-            text,
-            prefix_chars: f.prefix_length,
-            transpositions: f.transpositions,
-            max_expansions: f.max_expansions,
-        }),
-        _ => Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)),
+        Some(f) if f.fuzziness.edits(chars) > 0 && f.prefix_length < chars => {
+            let field = term.field();
+            let expansion = Box::new(FuzzyExpansionQuery {
+                field,
+                max_edits: f.fuzziness.edits(chars),
+                text,
+                prefix_chars: f.prefix_length,
+                transpositions: f.transpositions,
+                max_expansions: f.max_expansions,
+            });
+            ctx.scored_by_tantivy(field, expansion, "fuzzy")
+        }
+        _ => Ok(ctx.scored_term(term)),
     }
 }

@@ -38,6 +38,8 @@ impl<'a> LowerContext<'a> {
             now_ms,
             nested_scope: None,
             lower_fn: lower,
+            similarities: None,
+            scale: ES_SCORE_SCALE,
         }
     }
 
@@ -53,7 +55,7 @@ impl<'a> LowerContext<'a> {
 
 pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
     Ok(match ast {
-        QueryAst::MatchAll => Box::new(ConstScoreQuery::new(ctx.all_docs(), ES_SCORE_SCALE)),
+        QueryAst::MatchAll => Box::new(ConstScoreQuery::new(ctx.all_docs(), ctx.scale)),
         QueryAst::MatchNone => Box::new(EmptyQuery),
         QueryAst::Boost { query, boost } => Box::new(BoostQuery::new(lower(query, ctx)?, *boost)),
         QueryAst::Term { field, value } => match ctx.mapping.get(field) {
@@ -69,11 +71,11 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
                         .iter()
                         .map(|v| Ok((Occur::Should, exact_query(fm, v, ctx)?)))
                         .collect::<Result<Vec<_>>>()?;
-                    Box::new(ConstScoreQuery::new(Box::new(BooleanQuery::new(points)), ES_SCORE_SCALE))
+                    Box::new(ConstScoreQuery::new(Box::new(BooleanQuery::new(points)), ctx.scale))
                 }
                 Some(fm) => {
                     let terms = values.iter().map(|v| exact_term(fm, v)).collect::<Result<Vec<_>>>()?;
-                    Box::new(ConstScoreQuery::new(Box::new(TermSetQuery::new(terms)), ES_SCORE_SCALE))
+                    Box::new(ConstScoreQuery::new(Box::new(TermSetQuery::new(terms)), ctx.scale))
                 }
             }
         }
@@ -103,7 +105,7 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
         QueryAst::Exists { field } => lower_exists(field, ctx)?,
         QueryAst::Ids { values } => lower_ids(values, ctx),
         QueryAst::ConstantScore { filter, boost } => {
-            Box::new(ConstScoreQuery::new(lower(filter, ctx)?, boost * ES_SCORE_SCALE))
+            Box::new(ConstScoreQuery::new(lower(filter, ctx)?, boost * ctx.scale))
         }
         QueryAst::DisMax { queries, tie_breaker } => {
             let clauses = queries.iter().map(|q| lower(q, ctx)).collect::<Result<Vec<_>>>()?;
@@ -164,7 +166,7 @@ fn lower_bool(b: &BoolAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
     }
     let required = b.must.len() + b.filter.len();
     if clauses.is_empty() {
-        return Ok(Box::new(ConstScoreQuery::new(ctx.all_docs(), ES_SCORE_SCALE)));
+        return Ok(Box::new(ConstScoreQuery::new(ctx.all_docs(), ctx.scale)));
     }
     if required == 0 && b.should.is_empty() {
         // Only must_not: ES matches everything else with score 0.

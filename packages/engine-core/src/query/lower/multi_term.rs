@@ -9,14 +9,14 @@ use tantivy::query::{
 use tantivy::schema::IndexRecordOption;
 use tantivy::Term;
 
-use super::context::{LowerContext, ES_SCORE_SCALE};
+use super::context::LowerContext;
 use super::exact::exact_query;
 use crate::error::{EngineError, Result, ShardCause};
 use crate::query::dsl::wildcard::to_regex;
 use crate::store::mapping::{FieldMapping, FieldType};
 
-fn constant(query: Box<dyn Query>) -> Box<dyn Query> {
-    Box::new(ConstScoreQuery::new(query, ES_SCORE_SCALE))
+fn constant(query: Box<dyn Query>, ctx: &LowerContext) -> Box<dyn Query> {
+    Box::new(ConstScoreQuery::new(query, ctx.scale))
 }
 
 /// Analyzed tokens with their positions (a phrase keeps gaps where tokens were dropped).
@@ -35,11 +35,11 @@ pub fn lower_phrase(field: &str, text: &str, slop: u32, ctx: &mut LowerContext) 
         return exact_query(fm, &serde_json::Value::String(text.to_string()), ctx);
     }
     let mut terms = tokens(fm, text, ctx);
-    Ok(match terms.len() {
-        0 => Box::new(EmptyQuery),
-        1 => Box::new(TermQuery::new(terms.pop().unwrap().1, IndexRecordOption::WithFreqs)),
-        _ => Box::new(PhraseQuery::new_with_offset_and_slop(terms, slop)),
-    })
+    match terms.len() {
+        0 => Ok(Box::new(EmptyQuery)),
+        1 => Ok(ctx.scored_term(terms.pop().unwrap().1)),
+        _ => ctx.scored_by_tantivy(fm.field, Box::new(PhraseQuery::new_with_offset_and_slop(terms, slop)), "phrase"),
+    }
 }
 
 pub fn lower_phrase_prefix(
@@ -61,7 +61,7 @@ pub fn lower_phrase_prefix(
     }
     let mut query = PhrasePrefixQuery::new_with_offset(terms);
     query.set_max_expansions(max_expansions);
-    Ok(Box::new(query))
+    ctx.scored_by_tantivy(fm.field, Box::new(query), "match_phrase_prefix")
 }
 
 fn string_field<'a>(kind: &str, field: &str, ctx: &'a LowerContext) -> Result<Option<&'a FieldMapping>> {
@@ -85,7 +85,7 @@ pub fn lower_prefix(field: &str, value: &str, ctx: &mut LowerContext) -> Result<
     let mut query = PhrasePrefixQuery::new(vec![Term::from_field_text(fm.field, value)]);
     // A lone prefix term becomes a term-range scan; ES's prefix query expands without a cap.
     query.set_max_expansions(u32::MAX);
-    Ok(constant(Box::new(query)))
+    Ok(constant(Box::new(query), ctx))
 }
 
 pub fn lower_regex(kind: &str, field: &str, regex: &str, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
@@ -95,7 +95,7 @@ pub fn lower_regex(kind: &str, field: &str, regex: &str, ctx: &mut LowerContext)
     let Some(fm) = string_field(kind, field, ctx)? else { return Ok(Box::new(EmptyQuery)) };
     let query =
         crate::query::tantivy::regex_cache::compile(kind, regex).map(|re| RegexQuery::from_regex(re, fm.field))?;
-    Ok(constant(Box::new(query)))
+    Ok(constant(Box::new(query), ctx))
 }
 
 pub fn lower_wildcard(field: &str, pattern: &str, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
@@ -114,12 +114,12 @@ pub fn lower_fuzzy(
     let fuzzy: Box<dyn Query> =
         Box::new(FuzzyTermQuery::new(Term::from_field_text(fm.field, value), max_edits, transpositions));
     if prefix_length == 0 {
-        return Ok(constant(fuzzy));
+        return Ok(constant(fuzzy, ctx));
     }
     // The first `prefix_length` chars must match exactly: intersect with a prefix query.
     let prefix: String = value.chars().take(prefix_length).collect();
     let clauses = vec![(Occur::Must, fuzzy), (Occur::Must, lower_prefix(field, &prefix, ctx)?)];
-    Ok(constant(Box::new(BooleanQuery::new(clauses))))
+    Ok(constant(Box::new(BooleanQuery::new(clauses)), ctx))
 }
 
 pub fn lower_exists(field: &str, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
@@ -127,13 +127,13 @@ pub fn lower_exists(field: &str, ctx: &mut LowerContext) -> Result<Box<dyn Query
     if fm.field_type == FieldType::Text {
         // Text has no fast column: presence was recorded in `_field_names` at index time.
         let term = Term::from_field_text(ctx.mapping.field_names_field, &fm.name);
-        return Ok(constant(Box::new(TermQuery::new(term, IndexRecordOption::Basic))));
+        return Ok(constant(Box::new(TermQuery::new(term, IndexRecordOption::Basic)), ctx));
     }
     let name = ctx.mapping.schema.get_field_name(fm.field).to_string();
-    Ok(constant(Box::new(ExistsQuery::new(name, false))))
+    Ok(constant(Box::new(ExistsQuery::new(name, false)), ctx))
 }
 
 pub fn lower_ids(values: &[String], ctx: &mut LowerContext) -> Box<dyn Query> {
     let terms = values.iter().map(|id| Term::from_field_text(ctx.mapping.id_field, id)).collect::<Vec<_>>();
-    constant(Box::new(TermSetQuery::new(terms)))
+    constant(Box::new(TermSetQuery::new(terms)), ctx)
 }

@@ -70,10 +70,7 @@ pub fn lower_match_bool_prefix(
     }
     let mut terms = analyzed_terms(fm.field, text, ctx);
     let Some(last) = terms.pop() else { return Ok(Box::new(EmptyQuery)) };
-    let mut clauses: Vec<Box<dyn Query>> = terms
-        .into_iter()
-        .map(|t| Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)) as Box<dyn Query>)
-        .collect();
+    let mut clauses: Vec<Box<dyn Query>> = terms.into_iter().map(|t| ctx.scored_term(t)).collect();
     clauses.push(lower_prefix(field, last.value().as_str().unwrap_or_default(), ctx)?);
     if clauses.len() == 1 {
         return Ok(clauses.pop().unwrap());
@@ -117,8 +114,7 @@ pub fn lower_combined_fields(
             let per_field: Vec<(Occur, Box<dyn Query>)> = mapped
                 .iter()
                 .map(|(field, boost)| {
-                    let q: Box<dyn Query> =
-                        Box::new(TermQuery::new(Term::from_field_text(*field, word), IndexRecordOption::WithFreqs));
+                    let q: Box<dyn Query> = ctx.scored_term(Term::from_field_text(*field, word));
                     let q = if *boost != 1.0 { Box::new(BoostQuery::new(q, *boost)) } else { q };
                     (Occur::Should, q)
                 })
@@ -168,13 +164,7 @@ pub fn lower_cross_fields(cf: &CrossFieldsAst, ctx: &mut LowerContext) -> Result
                     let word = t.value().as_str().unwrap_or_default().to_string();
                     let per_field = text_fields
                         .iter()
-                        .map(|(field, boost)| {
-                            let q: Box<dyn Query> = Box::new(TermQuery::new(
-                                Term::from_field_text(*field, &word),
-                                IndexRecordOption::WithFreqs,
-                            ));
-                            boosted(q, *boost)
-                        })
+                        .map(|(field, boost)| boosted(ctx.scored_term(Term::from_field_text(*field, &word)), *boost))
                         .collect();
                     Box::new(DisjunctionMaxQuery::with_tie_breaker(per_field, cf.tie_breaker)) as Box<dyn Query>
                 })

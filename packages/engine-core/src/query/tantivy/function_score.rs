@@ -12,7 +12,6 @@ use tantivy::{DocId, DocSet, Score, SegmentReader, TantivyError, Term, TERMINATE
 
 use super::score_values::{LoweredFunction, SegmentFunction};
 use crate::query::ast::{BoostMode, ScoreMode};
-use crate::query::lower::context::ES_SCORE_SCALE;
 
 pub struct FunctionScoreQuery {
     pub inner: Box<dyn Query>,
@@ -21,6 +20,8 @@ pub struct FunctionScoreQuery {
     pub boost_mode: BoostMode,
     pub max_boost: f64,
     pub min_score: Option<f64>,
+    /// The search's internal score scale (`LowerContext::scale`): functions combine on the shown one.
+    pub scale: f32,
 }
 
 impl Clone for FunctionScoreQuery {
@@ -32,6 +33,7 @@ impl Clone for FunctionScoreQuery {
             boost_mode: self.boost_mode,
             max_boost: self.max_boost,
             min_score: self.min_score,
+            scale: self.scale,
         }
     }
 }
@@ -76,6 +78,7 @@ impl Query for FunctionScoreQuery {
             boost_mode: self.boost_mode,
             max_boost: self.max_boost,
             min_score: self.min_score,
+            scale: self.scale,
         }))
     }
 
@@ -91,6 +94,7 @@ struct FunctionScoreWeight {
     boost_mode: BoostMode,
     max_boost: f64,
     min_score: Option<f64>,
+    scale: f32,
 }
 
 impl FunctionScoreWeight {
@@ -111,7 +115,7 @@ impl FunctionScoreWeight {
         while doc != TERMINATED {
             if alive.is_none_or(|a| a.is_alive(doc)) {
                 // Inner scores are on tantivy's scale (ES x 2.2): combine on ES's scale.
-                let sub = (inner.score() / ES_SCORE_SCALE) as f64;
+                let sub = (inner.score() / self.scale) as f64;
                 let factor = self.factor(&mut functions, doc, sub).map_err(TantivyError::InvalidArgument)?;
                 let score = combine(self.boost_mode, sub, factor.min(self.max_boost)) as f32;
                 if score < 0.0 || score.is_nan() {
@@ -120,7 +124,7 @@ impl FunctionScoreWeight {
                     )));
                 }
                 if self.min_score.is_none_or(|m| score as f64 >= m) {
-                    out.push((doc, score * ES_SCORE_SCALE * boost));
+                    out.push((doc, score * self.scale * boost));
                 }
             }
             doc = inner.advance();
