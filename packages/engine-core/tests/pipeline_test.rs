@@ -166,7 +166,7 @@ fn bad_paths_and_placements_are_400s() {
     let (cause, status) =
         err(monthly(json!({"x": {"bucket_script": {"buckets_path": {"a": "s"}, "script": "doc['price'].value"}}})));
     assert_eq!(status, 400);
-    assert!(cause.contains("script_exception") && cause.contains("identifier [doc]"), "{cause}");
+    assert!(cause.contains("script_exception") && cause.contains("doc['price'] outside a script query"), "{cause}");
 }
 
 #[test]

@@ -18,6 +18,7 @@ pub mod metric;
 pub mod options;
 pub mod render;
 pub mod request;
+pub mod typed_keys;
 pub mod value_format;
 
 pub use bucket::filters::{filter_weights, lone_filter};

@@ -186,6 +186,8 @@ impl Extractor<'_> {
                 }
             }
             QueryAst::Named { query, .. } => self.collect(query, out)?,
+            // A script matches by document values, not by terms of the text.
+            QueryAst::Script(_) => {}
             QueryAst::CrossFields(cf) => {
                 for (field, _) in &cf.fields {
                     if let Some(kind) = self.counts(field) {

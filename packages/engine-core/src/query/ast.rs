@@ -125,6 +125,8 @@ pub enum QueryAst {
     TermsSet(Box<TermsSetAst>),
     /// `multi_match` of type `cross_fields`: term-centric over the fields of each analyzer.
     CrossFields(Box<CrossFieldsAst>),
+    /// `script`: the documents the script answers true for (`script/`'s Painless subset).
+    Script(Box<crate::script::Script>),
 }
 
 #[derive(Debug, Clone, PartialEq)]

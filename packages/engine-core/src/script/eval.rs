@@ -3,7 +3,7 @@
 //! an error, as Painless's NullPointerException would be.
 
 use super::moving_functions as mf;
-use super::parser::Expr;
+use super::parser::{DocAccess, Expr};
 use super::script_error;
 use crate::error::Result;
 
@@ -34,10 +34,15 @@ impl Val {
     }
 }
 
-/// What a script can see: `params.*` and, in `moving_fn`, the window `values`.
+/// A document's values of a field (`doc['field']`), or why they cannot be read.
+pub type DocLookup<'a> = &'a dyn Fn(&str) -> Result<Vec<Val>>;
+
+/// What a script can see: `params.*`, in `moving_fn` the window `values`, and in script
+/// queries and fields the document's values.
 pub struct Context<'a> {
     pub params: &'a dyn Fn(&str) -> Option<Val>,
     pub values: Option<&'a [f64]>,
+    pub doc: Option<DocLookup<'a>>,
 }
 
 pub fn eval(e: &Expr, ctx: &Context) -> Result<Val> {
@@ -62,6 +67,19 @@ pub fn eval(e: &Expr, ctx: &Context) -> Result<Val> {
         },
         Expr::Binary(op, a, b) => binary(op, a, b, ctx)?,
         Expr::Call(class, func, args) => call(class, func, args, ctx)?,
+        Expr::Doc(field, access) => {
+            let Some(doc) = ctx.doc else {
+                return Err(super::unsupported(format!("doc['{field}'] outside a script query or script field")));
+            };
+            let values = doc(field)?;
+            match access {
+                DocAccess::Size => Val::Int(values.len() as i64),
+                DocAccess::Empty => Val::Bool(values.is_empty()),
+                DocAccess::Value => *values.first().ok_or_else(|| {
+                    script_error("A document doesn't have a value for a field! Use doc[<field>].size()==0 to check if a document is missing a field!".into())
+                })?,
+            }
+        }
     })
 }
 

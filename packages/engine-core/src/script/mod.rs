@@ -4,13 +4,14 @@
 //! assignment, bounded length and nesting. Anything else is a 400 `script_exception`
 //! naming the construct, never a guess.
 
+pub mod doc_values;
 mod eval;
 mod lexer;
 mod moving_functions;
 mod parser;
 pub mod scripted_metric;
 
-pub use eval::Val;
+pub use eval::{DocLookup, Val};
 
 use serde_json::{Map, Value};
 
@@ -89,7 +90,27 @@ impl Script {
                 _ => Val::Null,
             })
         };
-        eval::eval(&self.expr, &eval::Context { params: &lookup, values })
+        eval::eval(&self.expr, &eval::Context { params: &lookup, values, doc: None })
+    }
+
+    /// Runs on one document, whose values `doc` reads (script queries and script fields).
+    pub fn run_on(&self, doc: eval::DocLookup) -> Result<Val> {
+        let lookup = |name: &str| -> Option<Val> {
+            self.params.get(name).map(|p| match p {
+                Value::Bool(b) => Val::Bool(*b),
+                Value::Number(n) if n.is_i64() => Val::Int(n.as_i64().unwrap_or_default()),
+                Value::Number(n) => Val::Num(n.as_f64().unwrap_or(f64::NAN)),
+                _ => Val::Null,
+            })
+        };
+        eval::eval(&self.expr, &eval::Context { params: &lookup, values: None, doc: Some(doc) })
+    }
+
+    /// The fields the script reads with `doc[...]`.
+    pub fn doc_fields(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.expr.doc_fields(&mut out);
+        out
     }
 }
 
@@ -132,7 +153,7 @@ mod tests {
         for src in [
             "for (int i = 0; i < 10; i++) {}",
             "params.a = 1",
-            "doc['x'].value",
+            "doc['x'].value.millis",
             "(double) params.a",
             "Math.random()",
             "MovingFunctions.holtWinters(values, 0.3, 0.1, 0.1, 2, false)",

@@ -20,6 +20,37 @@ pub enum Expr {
     Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `Math.f(..)` or `MovingFunctions.f(..)`: (class, function, arguments).
     Call(String, String, Vec<Expr>),
+    /// `doc['field'].value`, `.size()` or `.empty`: the document's own values (script
+    /// queries and script fields).
+    Doc(String, DocAccess),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocAccess {
+    Value,
+    Size,
+    Empty,
+}
+
+impl Expr {
+    /// The fields a script reads through `doc[...]`.
+    pub fn doc_fields(&self, out: &mut Vec<String>) {
+        match self {
+            Expr::Doc(field, _) if !out.contains(field) => out.push(field.clone()),
+            Expr::Unary(_, e) => e.doc_fields(out),
+            Expr::Binary(_, a, b) => {
+                a.doc_fields(out);
+                b.doc_fields(out);
+            }
+            Expr::Ternary(a, b, c) => {
+                a.doc_fields(out);
+                b.doc_fields(out);
+                c.doc_fields(out);
+            }
+            Expr::Call(_, _, args) => args.iter().for_each(|a| a.doc_fields(out)),
+            _ => {}
+        }
+    }
 }
 
 const MAX_DEPTH: usize = 64;
@@ -168,6 +199,27 @@ impl Parser {
             "false" => Ok(Expr::Bool(false)),
             "null" => Ok(Expr::Null),
             "values" => Ok(Expr::Values),
+            "doc" => {
+                self.expect("[")?;
+                let field = match self.tokens.get(self.pos).cloned() {
+                    Some(Token::Str(s)) => s,
+                    _ => return Err(unsupported("doc[...] with a non-string field name".into())),
+                };
+                self.pos += 1;
+                self.expect("]")?;
+                self.expect(".")?;
+                let access = match self.ident()?.as_str() {
+                    "value" => DocAccess::Value,
+                    "empty" => DocAccess::Empty,
+                    "size" | "length" => {
+                        self.expect("(")?;
+                        self.expect(")")?;
+                        DocAccess::Size
+                    }
+                    other => return Err(unsupported(format!("doc[...].{other}"))),
+                };
+                Ok(Expr::Doc(field, access))
+            }
             "params" => {
                 if self.eat(".") {
                     return Ok(Expr::Param(self.ident()?));

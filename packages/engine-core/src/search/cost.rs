@@ -17,8 +17,12 @@ pub enum Cost {
 
 impl SearchRequest {
     pub fn cost(&self) -> Cost {
-        let heavy =
-            !self.aggs.is_empty() || self.sort.is_some() || self.highlight.is_some() || may_be_heavy(&self.query);
+        let heavy = !self.aggs.is_empty()
+            || self.sort.is_some()
+            || self.highlight.is_some()
+            || self.opts.changes_collection()
+            || self.opts.explain
+            || may_be_heavy(&self.query);
         if heavy {
             Cost::MayBeHeavy
         } else {
@@ -40,7 +44,8 @@ fn may_be_heavy(query: &QueryAst) -> bool {
         | QueryAst::MatchBoolPrefix { .. }
         | QueryAst::QueryString(_)
         | QueryAst::MoreLikeThis(_)
-        | QueryAst::TermsSet(_) => true,
+        | QueryAst::TermsSet(_)
+        | QueryAst::Script(_) => true,
         // Each fuzzy term expands over the term dictionary.
         QueryAst::Match { fuzzy, .. } if fuzzy.is_some() => true,
         QueryAst::Named { query, .. } => may_be_heavy(query),

@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::deadline::parse_timeout;
+use super::options::SearchOptions;
 use super::search_after::{parse_search_after, AfterValue};
 use super::sort::{self, parse_sort, SortSpec, SortTarget};
 use super::source_filter::SourceFilter;
@@ -38,6 +39,8 @@ pub struct SearchRequest {
     pub timeout: Option<Duration>,
     /// `highlight`: fragments of each hit's text with the query's terms tagged.
     pub highlight: Option<HighlightRequest>,
+    /// Everything else a search body or URL may ask (`options.rs`).
+    pub opts: SearchOptions,
 }
 
 pub(super) fn parse_body(body: &[u8]) -> Result<Map<String, Value>> {
@@ -137,6 +140,7 @@ impl SearchRequest {
             after: None,
             timeout: None,
             highlight: None,
+            opts: SearchOptions::default(),
         };
         let mut aggs_seen = false;
         let mut search_after: Option<&Vec<Value>> = None;
@@ -166,6 +170,7 @@ impl SearchRequest {
                 "timeout" => req.timeout = parse_timeout(value)?,
                 "knn" => knn = Some(value),
                 "highlight" => req.highlight = Some(HighlightRequest::parse(value)?),
+                other if req.opts.parse_body_key(other, value, &handle.mapping)? => {}
                 other => {
                     let token = if value.is_object() {
                         "START_OBJECT"
@@ -200,18 +205,28 @@ impl SearchRequest {
                 "sort" => req.sort = Some(parse_sort(&url_sort(value.as_str().unwrap_or_default()), &handle.mapping)?),
                 "timeout" => req.timeout = parse_timeout(value)?,
                 // The engine has no shard request cache, so `request_cache` has nothing to switch off.
-                "pretty"
-                | "typed_keys"
-                | "rest_total_hits_as_int"
-                | "filter_path"
-                | "error_trace"
-                | "request_cache" => {}
+                "pretty" | "error_trace" | "request_cache" => {}
+                other if req.opts.parse_param(other, value)? => {}
                 other => {
                     return Err(EngineError::IllegalArgument(format!(
                         "request [/{}/_search] contains unrecognized parameter: [{other}]",
                         handle.name
                     )))
                 }
+            }
+        }
+        if req.opts.rest_total_hits_as_int {
+            match req.track_total_hits {
+                TrackTotalHits::UpTo(n)
+                    if params.contains_key("track_total_hits") || obj.contains_key("track_total_hits") =>
+                {
+                    return Err(EngineError::IllegalArgument(format!(
+                        "[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got {n}"
+                    )))
+                }
+                // A number cannot say "at least": the total is counted exactly.
+                TrackTotalHits::UpTo(_) => req.track_total_hits = TrackTotalHits::Exact,
+                _ => {}
             }
         }
         if let Some(values) = search_after {
@@ -235,6 +250,13 @@ impl SearchRequest {
         }
         // Nested objects' hidden documents are never hits (nor counted, nor aggregated).
         req.query = crate::nested::root_only(std::mem::replace(&mut req.query, QueryAst::MatchAll), &handle.mapping);
+        Ok(req)
+    }
+
+    /// A collapse group's inner hits: `body` (size, from, sort, _source) within `query`.
+    pub(super) fn inner(query: QueryAst, body: &Map<String, Value>, handle: &IndexHandle) -> Result<SearchRequest> {
+        let mut req = Self::from_map(body, &Map::new(), handle)?;
+        req.query = crate::nested::root_only(query, &handle.mapping);
         Ok(req)
     }
 

@@ -27,6 +27,7 @@ mod query_string_parser;
 mod range;
 mod regexp;
 pub mod score_function;
+mod script;
 mod simple_query_parser;
 mod term;
 mod terms;
@@ -133,6 +134,7 @@ fn parse_query_at_depth(value: &Value) -> Result<QueryAst> {
         "more_like_this" => more_like_this::parse(body),
         "nested" => nested::parse(body),
         "terms_set" => terms_set::parse(body),
+        "script" => script::parse(body),
         other => Err(EngineError::Parsing(format!("unknown query [{other}]"))),
     }
 }

@@ -44,7 +44,14 @@ pub fn parse(body: &Value) -> Result<QueryAst> {
     let required = if let Some(field) = opts.minimum_should_match_field {
         TermsSetRequired::Field(field)
     } else if let Some(script) = &opts.minimum_should_match_script {
-        TermsSetRequired::Script(Script::from_json(script)?)
+        let script = Script::from_json(script)?;
+        if let Some(field) = script.doc_fields().first() {
+            // The minimum is computed once for the query, not per document.
+            return Err(crate::script::unsupported(format!(
+                "doc['{field}'] in [minimum_should_match_script]; use [minimum_should_match_field]"
+            )));
+        }
+        TermsSetRequired::Script(script)
     } else {
         let n = opts
             .minimum_should_match

@@ -134,6 +134,14 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
         QueryAst::Named { query, .. } => lower(query, ctx)?,
         QueryAst::TermsSet(ts) => terms_set::lower_terms_set(ts, ctx)?,
         QueryAst::CrossFields(cf) => text::lower_cross_fields(cf, ctx)?,
+        QueryAst::Script(script) => {
+            let fields = crate::script::doc_values::DocFields::resolve(script, ctx.mapping)?;
+            let script = std::sync::Arc::new((**script).clone());
+            let query = crate::query::tantivy::script_filter::ScriptQuery { script, fields, score: ctx.scale };
+            // Inside a nested query only the scope's objects are candidates; at the top, root documents.
+            let scope = Box::new(ConstScoreQuery::new(ctx.all_docs(), 0.0));
+            Box::new(BooleanQuery::new(vec![(Occur::Must, Box::new(query) as Box<dyn Query>), (Occur::Must, scope)]))
+        }
         QueryAst::NestedObjects => match &ctx.mapping.nested {
             None => Box::new(EmptyQuery),
             Some(nested) => {

@@ -4,6 +4,7 @@
 
 pub mod bm25_term;
 pub mod boosting;
+pub mod collect_limits;
 pub mod column_docset;
 pub mod column_range;
 pub mod counting_disjunction;
@@ -12,3 +13,4 @@ pub mod fuzzy_expansion;
 pub mod query_cache;
 pub mod regex_cache;
 pub mod score_values;
+pub mod script_filter;
