@@ -46,6 +46,12 @@ export interface Expectations {
   same?: string[];
   /** Paths of the projection (`compare.ts`) left out of the comparison: `$.doc._id`, `$.items[*]._id`. */
   ignore?: string[];
+  /**
+   * Hits of equal score may come in any order (compared by `_id` within a tie). Only for cases
+   * whose ties are real on both engines: Lucene breaks them by internal document number, which
+   * ES does not promise, and the candidate's one bulk spreads over several segments.
+   */
+  tiesInAnyOrder?: boolean;
 }
 
 export interface Step extends Request, Expectations {

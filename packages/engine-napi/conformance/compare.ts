@@ -19,8 +19,31 @@ const asRecord = (value: Json): Record<string, Json> | undefined =>
     ? (value as Record<string, Json>)
     : undefined;
 
-function projectHits(hits: Record<string, Json>): Record<string, Json> {
-  const list = Array.isArray(hits.hits) ? hits.hits.map((h) => asRecord(h) ?? {}) : [];
+/** 'engine': hits compared in the order each engine gave; 'any': equal scores in any order. */
+export type TieOrder = 'engine' | 'any';
+
+/**
+ * Hits in an order both engines can agree on: hits of equal score (a relevance sort, no `sort`
+ * values) by `_id`. Lucene breaks such ties by its internal document number, an artefact of
+ * segment layout that Elasticsearch does not promise; the candidate spreads one bulk over
+ * several indexing threads' segments, so its tie order changes from run to run.
+ */
+export function tieOrdered(hits: Record<string, Json>[]): Record<string, Json>[] {
+  if (hits.some((h) => h.sort !== undefined || typeof h._score !== 'number')) return hits;
+  const sameScore = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
+  const out: Record<string, Json>[] = [];
+  for (let i = 0; i < hits.length; ) {
+    let j = i + 1;
+    while (j < hits.length && sameScore(hits[i]?._score as number, hits[j]?._score as number)) j++;
+    out.push(...hits.slice(i, j).sort((a, b) => String(a._id).localeCompare(String(b._id))));
+    i = j;
+  }
+  return out;
+}
+
+function projectHits(hits: Record<string, Json>, ties: TieOrder): Record<string, Json> {
+  const all = Array.isArray(hits.hits) ? hits.hits.map((h) => asRecord(h) ?? {}) : [];
+  const list = ties === 'any' ? tieOrdered(all) : all;
   return {
     total: hits.total,
     ids: list.map((h) => h._id),
@@ -73,14 +96,14 @@ const SCALARS = [
   'found',
 ];
 
-export function project(reply: Reply): Record<string, Json> {
+export function project(reply: Reply, ties: TieOrder = 'engine'): Record<string, Json> {
   const body = asRecord(reply.body);
   if (!body) return { status: reply.status, body: reply.body };
   const error = asRecord(body.error);
   if (error) return { status: reply.status, error_type: error.type };
   const out: Record<string, Json> = { status: reply.status };
   const hits = asRecord(body.hits);
-  if (hits) out.hits = projectHits(hits);
+  if (hits) out.hits = projectHits(hits, ties);
   if (body.aggregations !== undefined) out.aggregations = projectAggs(body.aggregations);
   if (Array.isArray(body.responses)) out.responses = body.responses.map((r) => project(responseOf(r)));
   if (Array.isArray(body.docs)) out.docs = body.docs.map((d) => projectDoc(asRecord(d) ?? {}));
@@ -190,6 +213,18 @@ export function dropPath(value: Json, path: string): void {
   go(value, parts);
 }
 
+/** What a pinned expectation's path reads in a reply (`$ids`, `$scores`, `$keys` or a dotted path). */
+export function expectationValue(reply: Reply, path: string, ties: TieOrder = 'engine'): Json {
+  if (path === '$ids' || path === '$scores') {
+    const list = valueAt(reply, 'hits.hits');
+    const all = Array.isArray(list) ? list.map((h) => asRecord(h) ?? {}) : [];
+    const hits = ties === 'any' ? tieOrdered(all) : all;
+    return hits.map((h) => (path === '$ids' ? h._id : h._score));
+  }
+  if (path === '$keys') return Object.keys(asRecord(reply.body) ?? {}).sort();
+  return valueAt(reply, path);
+}
+
 /**
  * A case's pinned expectations: `{path: value}` pairs, plus `$ids` / `$scores` for the ordered
  * hit ids / scores and `$keys` for the body's sorted top-level keys.
@@ -199,16 +234,10 @@ export function unmetExpectation(
   reply: Reply,
   expect: Record<string, Json>,
   tolerance: number,
+  ties: TieOrder = 'engine',
 ): string | undefined {
   for (const [path, wanted] of Object.entries(expect)) {
-    const actual =
-      path === '$ids'
-        ? valueAt(reply, 'hits.hits.*._id')
-        : path === '$scores'
-          ? valueAt(reply, 'hits.hits.*._score')
-          : path === '$keys'
-            ? Object.keys(asRecord(reply.body) ?? {}).sort()
-            : valueAt(reply, path);
+    const actual = expectationValue(reply, path, ties);
     // `null` also stands for "absent": an `es8` override of a path ES 8 does not answer
     // (a refusal where OpenSearch 2.19 answers) cannot be written as `undefined` in JSON.
     if (wanted === null && actual === undefined) continue;

@@ -21,7 +21,7 @@ import { freePort, startOpenSearch } from '../../harness/src/engines/opensearch.
 import type { RunningEngine } from '../../harness/src/engines/types.js';
 import { type RunningServer, startServer } from '../test/server-process.js';
 import { type ConformanceCase, type Family, loadFamilies, type Step, stepsOf } from './cases.js';
-import { type Reply, unmetExpectation, valueAt } from './compare.js';
+import { expectationValue, type Reply, unmetExpectation } from './compare.js';
 import { bulkBody, DOC_COUNT, INDEX, MAPPING } from './corpus.js';
 import { NESTED_INDEX, NESTED_MAPPING, nestedBulkBody } from './nestedCorpus.js';
 import {
@@ -105,20 +105,13 @@ function dumpable(reply: Reply): Reply {
 function pin(step: Step, theirs: Reply): void {
   for (const [path, value] of Object.entries(step.expect ?? {})) {
     if (value !== PIN) continue;
-    const wanted = actual(theirs, path);
+    const wanted = expectationValue(theirs, path, step.tiesInAnyOrder ? 'any' : 'engine');
     const expected = step.expect as Record<string, unknown>;
     if (wanted === undefined) {
       console.log(`pin: ${step.path}: ${path} is absent on the baseline`);
       delete expected[path];
     } else expected[path] = wanted;
   }
-}
-
-function actual(reply: Reply, path: string): unknown {
-  if (path === '$ids') return valueAt(reply, 'hits.hits.*._id');
-  if (path === '$scores') return valueAt(reply, 'hits.hits.*._score');
-  if (path === '$keys') return Object.keys((reply.body as object) ?? {}).sort();
-  return valueAt(reply, path);
 }
 
 describe(`conformance: candidate vs ${BASELINE_NAME}`, () => {
@@ -166,7 +159,12 @@ describe(`conformance: candidate vs ${BASELINE_NAME}`, () => {
         const o = ours[n] as Reply;
         if (PINNING) pin(step, b);
         const tolerance = step.tolerance ?? c.tolerance ?? DEFAULT_TOLERANCE;
-        const unmet = unmetExpectation(b, step.expect ?? {}, tolerance);
+        const unmet = unmetExpectation(
+          b,
+          step.expect ?? {},
+          tolerance,
+          step.tiesInAnyOrder ? 'any' : 'engine',
+        );
         if (unmet && !baselineProblem) baselineProblem = at + unmet;
         const diff = candidateProblem(step, o, b, tolerance);
         if (diff && !problem) problem = at + diff;

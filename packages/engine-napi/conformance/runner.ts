@@ -134,9 +134,10 @@ export function candidateProblem(
   tolerance: number,
 ): string | undefined {
   const expected = step.expect ?? {};
-  if (step.es8) return unmetExpectation(ours, { ...expected, ...step.es8 }, tolerance);
-  const a = project(ours);
-  const b = project(theirs);
+  const ties = step.tiesInAnyOrder ? 'any' : 'engine';
+  if (step.es8) return unmetExpectation(ours, { ...expected, ...step.es8 }, tolerance, ties);
+  const a = project(ours, ties);
+  const b = project(theirs, ties);
   for (const path of step.ignore ?? []) {
     dropPath(a, path);
     dropPath(b, path);
@@ -147,7 +148,7 @@ export function candidateProblem(
     const same = firstDifference(valueAt(ours, path), valueAt(theirs, path), tolerance, path);
     if (same) return same;
   }
-  return unmetExpectation(ours, expected, tolerance);
+  return unmetExpectation(ours, expected, tolerance, ties);
 }
 
 /**
