@@ -62,7 +62,7 @@ export function setSlug(card: Scorecard): string {
 
 /** One line naming the set: "llm-telemetry-v1, 1,000,000 docs, vs OpenSearch 2.19.1". */
 export function setLabel(set: ComparableSet): string {
-  const rows = set.families === '*' ? '' : `, rows ${set.families}`;
+  const rows = `${set.families === '*' ? '' : `, rows ${set.families}`}${set.extras ? `, ${set.extras}` : ''}`;
   // The harness writes product and version; a product name that already ends in its version says it once.
   const baseline = set.baseline.replace(/(\S+) \1(?=$|,)/, '$1');
   return `${set.corpus}, ${docsLabel(set.docs)}, vs ${baseline}${rows}`;

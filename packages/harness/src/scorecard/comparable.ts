@@ -10,6 +10,12 @@ export interface ComparableSet {
   corpus: string;
   docs: number;
   families: string;
+  /**
+   * The rows beyond the default matrix that flags add or take away (kNN, ingest at more client
+   * counts, no sweeps), in words; empty for the default. A run with --knn and one without are
+   * different row sets: the kNN rows "missing" from the second is not coverage that fell.
+   */
+  extras: string;
   /** e.g. "OpenSearch 2.19.1" or "OpenSearch 2.19.1, 3 nodes". */
   baseline: string;
   /** e.g. "2 cores, Intel Xeon ...". */
@@ -23,15 +29,26 @@ export function comparableSet(card: Scorecard): ComparableSet {
     corpus: m.corpus.name,
     docs: m.corpus.docs,
     families: String(m.settings?.families ?? '*'),
+    extras: rowExtras(m.settings),
     baseline: `${m.baseline.product} ${m.baseline.version}${nodes > 1 ? `, ${nodes} nodes` : ''}`,
     machine: `${m.machine.cores} cores, ${m.machine.cpuModel}`,
   };
 }
 
+function rowExtras(settings: Scorecard['manifest']['settings']): string {
+  const extras: string[] = [];
+  if (settings?.knn === true) extras.push(`kNN (${settings.knnDocs ?? 'default'} vectors)`);
+  const clients = String(settings?.clients ?? '1');
+  if (clients !== '1') extras.push(`ingest at ${clients} clients`);
+  if (settings?.sweep === false) extras.push('no sweeps');
+  return extras.join(', ');
+}
+
 /** One string per comparable set: equal keys, comparable runs. */
 export function comparableKey(card: Scorecard): string {
   const s = comparableSet(card);
-  return [s.corpus, s.docs, s.families, s.baseline, s.machine].join(' | ');
+  // A default row set adds nothing, so keys written before extras existed stay what they were.
+  return [s.corpus, s.docs, s.families, s.baseline, s.machine, ...(s.extras ? [s.extras] : [])].join(' | ');
 }
 
 export function comparable(a: Scorecard, b: Scorecard): boolean {
