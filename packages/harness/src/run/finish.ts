@@ -5,6 +5,7 @@ import { appendRun, historyPath, withHistory } from '../history/db.js';
 import { perRound } from '../model/settings.js';
 import { aaLine } from '../scorecard/aa.js';
 import { buildScorecard } from '../scorecard/build.js';
+import { readConformance } from '../scorecard/conformance.js';
 import type { Scorecard } from '../scorecard/schema.js';
 import { writeScorecard } from '../scorecard/write.js';
 import type { RunContext } from './context.js';
@@ -83,6 +84,12 @@ export async function finishRun(
       cpuMsPerSecond,
     }));
   if (ctx.floor) card.floor = ctx.floor;
+  // The suite's summary travels with the verdicts only for the candidate this checkout built.
+  if (done.engines.candidate.pid !== undefined && !settings.aa) {
+    const { summary, note } = readConformance();
+    if (summary) card.conformance = summary;
+    else if (note) done.log(note);
+  }
   if (ctx.sweeps.length > 0) card.sweeps = ctx.sweeps;
   if (settings.aa) {
     // Both sides are OpenSearch: say so on every verdict and record the false-verdict tally.

@@ -178,6 +178,22 @@ function coverageLines(card: Scorecard): string[] {
   ];
 }
 
+/** The candidate's differential conformance, next to the verdicts: speed counts only with right answers. */
+function conformanceLines(card: Scorecard): string[] {
+  const c = card.conformance;
+  if (!c) return [];
+  return [
+    '## Conformance',
+    '',
+    `The candidate answers **${num(c.candidatePass, 0)} of ${num(c.cases, 0)}** differential cases as ${c.baseline} does (the baseline passes ${num(c.baselinePass, 0)}; measured ${c.measuredAt}, \`packages/engine-napi/conformance/RESULTS.md\` lists every difference with its reason).`,
+    '',
+    '| Area | Cases | Candidate | Baseline |',
+    '|---|---|---|---|',
+    ...c.areas.map((a) => `| ${cell(a.area)} | ${a.cases} | ${a.candidatePass} | ${a.baselinePass} |`),
+    '',
+  ];
+}
+
 /** The regression check's table: each read row of this build against the merge-base build. */
 function baseLines(card: Scorecard): string[] {
   const base = card.manifest.base;
@@ -243,6 +259,7 @@ export function renderMarkdown(card: Scorecard): string {
     ...baseLines(card),
     ...sweepLines(card),
     ...coverageLines(card),
+    ...conformanceLines(card),
   ];
   const mismatches = card.rows.filter((r) => r.mismatch);
   if (mismatches.length > 0) {
