@@ -103,7 +103,9 @@ const sum = (xs: AaTally[], f: (t: AaTally) => number) => xs.reduce((n, t) => n 
 
 function aaSummary(tallies: AaTally[]) {
   return {
-    runs: tallies.length,
+    // A run stopped before its rows (Ctrl-C, a failure) is listed in perRun but is not a run.
+    runs: tallies.filter((t) => t.status === 'complete').length,
+    incompleteRuns: tallies.filter((t) => t.status !== 'complete').length,
     readRowRuns: sum(tallies, (t) => t.readRows),
     comparableRowRuns: sum(tallies, (t) => t.counts.WIN + t.counts.LOSE + t.counts.TIE),
     falseWin: sum(tallies, (t) => t.counts.WIN),
