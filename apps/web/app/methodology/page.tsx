@@ -3,6 +3,7 @@ import type { Metadata } from 'next';
 import { Reproduce } from '@/components/reproduce';
 import { RunContext } from '@/components/run-context';
 import { TableScroll } from '@/components/table-scroll';
+import { getCalibration } from '@/lib/calibration';
 import { getLatestRun } from '@/lib/data';
 import { engineName, formatBytes, formatDate, formatMs } from '@/lib/format';
 import { benchmarkRules } from '@/lib/methodology';
@@ -107,6 +108,7 @@ export default function MethodologyPage() {
         )}
       </section>
 
+      <CalibrationSection />
       <Reproduce scorecard={scorecard} />
 
       <section>
@@ -204,5 +206,82 @@ export default function MethodologyPage() {
         ) : null}
       </section>
     </article>
+  );
+}
+
+const share = (part: number, whole: number) =>
+  whole === 0 ? 'no rows' : `${part} of ${whole} (${Math.round((100 * part) / whole)}%)`;
+
+/** The newest committed calibration: false verdicts of engines against themselves, and power. */
+function CalibrationSection() {
+  const c = getCalibration();
+  return (
+    <section>
+      <h2 id="calibration" className="section-title">
+        Calibration: how far the verdicts can be trusted
+      </h2>
+      {c ? (
+        <>
+          <p>
+            <code>npm run calibrate</code> runs each engine against a second process of itself (A/A: every WIN
+            or LOSE is false) and the candidate against itself with extra engine CPU per request (power: every
+            row should come out LOSE). From <code>{c.file}</code> (
+            <time dateTime={c.createdAt}>{formatDate(c.createdAt)}</time>, {integer.format(c.settings.docs)}{' '}
+            documents of {c.settings.corpus}
+            {c.complete
+              ? ')'
+              : `; stopped before all ${c.runsPlanned.aaPerEngine} planned A/A runs per engine finished)`}
+            .
+          </p>
+          <TableScroll label="Calibration">
+            <table className="score-table compact" data-table="calibration">
+              <caption>False verdicts of an engine against itself, and a known slowdown found.</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Check</th>
+                  <th scope="col">Runs</th>
+                  <th scope="col">By latency</th>
+                  <th scope="col">By CPU per request</th>
+                </tr>
+              </thead>
+              <tbody>
+                {Object.entries(c.aa).map(([engine, a]) => (
+                  <tr key={engine}>
+                    <th scope="row">A/A {engine}: false WIN or LOSE</th>
+                    <td>{a.runs}</td>
+                    <td>{share(a.falseWin + a.falseLose, a.comparableRowRuns)}</td>
+                    <td>{share(a.falseCpu, a.cpuRowRuns)}</td>
+                  </tr>
+                ))}
+                {c.power ? (
+                  <tr>
+                    <th scope="row">
+                      Power: +{Math.round(c.power.slowdown * 100)}% engine CPU found as LOSE
+                    </th>
+                    <td>1</td>
+                    <td>
+                      {share(c.power.latency.detected, c.power.latency.eligible)}{' '}
+                      <span className="muted">(rows with p50 at least {c.power.minP50Ms} ms)</span>
+                    </td>
+                    <td>{share(c.power.cpu.detected, c.power.cpu.eligible)}</td>
+                  </tr>
+                ) : null}
+              </tbody>
+            </table>
+          </TableScroll>
+          {c.variance ? (
+            <p>
+              Spread of a row&apos;s log ratio (median over {c.variance.rows} row-runs): {c.variance.forkSd}{' '}
+              between forks, {c.variance.roundSdWithinFork} between rounds inside a fork.
+            </p>
+          ) : null}
+        </>
+      ) : (
+        <p>
+          No calibration is committed yet: <code>npm run calibrate</code> writes one to{' '}
+          <code>scorecards/calibration/</code>.
+        </p>
+      )}
+    </section>
   );
 }
