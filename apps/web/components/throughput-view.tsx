@@ -1,5 +1,6 @@
 import { findChart, runCharts } from '@/lib/chart-files';
 import { getSets, type RunView } from '@/lib/data';
+import type { SweepSide } from '@/lib/definitions';
 import { formatDate, formatMs, formatRatio, formatSide } from '@/lib/format';
 import { ratioDefinition } from '@/lib/headline';
 import { pointStatus } from '@/lib/latency-charts';
@@ -188,25 +189,29 @@ export function ThroughputView({ view }: { view: RunView }) {
                       <tr key={point.offeredRate}>
                         <td className="num">{integer.format(point.offeredRate)} req/s</td>
                         <td className="num">
-                          {integer.format(point.candidate.achievedRate)}
+                          {point.candidate.skipped ? '-' : integer.format(point.candidate.achievedRate)}
                           {point.candidate.dropped > 0
                             ? ` (${integer.format(point.candidate.dropped)} dropped)`
                             : ''}
                         </td>
                         <td className="num">
-                          {formatMs(point.candidate.p50)} / {formatMs(point.candidate.p99)}
+                          {point.candidate.skipped
+                            ? 'not run'
+                            : `${formatMs(point.candidate.p50 ?? Number.NaN)} / ${formatMs(point.candidate.p99 ?? Number.NaN)}`}
                         </td>
                         <td className="num">
-                          {integer.format(point.baseline.achievedRate)}
+                          {point.baseline.skipped ? '-' : integer.format(point.baseline.achievedRate)}
                           {point.baseline.dropped > 0
                             ? ` (${integer.format(point.baseline.dropped)} dropped)`
                             : ''}
                         </td>
                         <td className="num">
-                          {formatMs(point.baseline.p50)} / {formatMs(point.baseline.p99)}
+                          {point.baseline.skipped
+                            ? 'not run'
+                            : `${formatMs(point.baseline.p50 ?? Number.NaN)} / ${formatMs(point.baseline.p99 ?? Number.NaN)}`}
                         </td>
                         <td>
-                          {`candidate ${pointStatus(point.candidate, point.offeredRate, sweep.p99BoundMs, row?.candidate.value)}; baseline ${pointStatus(point.baseline, point.offeredRate, sweep.p99BoundMs, row?.baseline.value)}`}
+                          {`candidate ${sideStatus(point.candidate, point.offeredRate, sweep.p99BoundMs, row?.candidate.value)}; baseline ${sideStatus(point.baseline, point.offeredRate, sweep.p99BoundMs, row?.baseline.value)}`}
                         </td>
                       </tr>
                     ))}
@@ -219,4 +224,9 @@ export function ThroughputView({ view }: { view: RunView }) {
       </section>
     </article>
   );
+}
+
+/** A point's status in words; a rate the engine was not offered (two lower rates already failed) says so. */
+function sideStatus(side: SweepSide, offeredRate: number, boundMs: number, capacity?: number): string {
+  return side.skipped ? 'not run (past its knee)' : pointStatus(side, offeredRate, boundMs, capacity);
 }

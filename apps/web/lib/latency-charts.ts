@@ -156,13 +156,13 @@ export const POINT_STATUSES: readonly PointStatus[] = [
  * it, the failures are what disqualified it.
  */
 export function pointStatus(
-  side: { p99: number; achievedRate: number; errors: number; dropped: number },
+  side: { p99: number | null; achievedRate: number; errors: number; dropped: number },
   offeredRate: number,
   boundMs: number,
   capacity?: number,
 ): PointStatus {
   if (side.achievedRate < 0.95 * offeredRate) return 'fell behind';
-  if (!(side.p99 <= boundMs)) return 'p99 over the bound';
+  if (side.p99 === null || !(side.p99 <= boundMs)) return 'p99 over the bound';
   if (side.errors + side.dropped > 0 && capacity !== undefined && offeredRate > capacity) {
     return 'too many failed or dropped';
   }
@@ -193,21 +193,23 @@ export function sweepData(
         sweep.p99BoundMs,
         engine === 'Candidate' ? capacity.candidate : capacity.baseline,
       );
-      return (['p50', 'p99'] as const).flatMap((stat) =>
-        side[stat] > 0 && point.offeredRate > 0
+      return (['p50', 'p99'] as const).flatMap((stat) => {
+        const ms = side[stat];
+        // A skipped rate (past the engine's knee) has no latency and is not drawn.
+        return ms !== null && ms > 0 && point.offeredRate > 0
           ? [
               {
                 engine,
                 stat,
                 offeredRate: point.offeredRate,
                 achievedRate: side.achievedRate,
-                ms: side[stat],
+                ms,
                 series: `${engine} ${stat}`,
                 status,
               },
             ]
-          : [],
-      );
+          : [];
+      });
     }),
   );
 }

@@ -49,6 +49,17 @@ describe('validateScorecard: the shape', () => {
     expect(messageOf(bad)).toBe(`${FILE}: rows[3].ratio: expected a number, got "fast"`);
   });
 
+  it('takes null latencies only on a rate the engine was not offered (skipped past its knee)', () => {
+    const skipped = card() as unknown as { sweeps: { points: { baseline: Record<string, unknown> }[] }[] };
+    const point = skipped.sweeps.at(0)?.points.at(-1);
+    if (!point) throw new Error('the newest fixture has a sweep');
+    const side = point.baseline;
+    Object.assign(side, { achievedRate: 0, p50: null, p99: null, p999: null, skipped: true });
+    expect(() => parseScorecard(FILE, skipped)).not.toThrow();
+    delete side.skipped;
+    expect(messageOf(skipped)).toMatch(/p50: p50 and p99 are numbers on a rate the engine was offered/);
+  });
+
   it('names a missing field', () => {
     const bad = card() as unknown as { rows: Record<string, unknown>[] };
     delete (bad.rows[1] as Record<string, unknown>).title;

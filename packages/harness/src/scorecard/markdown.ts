@@ -137,7 +137,7 @@ function exitLine(card: Scorecard): string {
 const sweepCell = (p: SweepSide) =>
   p.skipped
     ? 'not run (past its knee)'
-    : `${num(p.achievedRate, 0)} req/s, p50 ${num(p.p50)} / p99 ${num(p.p99)} / p99.9 ${p.p999 === null || Number.isNaN(p.p999) ? 'n/a' : num(p.p999)} ms${p.inFlight === undefined ? '' : `, ${num(p.inFlight, 1)} in flight`}${p.dropped + p.errors > 0 ? `, ${p.dropped} dropped, ${p.errors} failed` : ''}`;
+    : `${num(p.achievedRate, 0)} req/s, p50 ${num(p.p50 ?? Number.NaN)} / p99 ${num(p.p99 ?? Number.NaN)} / p99.9 ${p.p999 === null || Number.isNaN(p.p999) ? 'n/a' : num(p.p999)} ms${p.inFlight === undefined ? '' : `, ${num(p.inFlight, 1)} in flight`}${p.dropped + p.errors > 0 ? `, ${p.dropped} dropped, ${p.errors} failed` : ''}`;
 
 /** Latency at target throughput: one table per swept family, offered rate against each engine. */
 function sweepLines(card: Scorecard): string[] {

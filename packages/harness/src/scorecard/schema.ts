@@ -252,8 +252,10 @@ export interface Floor {
 /** One offered rate of a latency-at-target-throughput sweep, measured on one engine. */
 export interface SweepSide {
   achievedRate: number;
-  p50: number;
-  p99: number;
+  /** null on a skipped rate (NaN before it is written). */
+  p50: number | null;
+  /** null on a skipped rate (NaN before it is written). */
+  p99: number | null;
   /** NaN (written as null) where the sample count cannot support a p99.9. */
   p999: number | null;
   errors: number;

@@ -179,15 +179,22 @@ const row = z.looseObject({
     .optional(),
 });
 
-const sweepSide = z.looseObject({
-  achievedRate: finite,
-  p50: finite,
-  p99: finite,
-  // null where the point's sample count cannot support a p99.9.
-  p999: finite.nullable(),
-  errors: count,
-  dropped: count,
-});
+const sweepSide = z
+  .looseObject({
+    achievedRate: finite,
+    // null on a rate the engine was not offered (skipped: past its knee).
+    p50: finite.nullable(),
+    p99: finite.nullable(),
+    // null where the point's sample count cannot support a p99.9.
+    p999: finite.nullable(),
+    errors: count,
+    dropped: count,
+    skipped: z.boolean().optional(),
+  })
+  .refine((side) => side.skipped === true || (side.p50 !== null && side.p99 !== null), {
+    message: 'p50 and p99 are numbers on a rate the engine was offered (null only when skipped)',
+    path: ['p50'],
+  });
 
 const conformance = z.looseObject({
   measuredAt: z.string(),

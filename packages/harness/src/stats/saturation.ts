@@ -95,6 +95,7 @@ export function sustained(
   return (
     side.achievedRate >= ACHIEVED_SHARE * offered &&
     bad <= maxFailure &&
+    side.p99 !== null &&
     Number.isFinite(side.p99) &&
     side.p99 <= p99BoundMs
   );
