@@ -47,6 +47,18 @@ describe('history', () => {
     expect(row[0]).toEqual({ verdict: 'WIN', ratio: 3, ci_low: 2.5, candidate_value: 30000 });
   });
 
+  it('stores a whole-number interval bound past 2^63 (a two-fork interval) as a double', async () => {
+    const path = historyPath(dir);
+    const card = sampleCard();
+    const row = card.rows[0] as (typeof card.rows)[number];
+    row.ci = [0, 1.0342061300254554e29];
+    await withHistory(path, (conn) => appendRun(conn, card));
+    const stored = await withHistory(path, async (conn) =>
+      (await conn.runAndReadAll(`SELECT ci_high FROM rows WHERE row_id = '${row.id}'`)).getRows(),
+    );
+    expect(stored[0]?.[0]).toBe(1.0342061300254554e29);
+  });
+
   it('a failing append leaves the database unchanged (one transaction)', async () => {
     const path = historyPath(dir);
     await withHistory(path, (conn) => appendRun(conn, sampleCard('20261122T010000Z-aaaaaaa')));

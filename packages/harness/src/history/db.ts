@@ -1,7 +1,14 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import {
+  DOUBLE,
+  type DuckDBConnection,
+  DuckDBInstance,
+  type DuckDBType,
+  type DuckDBValue,
+  VARCHAR,
+} from '@duckdb/node-api';
 import { comparableKey } from '../scorecard/comparable.js';
 import { HISTORY_DDL, HISTORY_SCHEMA_VERSION, type Scorecard } from '../scorecard/schema.js';
 
@@ -53,6 +60,16 @@ export async function withHistory<T>(path: string, fn: (conn: DuckDBConnection) 
 }
 
 const orNull = (x: number | undefined): DuckDBValue => (x === undefined ? null : x);
+
+/**
+ * The rows table's parameter types, stated: left to inference, a whole-number double (the upper
+ * bound of a two-fork interval can be 1e29) is bound as BIGINT and the insert fails.
+ */
+const ROW_TYPES: DuckDBType[] = [
+  ...Array.from({ length: 7 }, () => VARCHAR),
+  ...Array.from({ length: 9 }, () => DOUBLE),
+  VARCHAR,
+];
 
 /**
  * Bring a history written by an older harness up to HISTORY_SCHEMA_VERSION in place.
@@ -127,6 +144,7 @@ export async function appendRun(
           orNull(row.baseline.value),
           row.reason,
         ],
+        ROW_TYPES,
       );
     }
     await hooks.beforeCommit?.();
