@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseBenchArgs, UsageError } from '../src/cli/args.js';
+import { parseBenchArgs } from '../src/cli/args.js';
 import { DEFAULT_SETTINGS } from '../src/model/settings.js';
 import { type ExitCode, runScales, worstExit } from '../src/run/scales.js';
 import type { Scorecard } from '../src/scorecard/schema.js';

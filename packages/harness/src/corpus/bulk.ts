@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { EngineRole } from '../engines/types.js';
 import { INDEX_BODY } from './mapping.js';
 
 export interface BulkBatch {
@@ -14,7 +15,16 @@ export interface PreparedCorpus {
   contentHash: string;
   /** The index settings and mapping these documents go into (PUT /<index>). */
   indexBody: object;
+  /**
+   * The body an engine in a given role gets instead, when it needs a setting to score like the
+   * baseline (corpus/similarity.ts); set once the engines are known.
+   */
+  indexBodies?: Partial<Record<EngineRole, object>>;
 }
+
+/** The index body for the engine in `role`: its aligned body if it has one, else the corpus's. */
+export const indexBodyFor = (corpus: PreparedCorpus, role: EngineRole): object =>
+  corpus.indexBodies?.[role] ?? corpus.indexBody;
 
 /** Build every bulk body before the clock starts, so timing measures the engines, not JSON.stringify. */
 export function prepareBulk(

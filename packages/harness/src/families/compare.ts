@@ -61,6 +61,49 @@ function compareBuckets(
   return undefined;
 }
 
+/**
+ * Relative tolerance for hit scores: both engines compute BM25 in 32-bit floats, with the idf
+ * and length norm in a different order of operations (about 1e-6 apart); a difference in the
+ * statistics a score is built from (document counts, average length) is far larger.
+ */
+export const SCORE_RELATIVE_TOLERANCE = 1e-4;
+
+type ScoredHit = { id: string; score: number };
+
+/** Consecutive hits whose scores agree within the tolerance: one run of tied scores each. */
+function tieRuns(hits: readonly ScoredHit[]): ScoredHit[][] {
+  const runs: ScoredHit[][] = [];
+  for (const hit of hits) {
+    const run = runs.at(-1);
+    const first = run?.[0];
+    if (run && first && metricsAgree(first.score, hit.score, SCORE_RELATIVE_TOLERANCE)) run.push(hit);
+    else runs.push([hit]);
+  }
+  return runs;
+}
+
+/**
+ * Two scored pages agree when their scores agree position by position and every run of tied
+ * scores holds the same ids, in any order. The last run is exempt from the id check: the page
+ * may end inside it, and which of the tied documents make the page is the engine's choice.
+ */
+function compareScored(c: readonly ScoredHit[], b: readonly ScoredHit[]): string | undefined {
+  if (c.length !== b.length) return `hits on the page: ${c.length} vs ${b.length}`;
+  for (const [i, hit] of c.entries()) {
+    const other = b[i] as ScoredHit;
+    if (!metricsAgree(hit.score, other.score, SCORE_RELATIVE_TOLERANCE))
+      return `hits[${i}]._score: ${hit.score} vs ${other.score} (beyond ${SCORE_RELATIVE_TOLERANCE} relative)`;
+  }
+  const cRuns = tieRuns(c);
+  const bRuns = tieRuns(b);
+  for (const [i, run] of cRuns.slice(0, -1).entries()) {
+    const ids = run.map((h) => h.id).sort();
+    const otherIds = (bRuns[i] ?? []).map((h) => h.id).sort();
+    if (!sameList(ids, otherIds)) return `hit ids scored ${run[0]?.score}: ${show(ids)} vs ${show(otherIds)}`;
+  }
+  return undefined;
+}
+
 function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
@@ -69,7 +112,8 @@ function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
  * Compare a candidate signal with the baseline's; undefined when they agree, else one line
  * naming the first material difference ("candidate vs baseline"). Totals, counts, ids, sort
  * values, lists and bucket keys/doc_counts must match exactly; metric values to 1e-6 relative
- * unless the signal names a wider tolerance for an approximate algorithm.
+ * unless the signal names a wider tolerance for an approximate algorithm; scored pages by score
+ * (1e-4 relative) and by the ids of each run of tied scores.
  */
 export function compareSignals(c: Signal, b: Signal): string | undefined {
   if (c.total || b.total) {
@@ -81,6 +125,11 @@ export function compareSignals(c: Signal, b: Signal): string | undefined {
   if (c.count !== b.count) return `count: ${show(c.count)} vs ${show(b.count)}`;
   if (c.ids || b.ids) {
     if (!c.ids || !b.ids || !sameList(c.ids, b.ids)) return `hit ids: ${show(c.ids)} vs ${show(b.ids)}`;
+  }
+  if (c.scored || b.scored) {
+    if (!c.scored || !b.scored) return `scored hits: ${show(c.scored)} vs ${show(b.scored)}`;
+    const diff = compareScored(c.scored, b.scored);
+    if (diff) return diff;
   }
   if (c.sortValues || b.sortValues) {
     if (!c.sortValues || !b.sortValues || !sameList(c.sortValues, b.sortValues)) {

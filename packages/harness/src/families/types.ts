@@ -9,7 +9,7 @@ export interface BucketSignal {
 
 /**
  * What a response must agree on across engines for the row's timing to be comparable.
- * Only deterministic parts go in: scored hit order is engine-specific and is left out.
+ * Only deterministic parts go in: the order of hits with equal scores is engine-specific.
  */
 export interface Signal {
   total?: { value: number; relation: string };
@@ -28,6 +28,12 @@ export interface Signal {
    * Metrics not named here use the default 1e-6.
    */
   tolerances?: Record<string, number>;
+  /**
+   * A scored page: each hit's id and score, in hit order. Scores must agree to float precision
+   * and so must the ids of every run of tied scores but the last (the page may cut it anywhere);
+   * both engines score on the baseline's scale (corpus/similarity.ts).
+   */
+  scored?: { id: string; score: number }[];
   /** Named ordered lists that must agree exactly: top_hits ids, filtered sources, _mget docs. */
   lists?: Record<string, readonly (string | number | boolean | null)[]>;
 }

@@ -1,4 +1,4 @@
-import type { PreparedCorpus } from '../corpus/bulk.js';
+import { indexBodyFor, type PreparedCorpus } from '../corpus/bulk.js';
 import { esErrorSummary, TransportError } from '../load/http.js';
 import type { Side } from '../load/side.js';
 import type { IngestSideRaw } from '../model/raw.js';
@@ -30,11 +30,11 @@ function firstItemError(body: unknown): { failed: number; summary: string } {
   return { failed, summary };
 }
 
-async function recreateIndex(side: Side, index: string, indexBody: object): Promise<string | undefined> {
+async function recreateIndex(side: Side, index: string, corpus: PreparedCorpus): Promise<string | undefined> {
   const del = await side.json('DELETE', `/${index}`);
   if (del.status >= 300 && del.status !== 404)
     return `DELETE /${index}: ${esErrorSummary(del.status, del.body)}`;
-  const put = await side.json('PUT', `/${index}`, indexBody);
+  const put = await side.json('PUT', `/${index}`, indexBodyFor(corpus, side.role));
   if (put.status >= 300) return `PUT /${index}: ${esErrorSummary(put.status, put.body)}`;
   return undefined;
 }
@@ -45,7 +45,7 @@ async function warmIngest(
   corpus: PreparedCorpus,
   settings: RunSettings,
 ): Promise<string | undefined> {
-  const error = await recreateIndex(side, WARMUP_INDEX, corpus.indexBody);
+  const error = await recreateIndex(side, WARMUP_INDEX, corpus);
   if (error) return error;
   for (const batch of corpus.batches.slice(0, settings.ingestWarmupBatches)) {
     const res = await side.send('POST', `/${WARMUP_INDEX}/_bulk`, batch.body, settings.bulkTimeoutMs);
@@ -130,8 +130,7 @@ export async function ingestBoth(
     await guarded(
       role,
       async () =>
-        (await warmIngest(sides[role], corpus, settings)) ??
-        recreateIndex(sides[role], index, corpus.indexBody),
+        (await warmIngest(sides[role], corpus, settings)) ?? recreateIndex(sides[role], index, corpus),
     );
   }
   const numbered = corpus.batches.map((b, n) => ({ n, body: b.body }));
@@ -167,7 +166,7 @@ export async function ingestBoth(
  */
 export async function loadUntimed(side: Side, corpus: PreparedCorpus, index: string, settings: RunSettings) {
   const raw: IngestSideRaw = { supported: true, bulkMs: [], elapsedMs: 0, failedBulks: 0, failedItems: 0 };
-  const error = await recreateIndex(side, index, corpus.indexBody);
+  const error = await recreateIndex(side, index, corpus);
   if (error) throw new Error(`${side.role}: ${error}`);
   const numbered = corpus.batches.map((b, n) => ({ n, body: b.body }));
   await ingestChunk(side, raw, numbered, index, settings, true);

@@ -1,4 +1,4 @@
-import type { PreparedCorpus } from '../corpus/bulk.js';
+import { indexBodyFor, type PreparedCorpus } from '../corpus/bulk.js';
 import { esErrorSummary, TransportError } from '../load/http.js';
 import type { Side } from '../load/side.js';
 import type { IngestCellRaw } from '../model/raw.js';
@@ -24,7 +24,7 @@ export async function ingestCell(
   const raw: IngestCellRaw = { supported: true, failedBulks: 0 };
   try {
     await side.json('DELETE', `/${index}`);
-    const put = await side.json('PUT', `/${index}`, corpus.indexBody);
+    const put = await side.json('PUT', `/${index}`, indexBodyFor(corpus, side.role));
     if (put.status >= 300)
       return { ...raw, supported: false, error: `PUT /${index}: ${esErrorSummary(put.status, put.body)}` };
     let next = 0;

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { prepareBulk } from '../corpus/bulk.js';
+import { alignedIndexBody } from '../corpus/similarity.js';
 import { pinTree, planCpus } from '../engines/placement.js';
 import { selectFamilies } from '../families/index.js';
 import { workloadById } from '../families/workloads.js';
@@ -10,7 +11,7 @@ import { Side } from '../load/side.js';
 import { selectMixed } from '../measure/mixed.js';
 import { selectSweeps } from '../measure/sweep.js';
 import type { RunSettings } from '../model/settings.js';
-import { gitRevision, REPO_ROOT } from '../repo.js';
+import { gitDirty, gitRevision, REPO_ROOT } from '../repo.js';
 import { makeRunId } from '../scorecard/runId.js';
 import type { Scorecard } from '../scorecard/schema.js';
 import type { RunContext, RunProgress } from './context.js';
@@ -47,6 +48,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
   const started = new Date();
   const t0 = performance.now();
   const runId = makeRunId(started, gitRevision());
+  const gitDirtyAtStart = gitDirty();
   const runDir = join(REPO_ROOT, '.runs', runId);
   const workload = workloadById(settings.corpus);
   const { corpus: spec } = workload;
@@ -69,6 +71,14 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
     });
   } catch (error) {
     return { exitCode: 2, error: `could not start or reach the engines: ${(error as Error).message}` };
+  }
+  // Every engine scores on the baseline's BM25 scale, so scored rows can compare their top hits.
+  const similarityNotes: string[] = [];
+  corpus.indexBodies = {};
+  for (const e of [engines.candidate, engines.baseline, ...(engines.base ? [engines.base] : [])]) {
+    const aligned = alignedIndexBody(spec.indexBody, e.product, engines.baseline.product);
+    corpus.indexBodies[e.role] = aligned.body;
+    if (aligned.note) similarityNotes.push(`${e.role}: ${aligned.note}`);
   }
   for (const e of [engines.candidate, engines.baseline, ...(engines.base ? [engines.base] : [])])
     progress.log(
@@ -101,6 +111,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
     progress,
     families: selectFamilies(settings.families, workload.families),
     mixedWriteRate,
+    gitDirtyAtStart,
+    similarityNotes,
     mixedFamilies: mixedWriteRate > 0 ? selectMixed(settings.families) : [],
     sweepFamilies: opts.sweep && telemetry ? selectSweeps(settings.families) : [],
     sweepP99Ms: opts.sweepP99Ms ?? 50,

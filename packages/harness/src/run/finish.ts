@@ -53,6 +53,7 @@ export async function finishRun(
         contentHash: ctx.corpus.contentHash,
       },
       settings,
+      gitDirty: ctx.gitDirtyAtStart,
       extra: {
         index: ctx.index,
         schedule: `open loop, constant rate`,
@@ -61,6 +62,7 @@ export async function finishRun(
         mixedWriteRate: ctx.mixedWriteRate,
         sweep: ctx.sweepFamilies.length > 0,
         sweepP99Ms: ctx.sweepP99Ms,
+        ...(ctx.similarityNotes.length > 0 ? { indexSimilarity: ctx.similarityNotes.join('; ') } : {}),
       },
     }),
     rows: ctx.rows,

@@ -4,7 +4,7 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import type { RunningEngine } from '../engines/types.js';
 import type { RunSettings } from '../model/settings.js';
-import { gitDirty, gitRevision } from '../repo.js';
+import { gitRevision } from '../repo.js';
 import type { EngineInfo, Manifest } from '../scorecard/schema.js';
 
 export function undiciVersion(): string {
@@ -40,6 +40,8 @@ export function buildManifest(args: {
   baseline: EngineInfo;
   corpus: Manifest['corpus'];
   settings: RunSettings;
+  /** Whether the working tree differed from the commit when the run started (the code that ran). */
+  gitDirty: boolean;
   extra?: Manifest['settings'];
 }): Manifest {
   const cpus = os.cpus();
@@ -59,7 +61,7 @@ export function buildManifest(args: {
     settings: {
       ...args.settings,
       undici: undiciVersion(),
-      gitDirty: gitDirty(),
+      gitDirty: args.gitDirty,
       latencyMeasuredFrom: 'intended send time (open loop)',
       percentiles: 'nearest rank; p99 only with >= 100 samples',
       ...args.extra,

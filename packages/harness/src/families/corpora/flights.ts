@@ -1,7 +1,8 @@
 import type { Rng } from '../../rng.js';
 import { PERCENTILE_TOLERANCE } from '../aggs/metrics-approximate.js';
 import { searchRow } from '../define.js';
-import { bucketsOf, sourceValuesOf, totalOf, totalOnly, withTolerance } from '../signals/core.js';
+import { bucketsOf, sourceValuesOf, totalOf, withTolerance } from '../signals/core.js';
+import { totalAndScores } from '../signals/hits.js';
 import { multiMetricOf, percentilesOf } from '../signals/metrics.js';
 import type { Family } from '../types.js';
 
@@ -44,7 +45,7 @@ export const FLIGHTS_FAMILIES: readonly Family[] = [
     family: 'range',
     title: 'range on arrival delay (a 15-240 minute band)',
     request: (rng) => ({ query: { range: { delay: pickDelayBand(rng) } }, size: 10 }),
-    signal: totalOnly,
+    signal: totalAndScores,
   }),
   searchRow({
     id: 'flights.range_date',
@@ -62,7 +63,7 @@ export const FLIGHTS_FAMILIES: readonly Family[] = [
       },
       size: 10,
     }),
-    signal: totalOnly,
+    signal: totalAndScores,
   }),
   searchRow({
     id: 'flights.sort_delay',

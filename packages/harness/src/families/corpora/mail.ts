@@ -1,8 +1,8 @@
 import { loadMail, type Mail } from '../../corpus/mail.js';
 import type { Rng } from '../../rng.js';
 import { searchRow } from '../define.js';
-import { bucketsOf, idsOf, totalOf, totalOnly } from '../signals/core.js';
-import { highlightsOf } from '../signals/hits.js';
+import { bucketsOf, idsOf, totalOf } from '../signals/core.js';
+import { highlightsOf, totalAndScores } from '../signals/hits.js';
 import type { Family } from '../types.js';
 
 /**
@@ -10,7 +10,7 @@ import type { Family } from '../types.js';
  * fragments, the sent date in histograms and ranges, senders' domains. Words and phrases come from
  * messages among the first MAIL_SAMPLE_DOCS of the corpus order (indexed by any --docs >= that),
  * taken as whitespace-separated runs of letters, so each occurs as written in a real message.
- * Scored rows compare totals; sorted rows sort on the unique uid (or the date, then uid).
+ * Scored rows compare totals and their scored pages (tie-aware); sorted rows sort on the unique uid (or the date, then uid).
  */
 
 export const MAIL_SAMPLE_DOCS = 1_000;
@@ -58,7 +58,7 @@ export const MAIL_FAMILIES: readonly Family[] = [
     family: 'match',
     title: 'match on body: a word of a real message',
     request: (rng) => ({ query: { match: { body: pickWord(rng, 'body') } }, size: 10 }),
-    signal: totalOnly,
+    signal: totalAndScores,
   }),
   searchRow({
     id: 'mail.multi_match',
@@ -74,7 +74,7 @@ export const MAIL_FAMILIES: readonly Family[] = [
       },
       size: 10,
     }),
-    signal: totalOnly,
+    signal: totalAndScores,
   }),
   searchRow({
     id: 'mail.match_phrase',
@@ -82,7 +82,7 @@ export const MAIL_FAMILIES: readonly Family[] = [
     family: 'match_phrase',
     title: 'match_phrase on body: 2-3 consecutive words of a real message',
     request: (rng) => ({ query: { match_phrase: { body: pickMailPhrase(rng) } }, size: 10 }),
-    signal: totalOnly,
+    signal: totalAndScores,
   }),
   searchRow({
     id: 'mail.bool_spam',
@@ -99,7 +99,7 @@ export const MAIL_FAMILIES: readonly Family[] = [
       },
       size: 10,
     }),
-    signal: totalOnly,
+    signal: totalAndScores,
   }),
   searchRow({
     id: 'mail.range_date',

@@ -3,7 +3,8 @@ import type { Rng } from '../../rng.js';
 import { CARDINALITY_TOLERANCE } from '../aggs/metrics-approximate.js';
 import { searchRow } from '../define.js';
 import { namedBucketsOf } from '../signals/buckets.js';
-import { bucketsOf, idsOf, metricOf, sourceValuesOf, totalOf, totalOnly } from '../signals/core.js';
+import { bucketsOf, idsOf, metricOf, sourceValuesOf, totalOf } from '../signals/core.js';
+import { totalAndScores } from '../signals/hits.js';
 import { multiMetricOf } from '../signals/metrics.js';
 import type { Family, Signal } from '../types.js';
 
@@ -45,7 +46,7 @@ export const PLACES_FAMILIES: readonly Family[] = [
     family: 'term',
     title: 'term on name.raw: a real city name (many names recur: Springfield, San José)',
     request: (rng) => ({ query: { term: { 'name.raw': samplePlace(rng).name } }, size: 10 }),
-    signal: totalOnly,
+    signal: totalAndScores,
   }),
   searchRow({
     id: 'places.match_name',
@@ -60,7 +61,7 @@ export const PLACES_FAMILIES: readonly Family[] = [
         if (words.length > 0) return { query: { match: { name: rng.pick(words) } }, size: 10 };
       }
     },
-    signal: totalOnly,
+    signal: totalAndScores,
   }),
   searchRow({
     id: 'places.prefix_name',
@@ -104,7 +105,7 @@ export const PLACES_FAMILIES: readonly Family[] = [
         size: 10,
       };
     },
-    signal: totalOnly,
+    signal: totalAndScores,
   }),
   searchRow({
     id: 'places.range_latitude',

@@ -1,7 +1,7 @@
 import { loadSynsets, type Synset } from '../../corpus/wordnet.js';
 import type { Rng } from '../../rng.js';
 import { bucketsOf, totalOf } from '../signals/core.js';
-import { highlightsOf } from '../signals/hits.js';
+import { highlightsOf, totalAndScores } from '../signals/hits.js';
 import type { Family } from '../types.js';
 
 /**
@@ -9,7 +9,8 @@ import type { Family } from '../types.js';
  * examples. Query terms are drawn from the text of documents that are in the index (the first
  * SAMPLE_DOCS of the corpus order, indexed by any --docs >= SAMPLE_DOCS), so their frequencies
  * follow real English: a few very common words, a long tail of rare ones. Scored rows compare
- * hit totals only (scores and tie order are engine-specific); aggregations compare buckets.
+ * hit totals and the scored page (scores, and the ids of each run of tied scores);
+ * aggregations compare buckets.
  */
 
 const SAMPLE_DOCS = 10_000;
@@ -57,8 +58,6 @@ function pickPhraseWithPrefix(rng: Rng): string {
   }
 }
 
-const totalOnly = (response: unknown) => ({ total: totalOf(response) });
-
 function textQuery(id: string, family: string, title: string, query: (rng: Rng) => unknown): Family {
   return {
     id: `text.${id}`,
@@ -67,7 +66,7 @@ function textQuery(id: string, family: string, title: string, query: (rng: Rng) 
     title: `${title} (wordnet)`,
     endpoint: '_search',
     request: (rng) => ({ query: query(rng), size: 10 }),
-    signal: totalOnly,
+    signal: totalAndScores,
   };
 }
 

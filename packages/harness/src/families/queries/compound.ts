@@ -12,14 +12,15 @@ import {
   pickWindow,
   pickWord,
 } from '../params.js';
-import { totalAndIds, totalOf, totalOnly } from '../signals/core.js';
-import { scoresOf } from '../signals/hits.js';
+import { totalAndIds, totalOf } from '../signals/core.js';
+import { scoresOf, totalAndScores } from '../signals/hits.js';
 import type { Family } from '../types.js';
 import { latestFirstQuery, scoredQuery } from './shapes.js';
 
 /**
  * Compound queries: clauses combined (bool, dis_max, boosting), scores replaced or reshaped
- * (constant_score, function_score) and results promoted (pinned). Scored rows compare totals;
+ * (constant_score, function_score) and results promoted (pinned). Scored rows compare totals and
+ * their scored pages;
  * function_score replaces the text score with functions of field values, so its top scores are
  * determined and must agree to float precision (sorted, so tie order is free); pinned puts the
  * given ids first, in the given order: those ids must agree exactly.
@@ -59,7 +60,7 @@ export const COMPOUND_ROWS: readonly Family[] = [
       },
       size: 10,
     }),
-    signal: totalOnly,
+    signal: totalAndScores,
   },
   latestFirstQuery(
     'constant_score',
@@ -161,6 +162,6 @@ export const COMPOUND_ROWS: readonly Family[] = [
       },
       size: 10,
     }),
-    signal: totalOnly,
+    signal: totalAndScores,
   },
 ];

@@ -2,13 +2,15 @@ import { STATUSES } from '../../corpus/vocabulary.js';
 import type { Rng } from '../../rng.js';
 import { breadthQuery } from '../define.js';
 import { LATEST_FIRST, pickMisspelledWord, pickPhrase, pickStatus, pickWord } from '../params.js';
-import { totalAndIds, totalOf, totalOnly } from '../signals/core.js';
+import { totalAndIds, totalOf } from '../signals/core.js';
+import { totalAndScores } from '../signals/hits.js';
 import type { Family } from '../types.js';
 import { scoredQuery } from './shapes.js';
 
 /**
  * Full-text queries on `message` (analyzed text). What each row compares, and why:
- * - scored rows compare hit totals only: BM25 details and tie order are engine-specific;
+ * - scored rows compare hit totals and the scored page: scores to float precision, and the ids of
+ *   each run of tied scores (the order inside a tie is engine-specific);
  * - rows whose match set is fully determined (query_string, more_like_this) sort on the unique
  *   @timestamp, so totals AND top ids must agree.
  */
@@ -31,7 +33,7 @@ export const FULL_TEXT_ROWS: readonly Family[] = [
       const words = rng.float() < 0.5 ? [pickWord(rng)] : [pickWord(rng), pickWord(rng)];
       return { query: { match: { message: words.join(' ') } }, size: 10 };
     },
-    signal: totalOnly,
+    signal: totalAndScores,
   },
   scoredQuery('match_phrase', 'match_phrase on message (2-3 words of a real error phrase)', (rng) => ({
     match_phrase: { message: pickPhrase(rng) },

@@ -1,5 +1,6 @@
 import { LATEST_FIRST } from '../params.js';
-import { totalAndIds, totalOnly } from '../signals/core.js';
+import { totalAndIds } from '../signals/core.js';
+import { totalAndScores } from '../signals/hits.js';
 import type { Family } from '../types.js';
 
 /**
@@ -25,8 +26,8 @@ export function latestFirstQuery(
 }
 
 /**
- * A scored query row, first 10 hits. Scores and tie order are engine-specific, so (as in
- * `query.match`) only the hit totals must agree.
+ * A scored query row, first 10 hits: totals, scores and the ids of each run of tied scores must
+ * agree (families/compare.ts); only the order within a tie is engine-specific.
  */
 export function scoredQuery(id: string, title: string, query: Family['request']): Family {
   return {
@@ -37,6 +38,6 @@ export function scoredQuery(id: string, title: string, query: Family['request'])
     title,
     endpoint: '_search',
     request: (rng) => ({ query: query(rng), size: 10 }),
-    signal: totalOnly,
+    signal: totalAndScores,
   };
 }

@@ -9,7 +9,8 @@ import {
   pickTenant,
   pickWindow,
 } from '../params.js';
-import { countOf, totalAndIds, totalOnly } from '../signals/core.js';
+import { countOf, totalAndIds } from '../signals/core.js';
+import { totalAndScores } from '../signals/hits.js';
 import type { Family } from '../types.js';
 import { latestFirstQuery } from './shapes.js';
 
@@ -31,7 +32,7 @@ export const TERM_LEVEL_ROWS: readonly Family[] = [
     title: 'match_all, first 10 hits',
     endpoint: '_search',
     request: () => ({ query: { match_all: {} }, size: 10 }),
-    signal: totalOnly,
+    signal: totalAndScores,
   },
   {
     id: 'query.match_none',
@@ -50,7 +51,7 @@ export const TERM_LEVEL_ROWS: readonly Family[] = [
     title: 'term on tenant (skewed)',
     endpoint: '_search',
     request: (rng) => ({ query: { term: { tenant: pickTenant(rng) } }, size: 10 }),
-    signal: totalOnly,
+    signal: totalAndScores,
   },
   {
     id: 'query.terms',
@@ -59,7 +60,7 @@ export const TERM_LEVEL_ROWS: readonly Family[] = [
     title: 'terms on 2-4 models',
     endpoint: '_search',
     request: (rng) => ({ query: { terms: { model: pickModels(rng, rng.int(2, 4)) } }, size: 10 }),
-    signal: totalOnly,
+    signal: totalAndScores,
   },
   {
     id: 'query.range_numeric',
@@ -68,7 +69,7 @@ export const TERM_LEVEL_ROWS: readonly Family[] = [
     title: 'range on latency_ms',
     endpoint: '_search',
     request: (rng) => ({ query: { range: { latency_ms: pickLatencyBand(rng) } }, size: 10 }),
-    signal: totalOnly,
+    signal: totalAndScores,
   },
   {
     id: 'query.range_date',
@@ -77,7 +78,7 @@ export const TERM_LEVEL_ROWS: readonly Family[] = [
     title: 'range on @timestamp (1-24 h window)',
     endpoint: '_search',
     request: (rng) => ({ query: { range: { '@timestamp': pickWindow(rng, 1, 24) } }, size: 10 }),
-    signal: totalOnly,
+    signal: totalAndScores,
   },
   latestFirstQuery(
     'range_date_math',
@@ -133,7 +134,7 @@ export const TERM_LEVEL_ROWS: readonly Family[] = [
     title: 'range on cost_usd (a double: a band from $0.0001 to $0.1)',
     endpoint: '_search',
     request: (rng) => ({ query: { range: { cost_usd: pickCostBand(rng) } }, size: 10 }),
-    signal: totalOnly,
+    signal: totalAndScores,
   },
   {
     id: 'query.term_boolean',
@@ -143,6 +144,6 @@ export const TERM_LEVEL_ROWS: readonly Family[] = [
     title: 'term on cache_hit (a boolean: true on ~22% of calls)',
     endpoint: '_search',
     request: (rng) => ({ query: { term: { cache_hit: rng.pick([true, false]) } }, size: 10 }),
-    signal: totalOnly,
+    signal: totalAndScores,
   },
 ];

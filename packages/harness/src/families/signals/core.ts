@@ -95,9 +95,6 @@ export const num = (x: unknown, where: string): number => {
   return x;
 };
 
-/** The hit total alone: for scored rows, whose order and scores are engine-specific. */
-export const totalOnly = (response: unknown): Signal => ({ total: totalOf(response) });
-
 /** The hit total and the page's ids in order: for rows sorted on a unique field. */
 export const totalAndIds = (response: unknown): Signal => ({
   total: totalOf(response),

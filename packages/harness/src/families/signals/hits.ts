@@ -1,4 +1,5 @@
-import { arr, hits, type Json, num, obj } from './core.js';
+import type { Signal } from '../types.js';
+import { arr, hits, type Json, num, obj, totalOf } from './core.js';
 
 /** Readers for what a hit carries beyond its id: its source, its score. */
 
@@ -37,3 +38,17 @@ export function highlightsOf(response: unknown, field: string): string[] {
     return `${String(hit._id)}: ${(fragments === undefined ? [] : arr(fragments, `hits.hits[${i}].highlight.${field}`)).join(' … ')}`;
   });
 }
+
+/** Each hit's id and `_score`, in hit order (a scored page: no sort in the request). */
+export function scoredHitsOf(response: unknown): { id: string; score: number }[] {
+  return arr(hits(response).hits, 'hits.hits').map((h, i) => {
+    const hit = obj(h, `hits.hits[${i}]`);
+    return { id: String(hit._id), score: num(hit._score, `hits.hits[${i}]._score`) };
+  });
+}
+
+/** The hit total and the scored page: for scored rows (compared tie-aware, families/compare.ts). */
+export const totalAndScores = (response: unknown): Signal => ({
+  total: totalOf(response),
+  scored: scoredHitsOf(response),
+});
