@@ -26,6 +26,36 @@ function side(role: 'candidate' | 'baseline', url: string): Side {
   return new Side(engine, 2, 5000, new AbortController().signal);
 }
 
+describe('an index body aligned for scoring', () => {
+  it('goes to its engine; a build that refuses the similarity gets the corpus body, and the notes say so', async () => {
+    const fc = await startFakeEs({ name: 'c', refuseSimilarity: true });
+    const fb = await startFakeEs({ name: 'b' });
+    fakes.push(fc, fb);
+    const corpus = prepareBulk(generateCorpus(1, 1000), 500);
+    const aligned = {
+      ...corpus.indexBody,
+      settings: { index: { similarity: { default: { type: 'LegacyBM25' } } } },
+    };
+    corpus.indexBodies = { candidate: aligned, baseline: corpus.indexBody };
+    corpus.indexBodyNotes = { candidate: 'index.similarity.default: LegacyBM25' };
+    const settings = { ...DEFAULT_SETTINGS, ingestWarmupBatches: 1, rounds: 1 };
+    const raws = await ingestBoth(
+      { candidate: side('candidate', fc.url), baseline: side('baseline', fb.url) },
+      corpus,
+      'idx',
+      settings,
+    );
+    expect(raws.candidate).toMatchObject({ supported: true, count: 1000 });
+    const puts = fc.requests.filter((r) => r.method === 'PUT' && r.url === '/idx').map((r) => r.body);
+    expect(puts).toEqual([JSON.stringify(corpus.indexBody)]);
+    expect(corpus.indexBodies.candidate).toBe(corpus.indexBody);
+    expect(corpus.indexBodyNotes.candidate).toMatch(/refused the aligned similarity.*default scale/);
+    expect(fb.requests.filter((r) => r.method === 'PUT').every((r) => !r.body.includes('similarity'))).toBe(
+      true,
+    );
+  });
+});
+
 describe('ingestBoth', () => {
   it('warms on a throwaway index, then loads the corpus in alternating chunks and checks _count', async () => {
     const fc = await startFakeEs({ name: 'c' });

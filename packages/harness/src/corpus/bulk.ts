@@ -20,6 +20,8 @@ export interface PreparedCorpus {
    * baseline (corpus/similarity.ts); set once the engines are known.
    */
   indexBodies?: Partial<Record<EngineRole, object>>;
+  /** What each engine's index was given to score on the baseline's scale, for the manifest. */
+  indexBodyNotes?: Partial<Record<EngineRole, string>>;
 }
 
 /** The index body for the engine in `role`: its aligned body if it has one, else the corpus's. */

@@ -34,7 +34,21 @@ async function recreateIndex(side: Side, index: string, corpus: PreparedCorpus):
   const del = await side.json('DELETE', `/${index}`);
   if (del.status >= 300 && del.status !== 404)
     return `DELETE /${index}: ${esErrorSummary(del.status, del.body)}`;
-  const put = await side.json('PUT', `/${index}`, indexBodyFor(corpus, side.role));
+  const body = indexBodyFor(corpus, side.role);
+  let put = await side.json('PUT', `/${index}`, body);
+  if (put.status === 400 && body !== corpus.indexBody && JSON.stringify(put.body).includes('similarity')) {
+    // A build older than the similarity setting (a merge-base or bisect build) refuses it: it
+    // takes the corpus's own index and scores on its default scale, and the manifest says so.
+    const refused = esErrorSummary(put.status, put.body);
+    put = await side.json('PUT', `/${index}`, corpus.indexBody);
+    if (put.status < 300) {
+      corpus.indexBodies = { ...corpus.indexBodies, [side.role]: corpus.indexBody };
+      corpus.indexBodyNotes = {
+        ...corpus.indexBodyNotes,
+        [side.role]: `refused the aligned similarity (${refused.slice(0, 120)}): default scale`,
+      };
+    }
+  }
   if (put.status >= 300) return `PUT /${index}: ${esErrorSummary(put.status, put.body)}`;
   return undefined;
 }

@@ -73,12 +73,12 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
     return { exitCode: 2, error: `could not start or reach the engines: ${(error as Error).message}` };
   }
   // Every engine scores on the baseline's BM25 scale, so scored rows can compare their top hits.
-  const similarityNotes: string[] = [];
   corpus.indexBodies = {};
+  corpus.indexBodyNotes = {};
   for (const e of [engines.candidate, engines.baseline, ...(engines.base ? [engines.base] : [])]) {
     const aligned = alignedIndexBody(spec.indexBody, e.product, engines.baseline.product);
     corpus.indexBodies[e.role] = aligned.body;
-    if (aligned.note) similarityNotes.push(`${e.role}: ${aligned.note}`);
+    if (aligned.note) corpus.indexBodyNotes[e.role] = aligned.note;
   }
   for (const e of [engines.candidate, engines.baseline, ...(engines.base ? [engines.base] : [])])
     progress.log(
@@ -112,7 +112,6 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
     families: selectFamilies(settings.families, workload.families),
     mixedWriteRate,
     gitDirtyAtStart,
-    similarityNotes,
     mixedFamilies: mixedWriteRate > 0 ? selectMixed(settings.families) : [],
     sweepFamilies: opts.sweep && telemetry ? selectSweeps(settings.families) : [],
     sweepP99Ms: opts.sweepP99Ms ?? 50,

@@ -45,8 +45,6 @@ export interface RunContext {
   readonly mixedWriteRate: number;
   /** Read when the run starts: edits made while it runs are not the code that ran. */
   readonly gitDirtyAtStart: boolean;
-  /** Index settings an engine was given to score on the baseline's scale (corpus/similarity.ts), per role. */
-  readonly similarityNotes: string[];
   readonly mixedFamilies: readonly Family[];
   readonly sweepFamilies: readonly Family[];
   readonly sweepP99Ms: number;

@@ -20,6 +20,12 @@ export interface BenchOutcome {
   error?: string;
 }
 
+/** The manifest's `indexSimilarity`: what each engine's index was given (corpus/similarity.ts). */
+const similarityNote = (notes: Partial<Record<string, string>> | undefined): Record<string, string> => {
+  const lines = Object.entries(notes ?? {}).map(([role, note]) => `${role}: ${note}`);
+  return lines.length > 0 ? { indexSimilarity: lines.join('; ') } : {};
+};
+
 /**
  * The end of a run: the scorecard from what the stages measured, checked against the history
  * (flaky rows, coverage), written beside its SCORECARD.md, and appended to the history.
@@ -62,7 +68,7 @@ export async function finishRun(
         mixedWriteRate: ctx.mixedWriteRate,
         sweep: ctx.sweepFamilies.length > 0,
         sweepP99Ms: ctx.sweepP99Ms,
-        ...(ctx.similarityNotes.length > 0 ? { indexSimilarity: ctx.similarityNotes.join('; ') } : {}),
+        ...similarityNote(ctx.corpus.indexBodyNotes),
       },
     }),
     rows: ctx.rows,

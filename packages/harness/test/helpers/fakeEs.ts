@@ -19,6 +19,8 @@ export interface FakeEsOptions {
   storeBytesPerDoc?: number;
   /** Answer `_forcemerge` with a 400, as an engine without it would. */
   refuseForceMerge?: boolean;
+  /** Refuse an index body naming a similarity, as a build older than the setting did. */
+  refuseSimilarity?: boolean;
 }
 
 export interface FakeEs {
@@ -103,6 +105,14 @@ export async function startFakeEs(opts: FakeEsOptions): Promise<FakeEs> {
         ? send(200, { acknowledged: true })
         : send(404, { error: { type: 'index_not_found_exception', reason: 'no such index' }, status: 404 });
     }
+    if (req.method === 'PUT' && opts.refuseSimilarity && body.includes('similarity'))
+      return send(400, {
+        error: {
+          type: 'illegal_argument_exception',
+          reason: 'unknown setting [index.similarity.default.type]',
+        },
+        status: 400,
+      });
     if (req.method === 'PUT') return send(200, { acknowledged: true });
     return send(400, {
       error: { type: 'illegal_argument_exception', reason: `unknown ${req.method} ${url}` },
