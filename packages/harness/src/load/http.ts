@@ -39,6 +39,7 @@ function classify(error: unknown): TransportError {
  */
 export class EngineClient {
   private readonly pool: Pool;
+  private closed = false;
 
   constructor(
     readonly url: string,
@@ -103,7 +104,14 @@ export class EngineClient {
     });
   }
 
+  /**
+   * Idempotent: a side whose restart failed still holds the client it closed before the restart,
+   * and the run's cleanup closes it again; undici's second close would throw and hide the
+   * restart's own error.
+   */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     await this.pool.close();
   }
 }
