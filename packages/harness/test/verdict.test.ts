@@ -248,5 +248,10 @@ describe('readRowResult', () => {
     expect(row.verdict).toBe('N/A');
     expect(row.ratio).toBeUndefined();
     expect(row.mismatch?.summary).toBe('count: 1 vs 2 (1 of 5 checks differ)');
+    // A row judged again (after more forks) says it once, and the raw measurement is untouched.
+    expect(readRowResult(r, DEFAULT_SETTINGS).reason).toBe(
+      'results differ: count: 1 vs 2 (1 of 5 checks differ)',
+    );
+    expect(r.mismatch.summary).toBe('count: 1 vs 2');
   });
 });

@@ -123,10 +123,13 @@ export function readRowResult(
     row.forks = raw.forks;
     row.remeasured = raw.forks > settings.forks;
   }
-  if (raw.mismatch) {
-    row.mismatch = raw.mismatch;
-    row.mismatch.summary = `${raw.mismatch.summary} (${raw.signalMismatches} of ${raw.signalChecks} checks differ)`;
-  }
+  // A copy: the raw measurement is judged again when a row gets more forks, and a summary edited
+  // in place said "(n of m checks differ)" once per judgement.
+  if (raw.mismatch)
+    row.mismatch = {
+      ...raw.mismatch,
+      summary: `${raw.mismatch.summary} (${raw.signalMismatches} of ${raw.signalChecks} checks differ)`,
+    };
   const cLat = okLatencies(raw.candidate.timed);
   const bLat = okLatencies(raw.baseline.timed);
   // Where the harness could not keep its schedule on either side (both engines saturated the
