@@ -5,7 +5,7 @@
 
 import type { RowGroup, RowResult, Scorecard, Verdict } from './definitions';
 import { engineName } from './format';
-import { compareRuns, countVerdicts, GROUP_ORDER, groupRows } from './prepare';
+import { compareRuns, countVerdicts, groupRows } from './prepare';
 import { previousInSet, runSets, setOfRun } from './sets';
 
 export interface RunSummary {

@@ -15,7 +15,7 @@ import {
   readScorecards,
 } from '../lib/data';
 import { trendFromScorecards } from '../lib/prepare';
-import { fixturesDir, loadFixtures } from './load-fixtures';
+import { fixturesDir } from './load-fixtures';
 
 let dir: string;
 
