@@ -195,44 +195,81 @@ describe('evaluateGate', () => {
     expect(result.headline).toBe('passed with 1 waived LOSE row(s)');
   });
 
-  it('fails a regression against the merge-base build (exit 4), lists regressions and improvements by size, and a regression waiver lets one through', () => {
+  it('fails a regression past the fail margin against the merge-base build (exit 4), lists smaller ones and improvements by size, and a regression waiver lets one through', () => {
     const scorecard = card({ rows: CLEAN });
     scorecard.manifest.base = { ...scorecard.manifest.candidate, role: 'base', revision: 'b'.repeat(40) };
-    const versus = (verdict: 'REGRESSED' | 'IMPROVED' | 'SAME', ratio: number, cpuRatio: number) => ({
+    const versus = (
+      verdict: 'REGRESSED' | 'IMPROVED' | 'SAME',
+      ratio: number,
+      cpuRatio: number,
+      blocking = false,
+    ) => ({
       baseRevision: 'b'.repeat(40),
       ratio,
       ci: [ratio * 0.95, ratio * 1.05] as [number, number],
       cpuRatio,
       cpuCi: [cpuRatio * 0.98, cpuRatio * 1.02] as [number, number],
       verdict,
+      ...(verdict === 'REGRESSED' ? { blocking } : {}),
       reason: `${verdict} ${ratio}`,
     });
     const rows = scorecard.rows;
-    (rows[1] as RowResult).versusBase = versus('REGRESSED', 0.95, 0.8);
-    (rows[2] as RowResult).versusBase = versus('REGRESSED', 0.7, 0.75);
+    (rows[1] as RowResult).versusBase = versus('REGRESSED', 0.95, 0.87);
+    (rows[2] as RowResult).versusBase = versus('REGRESSED', 0.7, 0.75, true);
     (rows[3] as RowResult).versusBase = versus('IMPROVED', 1.3, 1.1);
     const regressed = evaluateGate({ scorecard, waivers: [], today: TODAY });
     expect(regressed.exitCode).toBe(4);
-    // Worst first: the further-from-1 of latency and CPU.
-    expect(regressed.regressions.map((r) => [r.id, r.size])).toEqual([
-      [rows[2]?.id, 0.7],
-      [rows[1]?.id, 0.8],
+    // The failing one first, then by size: the further-from-1 of latency and CPU.
+    expect(regressed.regressions.map((r) => [r.id, r.size, r.blocking])).toEqual([
+      [rows[2]?.id, 0.7, true],
+      [rows[1]?.id, 0.87, false],
     ]);
     expect(regressed.improvements.map((r) => r.id)).toEqual([rows[3]?.id]);
-    expect(regressed.headline).toMatch(/^2 rows regressed against the merge-base build bbbbbbb, worst/);
+    expect(regressed.headline).toMatch(/^1 row regressed past the fail margin against bbbbbbb, worst/);
     expect(regressed.summaryMarkdown).toContain('### Regressions against the merge-base build');
+    expect(regressed.summaryMarkdown).toContain(`| \`${rows[2]?.id}\` **fails** |`);
     expect(regressed.summaryMarkdown).toContain('### Improvements against the merge-base build');
     // A LOSE waiver does not cover a regression; a regression waiver does, through its day.
-    const both = [
-      waiver(rows[1]?.id as string, TODAY, 'regression'),
-      waiver(rows[2]?.id as string, TODAY, 'regression'),
-    ];
+    const both = [waiver(rows[2]?.id as string, TODAY, 'regression')];
     expect(
       evaluateGate({ scorecard, waivers: both.map((w) => ({ ...w, kind: 'lose' as const })), today: TODAY })
         .exitCode,
     ).toBe(4);
     expect(evaluateGate({ scorecard, waivers: both, today: TODAY }).exitCode).toBe(0);
     expect(evaluateGate({ scorecard, waivers: both, today: '2026-11-23' }).exitCode).toBe(4);
+    // A regression under the fail margin alone is listed and passes.
+    (rows[2] as RowResult).versusBase = versus('REGRESSED', 0.86, 0.9);
+    const listed = evaluateGate({ scorecard, waivers: [], today: TODAY });
+    expect(listed.exitCode).toBe(0);
+    expect(listed.regressions).toHaveLength(2);
+  });
+
+  it('fails when the read rows regressed together (exit 4) and a regression waiver for "overall" lets it through', () => {
+    const scorecard = card({ rows: CLEAN });
+    scorecard.manifest.base = { ...scorecard.manifest.candidate, role: 'base', revision: 'b'.repeat(40) };
+    scorecard.versusBaseOverall = {
+      baseRevision: 'b'.repeat(40),
+      rows: 85,
+      cpuMedian: 0.76,
+      cpuCi: [0.745, 0.789],
+      verdict: 'REGRESSED',
+      reason: 'median CPU per request over 85 rows 0.760x',
+    };
+    const result = evaluateGate({ scorecard, waivers: [], today: TODAY });
+    expect(result.exitCode).toBe(4);
+    expect(result.headline).toContain(
+      'the read rows regressed together against the merge-base build bbbbbbb',
+    );
+    expect(result.summaryMarkdown).toContain('**All read rows together against `bbbbbbb`: REGRESSED**');
+    const waived = evaluateGate({
+      scorecard,
+      waivers: [waiver('overall', TODAY, 'regression')],
+      today: TODAY,
+    });
+    expect(waived.exitCode).toBe(0);
+    expect(waived.unusedWaivers).toEqual([]);
+    scorecard.versusBaseOverall = { ...scorecard.versusBaseOverall, verdict: 'SAME', cpuMedian: 0.96 };
+    expect(evaluateGate({ scorecard, waivers: [], today: TODAY }).exitCode).toBe(0);
   });
 
   it('fails a LOSE whose waiver expired (exit 1) and says it expired', () => {

@@ -77,6 +77,8 @@ describe('the merge-base build as a third engine', () => {
     expect(row.verdict).toBe('WIN');
     expect(row.versusBase?.verdict, row.versusBase?.reason).toBe('REGRESSED');
     expect(row.versusBase?.ratio).toBeLessThan(0.5);
+    // Far past the 25% fail margin: this row alone fails the gate.
+    expect(row.versusBase?.blocking).toBe(true);
     expect(row.versusBase?.reason).toMatch(/against bbbbbbb .*: latency worse beyond the margin/);
   }, 60_000);
 

@@ -98,21 +98,25 @@ export function renderOutcome(card: Scorecard, scorecardDir: string): string {
   const { WIN, LOSE, TIE } = card.counts;
   const counts = `WIN ${WIN}, LOSE ${LOSE}, TIE ${TIE}, N/A ${card.counts['N/A']}`;
   const lost = card.rows.filter((r) => r.verdict === 'LOSE');
-  const regressed = card.rows.filter((r) => r.versusBase?.verdict === 'REGRESSED');
+  // Only regressions that fail the run (exit 4) are shown as failures; smaller ones are in the card.
+  const regressed = card.rows.filter((r) => r.versusBase?.verdict === 'REGRESSED' && r.versusBase.blocking);
+  const overall = card.versusBaseOverall?.verdict === 'REGRESSED' ? card.versusBaseOverall : undefined;
   const out = [''];
   if (card.status !== 'complete')
     out.push(pc.red(pc.bold(`The run ${card.status}: ${card.failure ?? 'see above'} (${counts}).`)));
-  else if (lost.length === 0 && regressed.length === 0) out.push(pc.green(pc.bold(`No LOSE: ${counts}.`)));
+  else if (lost.length === 0 && regressed.length === 0 && !overall)
+    out.push(pc.green(pc.bold(`No LOSE: ${counts}.`)));
   else {
     out.push(
       pc.red(
         pc.bold(
-          `${lost.length} LOSE${regressed.length > 0 ? `, ${regressed.length} regressed against ${card.manifest.base?.revision.slice(0, 7)}` : ''}: ${counts}.`,
+          `${lost.length} LOSE${regressed.length > 0 || overall ? `, regressed against ${card.manifest.base?.revision.slice(0, 7)} (${[overall ? 'all rows together' : '', regressed.length > 0 ? `${regressed.length} row${regressed.length === 1 ? '' : 's'} past the fail margin` : ''].filter(Boolean).join(', ')})` : ''}: ${counts}.`,
         ),
       ),
     );
     for (const r of lost) out.push(pc.red(`  LOSE ${r.id}: ${r.reason}`));
     for (const r of regressed) out.push(pc.red(`  REGRESSED ${r.id}: ${r.versusBase?.reason}`));
+    if (overall) out.push(pc.red(`  REGRESSED all read rows together: ${overall.reason}`));
     // Bisect and re-measuring alone are for read rows (one family each); ingest, disk and
     // memory rows are whole-run measurements.
     const read = (r: RowResult) => ['query', 'metric', 'bucket', 'feature', 'pipeline'].includes(r.group);

@@ -10,10 +10,21 @@ import type {
   GateExitCode,
   GateInput,
   GateResult,
+  OverallChange,
   WaivedRow,
 } from './result.js';
 
-export type { BaseChange, ChangedRow, Coverage, FailingRow, GateExitCode, GateInput, GateResult, WaivedRow };
+export type {
+  BaseChange,
+  ChangedRow,
+  Coverage,
+  FailingRow,
+  GateExitCode,
+  GateInput,
+  GateResult,
+  OverallChange,
+  WaivedRow,
+};
 
 import { isExpired, isIsoDay, type Waiver } from './waivers.js';
 
@@ -78,17 +89,36 @@ function baseChanges(card: Scorecard, waivers: Map<string, Waiver>, today: strin
     if (!v || (v.verdict !== 'REGRESSED' && v.verdict !== 'IMPROVED')) continue;
     const ratios = [v.ratio, v.cpuRatio].filter((x): x is number => x !== undefined);
     const size = v.verdict === 'REGRESSED' ? Math.min(...ratios) : Math.max(...ratios);
-    const change: BaseChange = { id: row.id, title: row.title, verdict: v.verdict, size, reason: v.reason };
+    const blocking = v.verdict === 'REGRESSED' && v.blocking === true;
+    const change: BaseChange = {
+      id: row.id,
+      title: row.title,
+      verdict: v.verdict,
+      size,
+      blocking,
+      reason: v.reason,
+    };
     const waiver = waivers.get(row.id);
     if (waiver && v.verdict === 'REGRESSED') change.waiver = waiver;
     changes.push(change);
   }
   const live = (c: BaseChange) => c.waiver === undefined || isExpired(c.waiver, today);
+  const failing = (c: BaseChange) => c.blocking && live(c);
   const regressions = changes
     .filter((c) => c.verdict === 'REGRESSED')
-    .sort((a, b) => Number(live(b)) - Number(live(a)) || a.size - b.size);
+    .sort((a, b) => Number(failing(b)) - Number(failing(a)) || a.size - b.size);
   const improvements = changes.filter((c) => c.verdict === 'IMPROVED').sort((a, b) => b.size - a.size);
   return { regressions, improvements };
+}
+
+/** The row id a regression waiver names to cover the read rows' regression taken together. */
+export const OVERALL_ROW = 'overall';
+
+function overallChange(card: Scorecard, waivers: Map<string, Waiver>): OverallChange | undefined {
+  const o = card.versusBaseOverall;
+  if (!o) return undefined;
+  const waiver = waivers.get(OVERALL_ROW);
+  return { verdict: o.verdict, reason: o.reason, ...(waiver && o.verdict === 'REGRESSED' ? { waiver } : {}) };
 }
 
 /** Decide the gate for one run. Pure: same input, same result, no I/O. */
@@ -112,9 +142,15 @@ export function evaluateGate(input: GateInput): GateResult {
     }
   }
   const { regressions, improvements } = baseChanges(card, regressionWaiver, today);
-  const unwaivedRegressions = regressions.filter((r) => r.waiver === undefined || isExpired(r.waiver, today));
+  const unwaivedRegressions = regressions.filter(
+    (r) => r.blocking && (r.waiver === undefined || isExpired(r.waiver, today)),
+  );
+  const overall = overallChange(card, regressionWaiver);
+  const overallFails =
+    overall?.verdict === 'REGRESSED' && (overall.waiver === undefined || isExpired(overall.waiver, today));
   const losing = new Set(loses.map((r) => r.id));
   const regressed = new Set(regressions.map((r) => r.id));
+  if (overall?.verdict === 'REGRESSED') regressed.add(OVERALL_ROW);
   const expiredWaivers = waivers.filter((w) => isExpired(w, today));
   const unusedWaivers = waivers.filter(
     (w) => !isExpired(w, today) && !(w.kind === 'lose' ? losing : regressed).has(w.row),
@@ -131,10 +167,18 @@ export function evaluateGate(input: GateInput): GateResult {
     exitCode = 1;
     const expired = failingRows.filter((r) => r.expiredWaiver).length;
     headline = `${failingRows.length} LOSE row${failingRows.length === 1 ? '' : 's'} not waived${expired ? ` (${expired} with an expired waiver)` : ''}`;
-  } else if (unwaivedRegressions.length > 0) {
+  } else if (unwaivedRegressions.length > 0 || overallFails) {
     exitCode = 4;
-    const worst = unwaivedRegressions[0] as BaseChange;
-    headline = `${unwaivedRegressions.length} row${unwaivedRegressions.length === 1 ? '' : 's'} regressed against the merge-base build ${card.manifest.base?.revision.slice(0, 7) ?? ''}, worst ${worst.id} ${worst.size.toFixed(3)}x`;
+    const at = card.manifest.base?.revision.slice(0, 7) ?? '';
+    const parts: string[] = [];
+    if (overallFails)
+      parts.push(`the read rows regressed together against the merge-base build ${at} (${overall?.reason})`);
+    const worst = unwaivedRegressions[0];
+    if (worst)
+      parts.push(
+        `${unwaivedRegressions.length} row${unwaivedRegressions.length === 1 ? '' : 's'} regressed past the fail margin against ${at}, worst ${worst.id} ${worst.size.toFixed(3)}x`,
+      );
+    headline = parts.join('; ');
   } else if (cov.dropped) {
     exitCode = 3;
     const parts = [];
@@ -150,6 +194,7 @@ export function evaluateGate(input: GateInput): GateResult {
     exitCode,
     headline,
     regressions,
+    ...(overall ? { overall } : {}),
     improvements,
     failingRows,
     changedRows: changedRows(card, previous),

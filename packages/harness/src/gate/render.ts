@@ -108,24 +108,33 @@ const factor = (x: number) => `${x.toFixed(3)}x`;
 
 /**
  * Rows whose candidate moved against the merge-base build, largest change first (CodSpeed-style):
- * regressions fail the gate unless a regression waiver covers them; improvements are news.
+ * a regression past the fail margin, or all rows' median, fails the gate unless a regression
+ * waiver covers it; smaller regressions and improvements are news.
  */
 function baseSections(card: Scorecard, result: Result): string[] {
   const base = card.manifest.base;
   if (!base) return [];
   const at = code(base.revision.slice(0, 7));
   const out: string[] = [];
+  const o = result.overall;
+  if (o)
+    out.push(
+      `**All read rows together against ${at}: ${o.verdict}**${o.waiver ? ` (waived until ${o.waiver.expires})` : ''}: ${cell(o.reason)}.`,
+      '',
+    );
   if (result.regressions.length === 0 && result.improvements.length === 0)
-    return [`No row moved against the merge-base build ${at} beyond the margin.`, ''];
+    return [...out, `No row moved against the merge-base build ${at} beyond the margin.`, ''];
   if (result.regressions.length > 0)
     out.push(
       `### Regressions against the merge-base build ${at}`,
+      '',
+      'A row past the fail margin fails the gate alone (**fails**); smaller ones are listed and count through the median of all rows above.',
       '',
       '| row | change (> 1: faster) | reason |',
       '|---|---:|---|',
       ...result.regressions.map(
         (r) =>
-          `| ${rowLink(r.id)}${r.waiver ? ` (waived until ${r.waiver.expires})` : ''} | ${factor(r.size)} | ${cell(r.reason)} |`,
+          `| ${rowLink(r.id)}${r.blocking ? ' **fails**' : ''}${r.waiver ? ` (waived until ${r.waiver.expires})` : ''} | ${factor(r.size)} | ${cell(r.reason)} |`,
       ),
       '',
     );

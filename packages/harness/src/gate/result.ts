@@ -5,7 +5,8 @@ import type { Waiver } from './waivers.js';
 
 /**
  * 0 pass, 1 an unwaived LOSE, 2 the run failed, 3 coverage fell against the previous run,
- * 4 a row regressed against the merge-base build (unwaived).
+ * 4 regressed against the merge-base build (unwaived): a row past the fail margin, or the
+ * rows' median CPU per request.
  */
 export type GateExitCode = 0 | 1 | 2 | 3 | 4;
 
@@ -64,14 +65,28 @@ export interface BaseChange {
   verdict: 'REGRESSED' | 'IMPROVED';
   /** The larger of the latency and CPU changes, as a factor (> 1 better, < 1 worse). */
   size: number;
+  /** A regression past the fail margin: this row alone fails the gate unless waived. */
+  blocking: boolean;
   reason: string;
+  waiver?: Waiver;
+}
+
+/** The read rows against the merge-base build taken together (scorecard `versusBaseOverall`). */
+export interface OverallChange {
+  verdict: 'REGRESSED' | 'IMPROVED' | 'SAME' | 'N/A';
+  reason: string;
+  /** A regression waiver for the row id `overall`. */
   waiver?: Waiver;
 }
 
 export interface GateResult {
   exitCode: GateExitCode;
-  /** Regressions (unwaived first) and improvements against the merge-base build, largest first. */
+  /**
+   * Regressions (unwaived first) and improvements against the merge-base build, largest first.
+   * Only blocking regressions and an overall regression fail the gate.
+   */
   regressions: BaseChange[];
+  overall?: OverallChange;
   improvements: BaseChange[];
   /** One line: what the gate decided and why. */
   headline: string;

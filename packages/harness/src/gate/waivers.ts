@@ -10,7 +10,8 @@ export interface Waiver {
   row: string;
   /**
    * What it lets through: a LOSE against the baseline ("lose", the default), or a regression
-   * against the merge-base build ("regression": a deliberate slowdown, e.g. a correctness fix).
+   * against the merge-base build ("regression": a deliberate slowdown, e.g. a correctness fix;
+   * the row "overall" covers the read rows' regression taken together).
    */
   kind: WaiverKind;
   reason: string;

@@ -77,6 +77,12 @@ export interface JudgeSettings {
    */
   regressionMargin: number;
   /**
+   * A single regressed row fails the gate only past 1 / (1 + this): the A/A comparisons flag a
+   * row or so per run at 12-14% worse (calibration in verdict/baseOverall.ts), so smaller
+   * per-row changes are listed, and the gate judges them together through the median over rows.
+   */
+  regressionFailMargin: number;
+  /**
    * Two-sided confidence of a row's interval (read, mixed and kNN rows: a t interval over forks,
    * or rounds within one fork). A run judges ~90 rows at once: at 95% a clean run would show a
    * few false WIN/LOSE every time, so the default is stricter.
@@ -121,6 +127,7 @@ export const DEFAULT_SETTINGS: RunSettings = {
   signalEvery: 20,
   confidence: 0.99,
   regressionMargin: 0.1,
+  regressionFailMargin: 0.25,
   tieMargin: 0.05,
   collapseErrorRate: 0.01,
   bootstrapResamples: 1000,

@@ -8,6 +8,7 @@ import { buildScorecard } from '../scorecard/build.js';
 import { readConformance } from '../scorecard/conformance.js';
 import type { Scorecard } from '../scorecard/schema.js';
 import { writeScorecard } from '../scorecard/write.js';
+import { baseOverall } from '../verdict/baseOverall.js';
 import type { RunContext } from './context.js';
 import { buildManifest, engineInfo } from './manifest.js';
 
@@ -72,6 +73,7 @@ export async function finishRun(
       },
     }),
     rows: ctx.rows,
+    ...(done.baseRevision ? { versusBaseOverall: baseOverall(ctx.rows, settings, done.baseRevision) } : {}),
   });
   if (done.engines.base && done.baseRevision)
     card.manifest.base = { ...engineInfo(done.engines.base), revision: done.baseRevision };

@@ -1,4 +1,5 @@
 import {
+  type BaseOverall,
   type Coverage,
   type Manifest,
   type RowResult,
@@ -32,14 +33,25 @@ export function exitCodeFor(
   return coverage?.fell ? 3 : 0;
 }
 
-/** Any row whose candidate regressed against the merge-base build (waivers are the gate's call). */
-export const anyRegressed = (rows: readonly RowResult[]) =>
-  rows.some((r) => r.versusBase?.verdict === 'REGRESSED');
+/**
+ * Whether the candidate regressed against the merge-base build enough to fail (waivers are the
+ * gate's call): one row past the fail margin, or the rows' median CPU per request
+ * (verdict/baseOverall.ts). Smaller single-row regressions are listed, not failed: the A/A runs
+ * flag about one such row per run.
+ */
+export const regressedAgainstBase = (rows: readonly RowResult[], overall?: BaseOverall) =>
+  overall?.verdict === 'REGRESSED' ||
+  rows.some((r) => r.versusBase?.verdict === 'REGRESSED' && r.versusBase.blocking);
 
 /** Attach the coverage comparison and settle the exit status again. */
 export function setCoverage(card: Scorecard, coverage: Coverage): void {
   card.coverage = coverage;
-  card.exitCode = exitCodeFor(card.status, card.counts, coverage, anyRegressed(card.rows));
+  card.exitCode = exitCodeFor(
+    card.status,
+    card.counts,
+    coverage,
+    regressedAgainstBase(card.rows, card.versusBaseOverall),
+  );
 }
 
 export function buildScorecard(args: {
@@ -50,6 +62,7 @@ export function buildScorecard(args: {
   failure?: string;
   manifest: Manifest;
   rows: RowResult[];
+  versusBaseOverall?: BaseOverall;
 }): Scorecard {
   const counts = countVerdicts(args.rows);
   const card: Scorecard = {
@@ -61,8 +74,14 @@ export function buildScorecard(args: {
     manifest: args.manifest,
     counts,
     rows: args.rows,
-    exitCode: exitCodeFor(args.status, counts, undefined, anyRegressed(args.rows)),
+    exitCode: exitCodeFor(
+      args.status,
+      counts,
+      undefined,
+      regressedAgainstBase(args.rows, args.versusBaseOverall),
+    ),
   };
+  if (args.versusBaseOverall) card.versusBaseOverall = args.versusBaseOverall;
   if (args.failure) card.failure = args.failure;
   return card;
 }

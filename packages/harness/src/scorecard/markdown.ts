@@ -202,15 +202,21 @@ function baseLines(card: Scorecard): string[] {
   return [
     `## Against the merge-base build \`${base.revision.slice(0, 7)}\``,
     '',
-    "This build's candidate against the candidate built at the merge base, measured in the same forks and rounds (ratio = merge-base build / this build: > 1 this build is faster). A row regressed when its latency or its engine CPU per request is worse beyond the margin with the whole interval; the gate fails on it (exit 4) unless a regression waiver covers it.",
+    "This build's candidate against the candidate built at the merge base, measured in the same forks and rounds (ratio = merge-base build / this build: > 1 this build is faster). A row regressed when its latency or its engine CPU per request is worse beyond the margin with the whole interval (listed); it fails the run alone (exit 4) only past the fail margin (**REGRESSED, fails**), because runs of one build against itself flag about one row per run at 12-14%. Smaller regressions count together: the run also fails when the median over rows of the CPU-per-request ratios regresses (below). A regression waiver lets either through.",
     '',
+    ...(card.versusBaseOverall
+      ? [
+          `**All read rows together: ${card.versusBaseOverall.verdict}**: ${cell(card.versusBaseOverall.reason)}.`,
+          '',
+        ]
+      : []),
     '| Row | Latency ratio | CI | CPU per request ratio | CI | Verdict |',
     '|---|---|---|---|---|---|',
     ...rows.map((r) => {
       const v = r.versusBase as NonNullable<RowResult['versusBase']>;
       const f = (x: number | undefined) => (x === undefined ? '-' : `${num(x, 3)}x`);
       const ci = (c: [number, number] | undefined) => (c ? `[${num(c[0], 3)}, ${num(c[1], 3)}]` : '-');
-      return `| \`${r.id}\` | ${f(v.ratio)} | ${ci(v.ci)} | ${f(v.cpuRatio)} | ${ci(v.cpuCi)} | **${v.verdict}** |`;
+      return `| \`${r.id}\` | ${f(v.ratio)} | ${ci(v.ci)} | ${f(v.cpuRatio)} | ${ci(v.cpuCi)} | **${v.verdict}${v.blocking ? ', fails' : ''}** |`;
     }),
     '',
   ];

@@ -237,6 +237,22 @@ export interface BaseComparison {
   cpuRatio?: number;
   cpuCi?: [number, number];
   verdict: 'REGRESSED' | 'IMPROVED' | 'SAME' | 'N/A';
+  /** On a REGRESSED row: the change reaches the fail margin, so this row alone fails the gate. */
+  blocking?: boolean;
+  reason: string;
+}
+
+/**
+ * Every read row's change against the merge-base build taken together: the median over rows of
+ * the CPU-per-request ratios with its distribution-free interval (verdict/baseOverall.ts).
+ */
+export interface BaseOverall {
+  baseRevision: string;
+  /** Rows with a CPU-per-request ratio against the merge-base build. */
+  rows: number;
+  cpuMedian: number;
+  cpuCi: [number, number];
+  verdict: 'REGRESSED' | 'IMPROVED' | 'SAME' | 'N/A';
   reason: string;
 }
 
@@ -312,9 +328,14 @@ export interface Scorecard {
   rows: RowResult[];
   floor?: Floor;
   coverage?: Coverage;
+  /** The read rows against the merge-base build taken together (when a base build ran). */
+  versusBaseOverall?: BaseOverall;
   sweeps?: Sweep[];
   conformance?: ConformanceSummary;
-  /** 0 no LOSE, 1 any LOSE, 2 the run failed, 3 coverage fell, 4 a row regressed against the base build. */
+  /**
+   * 0 no LOSE, 1 any LOSE, 2 the run failed, 3 coverage fell, 4 regressed against the base build
+   * (a row past the fail margin, or the rows' median CPU per request: scorecard/build.ts).
+   */
   exitCode: 0 | 1 | 2 | 3 | 4;
 }
 

@@ -174,6 +174,7 @@ const row = z.looseObject({
       cpuRatio: finite.optional(),
       cpuCi: interval.optional(),
       verdict: z.enum(['REGRESSED', 'IMPROVED', 'SAME', 'N/A']),
+      blocking: z.boolean().optional(),
       reason: z.string(),
     })
     .optional(),
@@ -223,6 +224,16 @@ export const scorecardSchema = z.looseObject({
   rows: z.array(row),
   floor: z
     .looseObject({ rate: finite, p50: finite, p99: finite, sendLagP50: finite, sendLagP99: finite })
+    .optional(),
+  versusBaseOverall: z
+    .looseObject({
+      baseRevision: z.string(),
+      rows: count,
+      cpuMedian: finite,
+      cpuCi: interval,
+      verdict: z.enum(['REGRESSED', 'IMPROVED', 'SAME', 'N/A']),
+      reason: z.string(),
+    })
     .optional(),
   coverage: z
     .looseObject({

@@ -12,13 +12,14 @@ const fmt = (x: number) => x.toFixed(3);
  * The gate's second comparison on a read row: this build's candidate against the candidate built
  * at the merge base, measured in the same forks and rounds (ratio = base / this build, > 1: this
  * build is faster). REGRESSED when latency or engine CPU per request is worse beyond the margin
- * with its whole interval (and most forks agree, for latency); IMPROVED in the mirror case;
+ * with its whole interval (and most forks agree, for latency), and `blocking` when that change
+ * also reaches the fail margin (the gate's exit 4 on one row); IMPROVED in the mirror case;
  * SAME otherwise. CPU per request barely moves with scheduling noise, so it is the signal that
  * finds a small slowdown the latency interval cannot resolve.
  */
 export function baseComparison(
   raw: ReadRowRaw,
-  settings: Pick<JudgeSettings, 'confidence' | 'regressionMargin'>,
+  settings: Pick<JudgeSettings, 'confidence' | 'regressionMargin' | 'regressionFailMargin'>,
   baseRevision: string,
 ): BaseComparison | undefined {
   const base = raw.base;
@@ -55,8 +56,14 @@ export function baseComparison(
   const cpuBetter = cpu !== undefined && cpu.low > 1 && cpu.estimate >= betterAt;
   const vs = `against ${baseRevision.slice(0, 7)} (> 1: this build faster; margin ${(settings.regressionMargin * 100).toFixed(0)}%)`;
   if (latencyWorse || cpuWorse) {
+    const failAt = 1 / (1 + settings.regressionFailMargin);
     out.verdict = 'REGRESSED';
-    out.reason = `${latency}${cpuText} ${vs}: ${[latencyWorse ? 'latency' : '', cpuWorse ? 'CPU' : ''].filter(Boolean).join(' and ')} worse beyond the margin with the whole interval`;
+    out.blocking =
+      (latencyWorse && ci.estimate <= failAt) || (cpu !== undefined && cpuWorse && cpu.estimate <= failAt);
+    const blocks = out.blocking
+      ? `; past the ${(settings.regressionFailMargin * 100).toFixed(0)}% a single row fails the gate at`
+      : `; under the ${(settings.regressionFailMargin * 100).toFixed(0)}% a single row must reach to fail the gate alone`;
+    out.reason = `${latency}${cpuText} ${vs}: ${[latencyWorse ? 'latency' : '', cpuWorse ? 'CPU' : ''].filter(Boolean).join(' and ')} worse beyond the margin with the whole interval${blocks}`;
   } else if (latencyBetter || cpuBetter) {
     out.verdict = 'IMPROVED';
     out.reason = `${latency}${cpuText} ${vs}: ${[latencyBetter ? 'latency' : '', cpuBetter ? 'CPU' : ''].filter(Boolean).join(' and ')} better beyond the margin`;
