@@ -28,6 +28,7 @@ function paramsJson(params: Record<string, string>): string {
 export class Engine {
   readonly #native: NativeEngine;
   readonly #dispatcher = new SearchDispatcher();
+  #searches = 0;
 
   constructor(dataDir: string) {
     this.#native = call(() => new NativeEngine(dataDir));
@@ -111,10 +112,17 @@ export class Engine {
   }
 
   count(index: string, body: Buffer, params: Record<string, string>): Reply {
+    this.#searches++;
     return this.#native.countSync(index, body, paramsJson(params));
   }
 
+  /** `_search`, `_msearch` and `_count` requests served since start (`_nodes/stats` `search.query_total`). */
+  get searchesServed(): number {
+    return this.#searches;
+  }
+
   search(index: string, body: Buffer, params: Record<string, string>): Promise<Reply> | Reply {
+    this.#searches++;
     const p = paramsJson(params);
     return (
       this.#native.searchSync(index, body, p, true) ??
@@ -129,6 +137,7 @@ export class Engine {
 
   /** `/_search` with a point in time in the body. */
   searchPit(body: Buffer, params: Record<string, string>): Promise<Reply> | Reply {
+    this.#searches++;
     const p = paramsJson(params);
     return (
       this.#native.searchPitSync(body, p, true) ??
@@ -225,6 +234,7 @@ export class Engine {
   }
 
   msearch(index: string | undefined, body: Buffer): Promise<Reply> {
+    this.#searches++;
     return this.#native.msearch(index, body);
   }
 

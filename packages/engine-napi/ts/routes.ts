@@ -9,6 +9,7 @@ import { contextRoutes } from './context-routes.js';
 import { docRoutes } from './doc-routes.js';
 import type { Engine } from './engine.js';
 import { EngineError } from './errors.js';
+import { nodeStatsRoutes } from './node-stats-routes.js';
 import { GLOBAL_PARAMS, type Reply, type Request, type Route, WRITE_WAIT_PARAMS } from './route.js';
 import { settingsRoutes } from './settings-routes.js';
 import { writeRoutes } from './write-routes.js';
@@ -253,6 +254,7 @@ export function allowedMethods(segments: string[]): string[] {
   for (const route of [
     ...contextRoutes,
     ...catRoutes,
+    ...nodeStatsRoutes,
     ...aliasRoutes,
     ...settingsRoutes,
     ...writeRoutes,
@@ -269,6 +271,7 @@ export function makeRouter(options: { debugRoutes: boolean }) {
     ...(options.debugRoutes ? debugRoutes : []),
     ...contextRoutes,
     ...catRoutes,
+    ...nodeStatsRoutes,
     ...aliasRoutes,
     ...settingsRoutes,
     ...writeRoutes,
