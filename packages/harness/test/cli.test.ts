@@ -73,8 +73,17 @@ describe('bench CLI', () => {
   });
 
   it('runs the whole loop against two ES-shaped servers: the faster one wins, exit 0, history appended', async () => {
-    const candidate = await startFakeEs({ name: 'fake-fast', storeBytesPerDoc: 60 });
-    const baseline = await startFakeEs({ name: 'fake-slow', delayMs: 40, refuseForceMerge: true });
+    const candidate = await startFakeEs({
+      name: 'fake-fast',
+      storeBytesPerDoc: 60,
+      nodeStats: { cpuMsPerSearch: 1, residentBytes: 100 << 20 },
+    });
+    const baseline = await startFakeEs({
+      name: 'fake-slow',
+      delayMs: 40,
+      refuseForceMerge: true,
+      nodeStats: { cpuMsPerSearch: 4, jvmCommittedBytes: 600 << 20 },
+    });
     fakes.push(candidate, baseline);
     const r = await runCli([
       '--candidate-url',
@@ -106,11 +115,20 @@ describe('bench CLI', () => {
     ]);
     expect(card.rows[0]?.candidate.value).toBeGreaterThan(0);
     // Disk: 60 vs 100 bytes/doc at equal _count is beyond the 10% margin; the refusal is named.
-    // Both engines given by URL: no process to read, and the row says so.
+    // Both engines given by URL: memory from their node stats, the JVM's as a lower bound (its
+    // committed heap + non-heap), which a 6x smaller candidate still beats.
     const memory = card.rows[3];
-    expect(memory?.verdict).toBe('N/A');
-    expect(memory?.reason).toMatch(/candidate: not measured: given by --candidate-url/);
-    expect(memory?.reason).toMatch(/baseline: not measured: given by --baseline-url/);
+    expect(memory?.verdict, memory?.reason).toBe('WIN');
+    expect(memory?.candidate.memory?.source).toBe('nodes-stats');
+    expect(memory?.candidate.value).toBe(100 << 20);
+    expect(memory?.baseline.memory?.lowerBound).toBe(true);
+    expect(memory?.reason).toMatch(/baseline by URL, from _nodes\/stats jvm\.mem\..*a lower bound/);
+    // CPU per request from node stats (whole ms, as ES reports them): 1 vs 4 ms per search, and
+    // the row says where it came from.
+    const term = card.rows[1];
+    expect(term?.candidate.cpuSource).toBe('nodes-stats');
+    expect(term?.candidate.cpuMsPerRequest).toBe(1);
+    expect(term?.baseline.cpuMsPerRequest).toBe(4);
     const disk = card.rows[4];
     expect(disk?.verdict).toBe('WIN');
     expect(disk?.candidate.value).toBe(2000 * 60);

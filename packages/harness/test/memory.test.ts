@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { descendants, type ProcReader, parseStatPpid, treeCpuNs } from '../src/engines/proc.js';
-import { measureMemory, parseStatus, processTreeMemory } from '../src/measure/memory.js';
+import {
+  measureMemory,
+  measureNodeStatsMemory,
+  parseStatus,
+  processTreeMemory,
+} from '../src/measure/memory.js';
 import { buildScorecard } from '../src/scorecard/build.js';
 import { renderMarkdown } from '../src/scorecard/markdown.js';
 import type { RowResult } from '../src/scorecard/schema.js';
@@ -187,6 +192,53 @@ describe('memory row', () => {
     expect(row.reason).toMatch(/^not comparable, baseline: not measured: given by --baseline-url/);
     // The side that was measured keeps its figure.
     expect(row.candidate.value).toBe(250 * MiB);
+  });
+
+  it('from node stats, a JVM lower bound lets only a WIN through; anything else is N/A', async () => {
+    const byUrl = (bytes: number, lowerBound: boolean) =>
+      measureNodeStatsMemory({
+        restarts: 0,
+        json: async (_method: string, path: string) =>
+          path.endsWith('/process')
+            ? {
+                status: 200,
+                body: {
+                  nodes: {
+                    n: { name: 'os', process: { mem: lowerBound ? {} : { resident_in_bytes: bytes } } },
+                  },
+                },
+              }
+            : {
+                status: 200,
+                body: {
+                  nodes: {
+                    n: {
+                      name: 'os',
+                      jvm: { mem: { heap_committed_in_bytes: bytes, non_heap_committed_in_bytes: 0 } },
+                    },
+                  },
+                },
+              },
+      });
+    const win = memoryRowResult(
+      { candidate: await byUrl(100 * MiB, false), baseline: await byUrl(600 * MiB, true) },
+      0.1,
+    );
+    expect(win.verdict, win.reason).toBe('WIN');
+    expect(win.reason).toMatch(
+      /baseline by URL, from _nodes\/stats jvm.mem.heap_committed_in_bytes .*lower bound/,
+    );
+    for (const candidateBytes of [700 * MiB, 590 * MiB]) {
+      const row = memoryRowResult(
+        { candidate: await byUrl(candidateBytes, false), baseline: await byUrl(600 * MiB, true) },
+        0.1,
+      );
+      expect(row.verdict, row.reason).toBe('N/A');
+      expect(row.reason).toMatch(
+        /^not comparable: the baseline figure is a lower bound, so a (LOSE|TIE) could be/,
+      );
+      expect(row.ratio).toBeUndefined();
+    }
   });
 
   it('lower is better: baseline RSS / candidate RSS, WIN beyond the margin, with the JVM heap in the reason', async () => {

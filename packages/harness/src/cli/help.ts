@@ -18,6 +18,6 @@ ${renderFlagHelp(BENCH_FLAGS)}
 
 Rows measured once per engine (memory.rss, disk.store, ingest.<n>-clients) have no interval: WIN/LOSE
 only beyond a ${d.singleMeasurementMargin * 100}% margin. memory.rss (VmRSS of each engine's process tree, from /proc;
-N/A for a --*-url engine) and disk.store always run, after the reads.
+for a --*-url engine from its _nodes/stats) and disk.store always run, after the reads.
 
 ${WORKLOADS.map((w) => `Read row ids (--corpus ${w.corpus.id}): ${w.families.map((f) => f.id).join(', ')}`).join('\n\n')}`;

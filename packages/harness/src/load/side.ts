@@ -1,3 +1,4 @@
+import { nodeStatsCpuNs } from '../engines/nodeStats.js';
 import { pinTree } from '../engines/placement.js';
 import { treeCpuNs } from '../engines/proc.js';
 import type { RunningEngine } from '../engines/types.js';
@@ -24,6 +25,8 @@ export class Side {
   gone: string | undefined;
   /** Restarts done during the run. */
   restarts = 0;
+  /** Why this engine's node stats could not give its CPU time (engines by URL), once it failed. */
+  nodeStatsError: string | undefined;
 
   constructor(
     engine: RunningEngine,
@@ -107,12 +110,26 @@ export class Side {
   }
 
   /**
-   * On-CPU ns of the engine's process tree so far (every thread's schedstat), or undefined for
-   * an engine the harness did not start (no process to read) or one that is gone.
+   * On-CPU ns of the engine so far: its process tree's threads (schedstat) when the harness
+   * started it, else the process CPU its node stats API reports (engines given by URL; ms
+   * resolution, summed over a cluster's nodes). Undefined when neither can be read: an engine
+   * whose node stats failed once is not asked again.
    */
   async cpuNs(): Promise<number | undefined> {
     const pid = this.current.pid;
-    return pid === undefined ? undefined : treeCpuNs(pid);
+    if (pid !== undefined) return treeCpuNs(pid);
+    if (this.nodeStatsError !== undefined) return undefined;
+    const ns = await nodeStatsCpuNs((path) => this.json('GET', path, undefined, ALIVE_TIMEOUT_MS));
+    if (typeof ns === 'string') {
+      this.nodeStatsError = ns;
+      return undefined;
+    }
+    return ns;
+  }
+
+  /** Where `cpuNs` reads from. */
+  get cpuSource(): 'proc-schedstat' | 'nodes-stats' {
+    return this.current.pid === undefined ? 'nodes-stats' : 'proc-schedstat';
   }
 
   /** Pin the engine's threads to `cpus` (engines the harness started; a no-op for engines by URL). */

@@ -1,3 +1,4 @@
+import { nodeStatsMemory } from '../engines/nodeStats.js';
 import { descendants, type ProcReader, procFs } from '../engines/proc.js';
 import type { RunningEngine } from '../engines/types.js';
 import type { Side } from '../load/side.js';
@@ -85,7 +86,7 @@ export async function processTreeMemory(
 
 /**
  * The memory row's measurement on one engine: its process tree's VmRSS (and VmHWM) now. Only
- * an engine the harness started has a pid to read; a --*-url engine is not measured.
+ * an engine the harness started has a pid to read (engines by URL: measureNodeStatsMemory).
  */
 export async function measureMemory(
   engine: Pick<RunningEngine, 'role' | 'pid' | 'jvmHeap'>,
@@ -104,8 +105,28 @@ export async function measureMemory(
   return { supported: true, detail: tree.detail, restarts };
 }
 
-/** The current process of a run's side (a restarted engine is a new pid); a dead one fails the row. */
+/**
+ * The current process of a run's side (a restarted engine is a new pid); a dead one fails the row.
+ * An engine given by URL is read through its node stats API instead (engines/nodeStats.ts).
+ */
 export async function measureSideMemory(side: Side, proc: ProcReader = procFs): Promise<MemorySideRaw> {
   side.check();
+  if (side.engine.pid === undefined) return measureNodeStatsMemory(side);
   return measureMemory(side.engine, side.restarts, proc);
+}
+
+/** The memory row's measurement on an engine given by URL, from its `_nodes/stats`. */
+export async function measureNodeStatsMemory(side: Pick<Side, 'json' | 'restarts'>): Promise<MemorySideRaw> {
+  const read = await nodeStatsMemory((path) => side.json('GET', path));
+  if (typeof read === 'string')
+    return { supported: false, error: `not measured: ${read}`, restarts: side.restarts };
+  const detail: MemoryDetail = {
+    rssBytes: read.bytes,
+    source: 'nodes-stats',
+    field: read.field,
+    processes: [],
+    nodes: read.nodes,
+  };
+  if (read.lowerBound) detail.lowerBound = true;
+  return { supported: true, detail, restarts: side.restarts };
 }

@@ -62,7 +62,7 @@ export interface RoundsPlan {
 
 const ROLES = ['candidate', 'baseline'] as const;
 
-/** CPU of a side, or undefined when it cannot be read (an engine given by URL). */
+/** CPU of a side, or undefined when it cannot be read (an engine by URL without node stats). */
 const cpuOf = (side: Side) => side.cpuNs().catch(() => undefined);
 
 /** The engines a row is timed on: both sides, and the merge-base build when the gate runs one. */
@@ -133,6 +133,7 @@ export async function measureRounds(
       const sent = samples.filter((x) => x.outcome !== 'dropped').length;
       if (cpu0 !== undefined && cpu1 !== undefined) {
         mine.cpu ??= [];
+        mine.cpuSource = side.cpuSource;
         mine.cpu.push({ fork: plan.fork, round, requests: sent, cpuNs: cpu1 - cpu0, wallNs });
       }
       idle.forEach((k, i) => {

@@ -9,8 +9,10 @@ export interface SideRowRaw {
   warmup: Sample[];
   /** Cache probe: the probe request repeated (see cacheProbe.ts); absent when not probed. */
   repeated?: Sample[];
-  /** The engine's own CPU over each timed phase (absent where it cannot be read: engines by URL). */
+  /** The engine's own CPU over each timed phase (absent where it cannot be read). */
   cpu?: CpuWindow[];
+  /** Where `cpu` was read: /proc for an engine the harness started, node stats for one by URL. */
+  cpuSource?: 'proc-schedstat' | 'nodes-stats';
   /** This engine's CPU while the other engine's phases were timed: it should stay idle. */
   idle?: { cpuNs: number; wallNs: number }[];
 }

@@ -146,12 +146,23 @@ export interface SideMeasurement {
   idleCpuMsPerSecond?: number;
 }
 
-/** Resident memory of an engine's process and its descendants, from /proc/<pid>/status. */
+/**
+ * Resident memory of an engine's process and its descendants, from /proc/<pid>/status; or, for an
+ * engine given by URL, from its node stats API (`source: 'nodes-stats'`, summed over nodes).
+ */
 export interface MemoryDetail {
-  /** VmRSS summed over the processes, bytes. */
+  /** VmRSS summed over the processes, bytes (node stats: see `field`). */
   rssBytes: number;
-  /** VmHWM (each process's own peak RSS) summed: the tree's peak when it is one process, an upper bound otherwise. */
-  hwmBytes: number;
+  /** VmHWM (each process's own peak RSS) summed: the tree's peak when it is one process, an upper bound otherwise. Absent from node stats. */
+  hwmBytes?: number;
+  /** Absent: /proc. 'nodes-stats': the engine's `_nodes/stats`, read over HTTP. */
+  source?: 'nodes-stats';
+  /** The node stats field(s) rssBytes came from. */
+  field?: string;
+  /** rssBytes is a lower bound of resident memory (a JVM's committed heap + non-heap: node stats have no RSS). */
+  lowerBound?: boolean;
+  /** Per node, from node stats. */
+  nodes?: { name: string; bytes: number }[];
   /** The RSS split into anonymous memory, file-backed pages (mmapped index files, code) and shared memory. */
   rssAnonBytes?: number;
   rssFileBytes?: number;

@@ -61,7 +61,11 @@ const manifest = z.looseObject({
 
 const memory = z.looseObject({
   rssBytes: count,
-  hwmBytes: count,
+  hwmBytes: count.optional(),
+  source: z.literal('nodes-stats').optional(),
+  field: z.string().optional(),
+  lowerBound: z.boolean().optional(),
+  nodes: z.array(z.looseObject({ name: z.string(), bytes: count })).optional(),
   rssAnonBytes: count.optional(),
   rssFileBytes: count.optional(),
   rssShmemBytes: count.optional(),

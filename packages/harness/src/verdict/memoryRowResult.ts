@@ -29,6 +29,11 @@ function summarize(raw: MemorySideRaw): SideMeasurement {
 function sideNote(role: Role, raw: MemorySideRaw): string | undefined {
   const d = raw.detail;
   if (!d) return undefined;
+  if (d.source === 'nodes-stats') {
+    const nodes = (d.nodes ?? []).map((n) => `${n.name} ${mib(n.bytes)}`).join(', ');
+    const bound = d.lowerBound ? ', a lower bound of its resident memory (the API reports no RSS)' : '';
+    return `${role} by URL, from _nodes/stats ${d.field}${bound}: ${nodes}`;
+  }
   const [root, ...children] = d.processes;
   const who = `${role} ${root?.name ?? '?'} pid ${root?.pid ?? '?'}${children.length > 0 ? ` + ${children.length} child process${children.length === 1 ? '' : 'es'}` : ''}`;
   const split =
@@ -43,7 +48,8 @@ function sideNote(role: Role, raw: MemorySideRaw): string | undefined {
     raw.restarts > 0
       ? `; restarted ${raw.restarts} time${raw.restarts === 1 ? '' : 's'} during the run, so this process did not serve all of it`
       : '';
-  return `${who}: peak (VmHWM) ${mib(d.hwmBytes)}${split}${heap}${restarted}`;
+  const peak = d.hwmBytes === undefined ? '' : `: peak (VmHWM) ${mib(d.hwmBytes)}`;
+  return `${who}${peak}${split}${heap}${restarted}`;
 }
 
 /**
@@ -60,7 +66,14 @@ export function memoryRowResult(
   const baseline = summarize(b);
   const row: RowResult = {
     ...MEMORY_ROW_META,
-    request: { read: '/proc/<pid>/status', fields: ['VmRSS', 'VmHWM'], children: 'summed' },
+    request: {
+      read: '/proc/<pid>/status',
+      fields: ['VmRSS', 'VmHWM'],
+      children: 'summed',
+      ...([c, b].some((x) => x.detail?.source === 'nodes-stats')
+        ? { byUrl: 'GET /_nodes/stats/process (jvm where it reports no resident memory), nodes summed' }
+        : {}),
+    },
     candidate,
     baseline,
     verdict: 'N/A',
@@ -70,5 +83,24 @@ export function memoryRowResult(
   const bRss = b.detail?.rssBytes;
   if (c.supported && b.supported && cRss && bRss) row.ratio = Math.round((bRss / cRss) * 1000) / 1000;
   const notes = [sideNote('candidate', c), sideNote('baseline', b)].filter((n) => n !== undefined);
-  return settleSingleMeasurement(row, margin, notes.join('; '));
+  settleSingleMeasurement(row, margin, notes.join('; '));
+  return boundedVerdict(row, c.detail?.lowerBound === true, b.detail?.lowerBound === true);
+}
+
+/**
+ * A side measured as a lower bound (a JVM by URL) can only lose what the bound already shows:
+ * the candidate's WIN stands against a baseline bound (the real figure is higher still), and its
+ * LOSE stands when its own figure is the bound. Any other verdict could be the bound's doing: N/A.
+ */
+function boundedVerdict(row: RowResult, candidateBound: boolean, baselineBound: boolean): RowResult {
+  if (!candidateBound && !baselineBound) return row;
+  const holds = (row.verdict === 'WIN' && !candidateBound) || (row.verdict === 'LOSE' && !baselineBound);
+  if (holds || row.verdict === 'N/A') return row;
+  const which = [candidateBound ? 'candidate' : '', baselineBound ? 'baseline' : '']
+    .filter(Boolean)
+    .join(' and ');
+  row.reason = `not comparable: the ${which} figure is a lower bound, so a ${row.verdict} could be the bound's (${row.reason})`;
+  row.verdict = 'N/A';
+  delete row.ratio;
+  return row;
 }

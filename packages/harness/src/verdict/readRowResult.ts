@@ -79,7 +79,7 @@ export function summarizeSide(
   const cpuRequests = cpu.reduce((n, w) => n + w.requests, 0);
   if (cpuRequests > 0) {
     m.cpuMsPerRequest = round4(cpu.reduce((n, w) => n + w.cpuNs, 0) / 1e6 / cpuRequests);
-    m.cpuSource = 'proc-schedstat';
+    m.cpuSource = raw.cpuSource ?? 'proc-schedstat';
   }
   const idle = raw.idle ?? [];
   const idleWall = idle.reduce((n, w) => n + w.wallNs, 0);

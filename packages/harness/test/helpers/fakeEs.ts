@@ -21,6 +21,12 @@ export interface FakeEsOptions {
   refuseForceMerge?: boolean;
   /** Refuse an index body naming a similarity, as a build older than the setting did. */
   refuseSimilarity?: boolean;
+  /**
+   * Serve `_nodes/stats/process` (and `jvm`) as a remote engine does: process CPU grows by
+   * `cpuMsPerSearch` per `_search`/`_count` answered; memory as the candidate reports it
+   * (`residentBytes`) or, like a JVM, only as committed heap + non-heap (`jvmCommittedBytes`).
+   */
+  nodeStats?: { cpuMsPerSearch: number; residentBytes?: number; jvmCommittedBytes?: number };
 }
 
 export interface FakeEs {
@@ -49,6 +55,7 @@ function aggsFor(aggs: Record<string, Record<string, unknown>> | undefined): Rec
 export async function startFakeEs(opts: FakeEsOptions): Promise<FakeEs> {
   const requests: FakeEs['requests'] = [];
   let docs = 0;
+  let searches = 0;
   const server: Server = createServer(async (req, res) => {
     const body = await readBody(req);
     const url = req.url ?? '/';
@@ -78,7 +85,33 @@ export async function startFakeEs(opts: FakeEsOptions): Promise<FakeEs> {
       return send(200, { _all: { primaries: { store: { size_in_bytes: size } } } });
     }
     if (path.endsWith('/_refresh')) return send(200, { _shards: { total: 1, successful: 1, failed: 0 } });
+    const ns = opts.nodeStats;
+    if (ns && req.method === 'GET' && (path === '/_nodes/stats/process' || path === '/_nodes/stats/jvm')) {
+      const node: Record<string, unknown> = { name: opts.name };
+      if (path.endsWith('/process'))
+        node.process = {
+          cpu: { total_in_millis: Math.round(searches * ns.cpuMsPerSearch) },
+          mem: {
+            total_virtual_in_bytes: 1 << 30,
+            ...(ns.residentBytes ? { resident_in_bytes: ns.residentBytes } : {}),
+          },
+        };
+      else if (ns.jvmCommittedBytes)
+        node.jvm = {
+          mem: {
+            heap_committed_in_bytes: ns.jvmCommittedBytes * 0.75,
+            non_heap_committed_in_bytes: ns.jvmCommittedBytes * 0.25,
+          },
+        };
+      else
+        return send(400, {
+          error: { type: 'illegal_argument_exception', reason: 'no jvm here' },
+          status: 400,
+        });
+      return send(200, { _nodes: { total: 1, successful: 1, failed: 0 }, nodes: { n0: node } });
+    }
     if (path.endsWith('/_count') || path.endsWith('/_search')) {
+      searches++;
       if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
       if (opts.searchStatus && opts.searchStatus >= 300) {
         return send(opts.searchStatus, {
