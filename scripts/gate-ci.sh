@@ -4,8 +4,8 @@
 # candidate engine's sources changed since the merge base (HEAD's parent on main itself), the
 # candidate built there runs beside it and every read row is also judged against it. This step
 # guards the landing: it fails on any non-zero status, 1 (a LOSE without a waiver), 2 (the run
-# or the gate failed), 3 (coverage fell against main's last comparable run) or 4 (a row slower
-# than the merge-base build beyond the margin).
+# or the gate failed), 3 (coverage fell against main's last comparable run) or 4 (slower than the
+# merge-base build: one row past the 25% fail margin, or the read rows' median CPU per request).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${GATE_OUT:-.runs/ci-gate}"

@@ -77,9 +77,10 @@ export interface JudgeSettings {
    */
   regressionMargin: number;
   /**
-   * A single regressed row fails the gate only past 1 / (1 + this): the A/A comparisons flag a
-   * row or so per run at 12-14% worse (calibration in verdict/baseOverall.ts), so smaller
-   * per-row changes are listed, and the gate judges them together through the median over rows.
+   * A single regressed row fails the gate only when its latency and CPU per request are both
+   * worse beyond the margin and one of them is past 1 / (1 + this): A/A comparisons flag a row or
+   * so per run on one signal alone (12-23% worse), so such rows are listed, and the gate judges
+   * small changes together through the median over rows (verdict/baseOverall.ts).
    */
   regressionFailMargin: number;
   /**

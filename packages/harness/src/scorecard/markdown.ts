@@ -202,7 +202,7 @@ function baseLines(card: Scorecard): string[] {
   return [
     `## Against the merge-base build \`${base.revision.slice(0, 7)}\``,
     '',
-    "This build's candidate against the candidate built at the merge base, measured in the same forks and rounds (ratio = merge-base build / this build: > 1 this build is faster). A row regressed when its latency or its engine CPU per request is worse beyond the margin with the whole interval (listed); it fails the run alone (exit 4) only past the fail margin (**REGRESSED, fails**), because runs of one build against itself flag about one row per run at 12-14%. Smaller regressions count together: the run also fails when the median over rows of the CPU-per-request ratios regresses (below). A regression waiver lets either through.",
+    "This build's candidate against the candidate built at the merge base, measured in the same forks and rounds (ratio = merge-base build / this build: > 1 this build is faster). A row regressed when its latency or its engine CPU per request is worse beyond the margin with the whole interval (listed); it fails the run alone (exit 4) only when its latency and CPU per request are both worse and one of them is past the fail margin (**REGRESSED, fails**), because runs of one build against itself flag about one row per run on one signal alone (12-23% worse). Smaller regressions count together: the run also fails when the median over rows of the CPU-per-request ratios regresses (below). A regression waiver lets either through.",
     '',
     ...(card.versusBaseOverall
       ? [

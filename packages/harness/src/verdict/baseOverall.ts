@@ -16,11 +16,15 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
  * does not. REGRESSED when the median is worse than 1 / (1 + margin) and the whole interval is
  * worse than 1 / (1 + margin / 2).
  *
- * Calibrated on two gate runs at the CI scale (20k, 2026-11-26, 85 rows each): with only
- * `_count` changed, the other rows' median was 0.964 [0.939, 0.996] (two processes of one build
- * differ by a few percent; CPU only, because their latency differed by 12% the other way); with
- * 20% more CPU planted in every request, 0.762 [0.745, 0.789]. The one-row rule (the fail margin
- * on `versusBase.blocking`) stays for a change that hits one family hard.
+ * Calibrated at the CI scale (20k docs, 85 rows, 2026-11-26). Two A/A runs, the merge-base
+ * build being the same build: 0.925 [0.897, 0.966] while the base build was left on the
+ * harness's core (fixed in run/placement.ts), 0.964 [0.932, 0.980] pinned like the others, on a
+ * machine busy with other work (12 rows N/A): two processes of one build differ by a few
+ * percent, so the margin is 10% and the interval must clear 5%. Planted: 20% more CPU in every
+ * request gave 0.762 [0.739, 0.794]; only `_count` slowed, the other rows 0.964 [0.932, 1.002].
+ * CPU only: latency ratios at this scale sit near the harness's floor, and the unpinned A/A read
+ * a 7% latency offset. The one-row rule (`versusBase.blocking`) stays for a change that hits one
+ * family hard.
  */
 export function baseOverall(
   rows: readonly RowResult[],
