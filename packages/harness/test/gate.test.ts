@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { GATE_FLAGS } from '../src/gate/args.js';
 import { evaluateGate } from '../src/gate/evaluate.js';
 import { choosePrevious, parseScorecard, ScorecardInputError } from '../src/gate/scorecards.js';
 import { isExpired, parseWaivers, type Waiver, WaiverFileError } from '../src/gate/waivers.js';
@@ -492,6 +493,13 @@ describe('gate CLI', () => {
     const failed = gateCli(['--scorecard', join(dir, 'failed.json'), '--waivers', join(dir, 'waivers.json')]);
     expect(failed.code).toBe(2);
     expect(failed.stdout).toContain('run failed: candidate exited');
+  });
+
+  it('prints --help from its flag table, exit statuses included, and exits 0', () => {
+    const help = gateCli(['--help']);
+    expect(help.code).toBe(0);
+    for (const flag of GATE_FLAGS) expect(help.stdout).toContain(`--${flag.name}`);
+    expect(help.stdout).toMatch(/4 regressed against the merge-base build/);
   });
 
   it('answers bad input with one line naming the fix and exit 2', () => {

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { type Flag, type FlagValues, parseFlags, renderFlagHelp } from '../cli/flags.js';
 import { REPO_ROOT } from '../repo.js';
 
 /** A bad flag: printed as one line naming the fix, exit 2. */
@@ -19,40 +19,47 @@ export interface GateArgs {
   help: boolean;
 }
 
+/** Every flag of the gate CLI, in --help order: parseArgs reads them and --help prints them. */
+export const GATE_FLAGS: readonly Flag[] = [
+  {
+    name: 'scorecard',
+    value: 'PATH',
+    help: 'a scorecard.json, a run folder, or an --out folder (its newest run)',
+  },
+  {
+    name: 'previous',
+    value: 'PATH',
+    help: `the run to compare with: a scorecard.json, a run folder, or a folder of runs
+and its ci/ subfolder (then the newest committed complete run on the
+same corpus and size, else the newest committed complete run)`,
+  },
+  { name: 'waivers', value: 'FILE', help: 'waivers file (default scorecards/waivers.json)' },
+  { name: 'summary', value: 'FILE', help: 'append the summary markdown here (e.g. "$GITHUB_STEP_SUMMARY")' },
+  {
+    name: 'comment',
+    value: 'FILE',
+    help: `write the pull-request comment markdown here; the artifact link comes
+from the ARTIFACT_URL environment variable when set`,
+  },
+  { name: 'help', short: 'h', help: 'this text' },
+];
+
 export const GATE_HELP = `usage: npm run gate -w packages/harness -- --scorecard PATH [flags]
 
 Judges one benchmark run for the pull-request gate and prints the summary.
 Exit status: 0 pass, 1 a LOSE row without an unexpired waiver, 2 the run failed (or bad input),
-3 coverage fell against --previous (more N/A rows, or a row missing, on the same corpus and size).
+3 coverage fell against --previous (more N/A rows, or a row missing, on the same corpus and size),
+4 regressed against the merge-base build the run measured (a row past the fail margin, or the
+read rows' median CPU per request) without an unexpired regression waiver.
 
-  --scorecard PATH  a scorecard.json, a run folder, or an --out folder (its newest run)
-  --previous PATH   the run to compare with: a scorecard.json, a run folder, or a folder of runs
-                    and its ci/ subfolder (then the newest committed complete run on the
-                    same corpus and size, else the newest committed complete run)
-  --waivers FILE    waivers file (default scorecards/waivers.json)
-  --summary FILE    append the summary markdown here (e.g. "$GITHUB_STEP_SUMMARY")
-  --comment FILE    write the pull-request comment markdown here; the artifact link comes
-                    from the ARTIFACT_URL environment variable when set
-  --help            this text`;
+${renderFlagHelp(GATE_FLAGS)}`;
 
 export function parseGateArgs(argv: string[]): GateArgs {
-  let values: Record<string, string | boolean | undefined>;
+  let values: FlagValues;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        scorecard: { type: 'string' },
-        previous: { type: 'string' },
-        waivers: { type: 'string' },
-        summary: { type: 'string' },
-        comment: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
+    values = parseFlags(GATE_FLAGS, argv);
   } catch (error) {
-    throw new GateUsageError(`${(error as Error).message.split('\n')[0]}; run with --help for the flags`);
+    throw new GateUsageError((error as Error).message);
   }
   const help = values.help === true;
   const str = (k: string) => {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { type Flag, renderFlagHelp } from '../cli/flags.js';
 import { REPO_ROOT } from '../repo.js';
 import { DEFAULT_WAIVERS, fromCaller } from './args.js';
 import { buildBase, defaultBaseRevision, engineChanged, revParse } from './baseBuild.js';
@@ -21,17 +22,43 @@ import { WaiverFileError } from './waivers.js';
 // No sweeps at CI scale: they add about 40 s per family and pull requests are judged on the rest.
 export const CI_SCALE = ['--docs', '20000', '--iterations', '300', '--prewarm', '100', '--no-sweep'];
 
-const HELP = `usage: npm run ci:gate -- [--out DIR] [--scorecards DIR] [--waivers FILE] [--summary FILE]
-                       [--comment FILE] [--base REV | --no-base] [bench flags...]
+/**
+ * The runner's own flags, declared once: its parser below reads them (anything else goes to the
+ * bench, so the runner cannot use a strict parser) and --help prints them.
+ */
+export const CI_GATE_FLAGS: readonly Flag[] = [
+  { name: 'out', value: 'DIR', help: 'where the bench writes its run (default ci-out)' },
+  {
+    name: 'scorecards',
+    value: 'DIR',
+    help: 'committed runs to judge against: the newest comparable one (default scorecards/)',
+  },
+  { name: 'waivers', value: 'FILE', help: 'waivers file (default scorecards/waivers.json)' },
+  { name: 'summary', value: 'FILE', help: 'append the job summary markdown here' },
+  { name: 'comment', value: 'FILE', help: 'write the pull-request comment markdown here' },
+  {
+    name: 'base',
+    value: 'REV',
+    help: `build the candidate at REV and measure this build against it (default: the
+merge base with main, or HEAD's parent on main itself; only when the engine's
+sources changed since)`,
+  },
+  { name: 'no-base', help: 'measure no merge-base build' },
+  { name: 'help', short: 'h', help: 'this text' },
+];
 
-Builds the candidate at the merge base (--base, default: the merge base with main, or HEAD's
-parent on main itself) when the engine's sources changed since, then runs the bench at CI
-scale (${CI_SCALE.join(' ')}) into --out (default ci-out) with that build as a third engine
-on the read rows, and judges the new run against the newest committed run in --scorecards
-(default scorecards/): LOSE rows against the baseline, and rows slower than the merge-base build.
-Any other flag goes to the bench after the CI-scale ones, so it overrides them (e.g. --docs 5000).
-Exit status: 0 pass, 1 unwaived LOSE, 2 run failed, 3 coverage fell, 4 a row regressed against
-the merge-base build (unwaived).`;
+const HELP = `usage: npm run ci:gate -- [flags] [bench flags...]
+
+Builds the candidate at the merge base when the engine's sources changed since, then runs the
+bench at CI scale (${CI_SCALE.join(' ')}) into --out with that build as a third engine on the
+read rows, and judges the new run against the newest committed run in --scorecards: LOSE rows
+against the baseline, and regressions against the merge-base build (one row past the fail
+margin, or the read rows' median CPU per request). Any other flag goes to the bench after the
+CI-scale ones, so it overrides them (e.g. --docs 5000).
+Exit status: 0 pass, 1 unwaived LOSE, 2 run failed, 3 coverage fell, 4 regressed against the
+merge-base build (unwaived).
+
+${renderFlagHelp(CI_GATE_FLAGS)}`;
 
 interface RunnerArgs {
   /** The merge-base revision to build and compare with; null: --no-base. */
@@ -45,7 +72,8 @@ interface RunnerArgs {
   help: boolean;
 }
 
-const OWN = new Set(['--out', '--scorecards', '--waivers', '--summary', '--comment', '--base']);
+/** The runner's flags that take a value, as typed. */
+const OWN = new Set(CI_GATE_FLAGS.filter((f) => f.value !== undefined).map((f) => `--${f.name}`));
 
 function parseRunnerArgs(argv: string[]): RunnerArgs {
   const own = new Map<string, string>();
