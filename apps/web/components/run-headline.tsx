@@ -175,7 +175,7 @@ function NotWins({ summary, set }: { summary: Headline; set: string }) {
   );
 }
 
-/** The run's files: the scorecard as published, its markdown report, its rows as CSV (and Parquet once written). */
+/** The run's files: the scorecard as published, its markdown report, its rows as CSV, its history tables as Parquet. */
 export function Downloads({ runId, files }: { runId: string; files: readonly string[] }) {
   return (
     <p className="downloads">

@@ -229,16 +229,43 @@ export function getConformance(): { summary: ConformanceSummary; source: string 
 }
 
 /**
+ * The history tables the site build writes per run as Parquet (scripts/run-parquet.ts), in the
+ * order they are offered: the harness's PARQUET_TABLES (history/parquet.ts), which a test checks.
+ */
+export const RUN_PARQUET_TABLES = ['runs', 'rows', 'distributions', 'quantiles'] as const;
+
+/** Where the site build put a run's Parquet files (EVERYCELL_RUN_PARQUET); undefined outside that build. */
+function runParquetDir(runId: string): string | undefined {
+  const root = process.env.EVERYCELL_RUN_PARQUET;
+  return root ? join(root, runId) : undefined;
+}
+
+/** The run's Parquet files the site build wrote, by file name. */
+export function runParquetFiles(runId: string): string[] {
+  const dir = runParquetDir(runId);
+  if (dir === undefined) return [];
+  return RUN_PARQUET_TABLES.map((table) => `${table}.parquet`).filter((file) => existsSync(join(dir, file)));
+}
+
+/** A Parquet file of the run that runParquetFiles listed. */
+export function readRunParquet(runId: string, name: string): Buffer {
+  const dir = runParquetDir(runId);
+  if (dir === undefined)
+    throw new Error(`no Parquet files for run ${runId}: EVERYCELL_RUN_PARQUET is not set`);
+  return readFileSync(join(dir, name));
+}
+
+/**
  * The files a run offers for download: the scorecard and a CSV of its rows (exported by the site,
  * app/runs/[id]/[file]/route.ts), the harness's SCORECARD.md when the run folder has one, and the
- * harness's Parquet file once it writes one.
+ * run's history tables as Parquet when the site build wrote them.
  */
 export function runDownloads(runId: string): string[] {
   return [
     'scorecard.json',
     ...(runFileExists(runId, 'SCORECARD.md') ? ['SCORECARD.md'] : []),
     'rows.csv',
-    ...(runFileExists(runId, 'rows.parquet') ? ['rows.parquet'] : []),
+    ...runParquetFiles(runId),
   ];
 }
 

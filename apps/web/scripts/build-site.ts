@@ -1,13 +1,17 @@
 /**
  * Builds the static site: checks every scorecard and the waivers file first and lists every
  * problem (file and field) before anything is compiled, then runs `next build`, which exports to
- * out/ (or EVERYCELL_OUT_DIR). The site reads the scorecard files only.
+ * out/ (or EVERYCELL_OUT_DIR). The site reads the scorecard files only, and the Parquet files this
+ * script writes from them beforehand (each run's history tables, for its downloads).
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadAll } from '../lib/data';
 import { copyRunFiles, dropRouterPayloads } from './copy-run-files';
 import { scorecardsDirFromEnv, webDir } from './paths';
+import { writeRunParquet } from './run-parquet';
 
 const scorecards = scorecardsDirFromEnv();
 let checked: ReturnType<typeof loadAll>;
@@ -31,11 +35,28 @@ if (checked.scorecards.length === 0) {
 }
 console.log(`scorecards: ${checked.scorecards.length} run(s) checked in ${scorecards}`);
 
+// Written before Next builds, so each run page links exactly the files that exist.
+const parquet = mkdtempSync(join(tmpdir(), 'everycell-run-parquet-'));
+try {
+  const runs = await writeRunParquet(checked.scorecards, parquet);
+  console.log(`parquet: wrote the history tables of ${runs} run(s) for their downloads`);
+} catch (error) {
+  rmSync(parquet, { recursive: true, force: true });
+  console.error(`error: ${(error as Error).message}`);
+  process.exit(2);
+}
+
 const result = spawnSync('npx', ['next', 'build', '--webpack'], {
   cwd: webDir,
   stdio: 'inherit',
-  env: { ...process.env, EVERYCELL_SCORECARDS: scorecards, NEXT_TELEMETRY_DISABLED: '1' },
+  env: {
+    ...process.env,
+    EVERYCELL_SCORECARDS: scorecards,
+    EVERYCELL_RUN_PARQUET: parquet,
+    NEXT_TELEMETRY_DISABLED: '1',
+  },
 });
+rmSync(parquet, { recursive: true, force: true });
 if (result.status !== 0) {
   console.error(`error: \`next build\` failed (exit ${result.status ?? result.signal})`);
   process.exit(result.status ?? 1);

@@ -39,6 +39,7 @@ const TYPES: Record<string, string> = {
   '.diff': 'text/plain; charset=utf-8',
   '.patch': 'text/plain; charset=utf-8',
   '.woff2': 'font/woff2',
+  '.parquet': 'application/vnd.apache.parquet',
 };
 
 /** Maps a URL path to a file under root, or undefined; never leaves root. */

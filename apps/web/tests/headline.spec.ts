@@ -37,12 +37,23 @@ test('each run offers its files, without the build machine’s paths, and a stat
 }) => {
   await page.goto('./runs/2026-11-18T02-10-04Z-3f9c2ab/');
   const links = page.locator('.downloads a');
-  await expect(links).toHaveText(['scorecard.json', 'rows.csv']);
+  await expect(links).toHaveText([
+    'scorecard.json',
+    'rows.csv',
+    'runs.parquet',
+    'rows.parquet',
+    'distributions.parquet',
+    'quantiles.parquet',
+  ]);
   const json = await (await request.get((await links.nth(0).getAttribute('href')) as string)).text();
   expect(JSON.parse(json).runId).toBe('2026-11-18T02-10-04Z-3f9c2ab');
   expect(json).not.toContain('/home/runner');
   const csv = await (await request.get((await links.nth(1).getAttribute('href')) as string)).text();
   expect(csv.split('\n')[0]).toMatch(/^id,group,family,title/);
+  // Parquet files begin and end with the magic bytes "PAR1".
+  const parquet = await (await request.get((await links.nth(3).getAttribute('href')) as string)).body();
+  expect(parquet.subarray(0, 4).toString()).toBe('PAR1');
+  expect(parquet.subarray(-4).toString()).toBe('PAR1');
   const badge = await request.get('./badge.svg');
   expect(badge.headers()['content-type']).toContain('image/svg+xml');
   expect(await badge.text()).toContain(`WIN ${latestFixture().counts.WIN}`);

@@ -11,6 +11,7 @@ import {
 } from '@duckdb/node-api';
 import { comparableKey } from '../scorecard/comparable.js';
 import { HISTORY_DDL, HISTORY_SCHEMA_VERSION, type Scorecard } from '../scorecard/schema.js';
+import { insertDistributions } from './distributions.js';
 
 export const historyPath = (outDir: string) => join(outDir, 'history.duckdb');
 
@@ -71,27 +72,49 @@ const ROW_TYPES: DuckDBType[] = [
   VARCHAR,
 ];
 
+/** Every stored run with its scorecard, as the run that wrote it kept it. */
+async function storedCards(conn: DuckDBConnection): Promise<Scorecard[]> {
+  const runs = await conn.runAndReadAll('SELECT CAST(scorecard AS VARCHAR) FROM runs ORDER BY run_id');
+  return runs.getRows().map(([json]) => JSON.parse(String(json)) as Scorecard);
+}
+
 /**
- * Bring a history written by an older harness up to HISTORY_SCHEMA_VERSION in place.
- * 1 -> 2: runs gain comparable_key (comparable.ts), filled from each run's stored scorecard.
+ * Bring a history written by an older harness up to HISTORY_SCHEMA_VERSION in place, from each
+ * run's stored scorecard (HISTORY_DDL has already created any missing table).
+ * 1 -> 2: runs gain comparable_key (comparable.ts).
+ * 2 -> 3: distributions and quantiles are filled. Emptied first, in one transaction: a harness of
+ * version 2 that appended to this file since left them short and set the version back to 2.
  */
 export async function migrate(conn: DuckDBConnection): Promise<void> {
   const reader = await conn.runAndReadAll(`SELECT value FROM meta WHERE key = 'history_schema_version'`);
   const version = Number(reader.getRows()[0]?.[0] ?? HISTORY_SCHEMA_VERSION);
-  if (version >= 2) return;
-  await conn.run('ALTER TABLE runs ADD COLUMN IF NOT EXISTS comparable_key VARCHAR');
-  const runs = await conn.runAndReadAll('SELECT run_id, CAST(scorecard AS VARCHAR) FROM runs');
-  for (const [runId, json] of runs.getRows())
-    await conn.run('UPDATE runs SET comparable_key = $1 WHERE run_id = $2', [
-      comparableKey(JSON.parse(String(json)) as Scorecard),
-      String(runId),
-    ]);
+  if (version < 2) {
+    await conn.run('ALTER TABLE runs ADD COLUMN IF NOT EXISTS comparable_key VARCHAR');
+    for (const card of await storedCards(conn))
+      await conn.run('UPDATE runs SET comparable_key = $1 WHERE run_id = $2', [
+        comparableKey(card),
+        card.runId,
+      ]);
+  }
+  if (version < 3) {
+    await conn.run('BEGIN TRANSACTION');
+    try {
+      await conn.run('DELETE FROM distributions');
+      await conn.run('DELETE FROM quantiles');
+      for (const card of await storedCards(conn)) await insertDistributions(conn, card);
+      await conn.run('COMMIT');
+    } catch (error) {
+      await conn.run('ROLLBACK');
+      throw error;
+    }
+  }
 }
 
 /**
- * Insert one run and all its rows in a single transaction: either all of it lands or none, even
- * when the process is killed half way (DuckDB writes its WAL at commit). `beforeCommit` runs
- * with every row inserted and nothing committed: the seam the crash-safety test kills at.
+ * Insert one run, its rows and its distributions in a single transaction: either all of it lands
+ * or none, even when the process is killed half way (DuckDB writes its WAL at commit).
+ * `beforeCommit` runs with everything inserted and nothing committed: the seam the crash-safety
+ * test kills at.
  */
 export async function appendRun(
   conn: DuckDBConnection,
@@ -147,6 +170,7 @@ export async function appendRun(
         ROW_TYPES,
       );
     }
+    await insertDistributions(conn, card);
     await hooks.beforeCommit?.();
     await conn.run('COMMIT');
   } catch (error) {

@@ -121,6 +121,12 @@ export interface SideMeasurement {
   cache?: { repeatedP50: number; variedP50: number; suspected: boolean };
   /** Compact latency distribution for drill-downs: latency (ms, from intended send) at each quantile q. */
   ecdf?: { q: number[]; ms: number[] };
+  /**
+   * The successful timed latencies (from the intended send) as an HDR histogram in microseconds,
+   * 3 significant digits, in HdrHistogram's compressed base64 encoding (stats/hdr.ts): the whole
+   * distribution, which any HdrHistogram port decodes, after the raw samples are gone.
+   */
+  hdr?: string;
   /** Latency over the timed phase, in bins of binMs from the first intended send (exposes merge/flush stalls). */
   timeline?: { binMs: number; p50: number[]; p99: number[]; count: number[] };
   /** Mixed rows: the open-loop write load this engine received while its reads were timed. */
@@ -353,8 +359,10 @@ export interface Scorecard {
 /**
  * The DuckDB history (scorecards/history.duckdb, not committed: rebuilt from the committed
  * scorecard.json files by `npm run history -w packages/harness -- rebuild`).
+ * distributions: each side's `hdr` with its latency count; quantiles: each side's `ecdf` as rows,
+ * so SQL reads percentiles without decoding HDR. engine is 'candidate' or 'baseline'.
  */
-export const HISTORY_SCHEMA_VERSION = 2;
+export const HISTORY_SCHEMA_VERSION = 3;
 export const HISTORY_DDL = `
 CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
 CREATE TABLE IF NOT EXISTS runs (
@@ -369,5 +377,13 @@ CREATE TABLE IF NOT EXISTS rows (
   candidate_p50 DOUBLE, candidate_p99 DOUBLE, baseline_p50 DOUBLE, baseline_p99 DOUBLE,
   candidate_value DOUBLE, baseline_value DOUBLE, reason VARCHAR,
   PRIMARY KEY (run_id, row_id)
+);
+CREATE TABLE IF NOT EXISTS distributions (
+  run_id VARCHAR, row_id VARCHAR, engine VARCHAR, samples BIGINT, hdr VARCHAR,
+  PRIMARY KEY (run_id, row_id, engine)
+);
+CREATE TABLE IF NOT EXISTS quantiles (
+  run_id VARCHAR, row_id VARCHAR, engine VARCHAR, q DOUBLE, ms DOUBLE,
+  PRIMARY KEY (run_id, row_id, engine, q)
 );
 `;

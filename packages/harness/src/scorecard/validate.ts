@@ -95,6 +95,10 @@ const side = z.looseObject({
     .looseObject({ q: z.array(finite), ms: z.array(finite) })
     .refine((e) => e.q.length === e.ms.length, 'q and ms must have the same length')
     .optional(),
+  hdr: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'expected a base64 HDR histogram')
+    .optional(),
   timeline: z
     .looseObject({
       binMs: finite.positive(),

@@ -3,7 +3,7 @@ import type { Sample } from '../model/samples.js';
 import type { RunSettings } from '../model/settings.js';
 import type { Floor, RowResult, SideMeasurement } from '../scorecard/schema.js';
 import { ecdf, timeline } from '../stats/distribution.js';
-import { hdrPercentile } from '../stats/hdr.js';
+import { hdrEncode, hdrPercentile } from '../stats/hdr.js';
 import { medianInPlace, nestedRatioInterval, pairRounds } from '../stats/nestedInterval.js';
 import { percentile } from '../stats/percentile.js';
 import { achievedRate, saturationReason } from '../stats/saturation.js';
@@ -26,8 +26,8 @@ function okLatencies(samples: readonly Sample[]): number[] {
 
 /**
  * One engine's measurement of a read row: percentiles from the intended send (open loop),
- * service time, errors, the quality flags (collapsed, saturated, cache) and the compact
- * distributions the site draws.
+ * service time, errors, the quality flags (collapsed, saturated, cache), the compact
+ * distributions the site draws and the whole one as an HDR histogram (mixed rows share this).
  */
 export function summarizeSide(
   raw: SideRowRaw,
@@ -65,6 +65,8 @@ export function summarizeSide(
     m.saturated = saturation !== undefined;
     if (saturation) m.saturationReason = saturation;
     m.ecdf = ecdf(lat);
+    // The whole distribution, so any percentile can be read later without the uncommitted samples.
+    m.hdr = hdrEncode(lat);
     // Each sample's own intended send on the engine's timed schedule for the row (readRow.ts).
     const points = raw.timed.filter(isOk).map((s) => ({ atMs: s.atMs, latencyMs: s.latencyMs }));
     const span = Math.max(...raw.timed.map((s) => s.atMs));

@@ -1,12 +1,12 @@
 /**
  * A run's files, exported at build time beside its page: the downloads (scorecard.json as
- * published, SCORECARD.md, rows.csv, the harness's Parquet), the rows the compare page reads
- * (compare.json) and the run's charts (ratios, scaling, sweeps; lib/chart-files.ts).
+ * published, SCORECARD.md, rows.csv, the run's history tables as Parquet), the rows the compare
+ * page reads (compare.json) and the run's charts (ratios, scaling, sweeps; lib/chart-files.ts).
  */
 import { chartFileNames, findChart, runCharts } from '@/lib/chart-files';
 import { renderSpecSvg } from '@/lib/charts';
 import { compareRows } from '@/lib/compare-data';
-import { getRun, readRunFile, readScorecards, runDownloads } from '@/lib/data';
+import { getRun, readRunFile, readRunParquet, readScorecards, runDownloads } from '@/lib/data';
 import { ratioDefinition } from '@/lib/headline';
 import { publishedMarkdown, publishedScorecard, rowsCsv } from '@/lib/publish';
 
@@ -45,7 +45,7 @@ export async function GET(_request: Request, { params }: { params: Promise<Param
     return reply(publishedMarkdown(readRunFile(card.runId, name).toString('utf8'), card));
   if (name === 'rows.csv') return reply(rowsCsv(card, ratioDefinition));
   if (name === 'compare.json') return reply(JSON.stringify(compareRows(card, run.set.slug)));
-  if (name.endsWith('.parquet')) return reply(new Uint8Array(readRunFile(card.runId, name)));
+  if (name.endsWith('.parquet')) return reply(new Uint8Array(readRunParquet(card.runId, name)));
   const chart = findChart(runCharts(card), name);
   if (chart) return reply(await renderSpecSvg(chart.chart.spec(chart.variant)));
   return new Response('no such file', { status: 404 });
