@@ -34,9 +34,15 @@ export interface BenchArgs {
 }
 
 import { BENCH_FLAGS, DEFAULT_MIXED_WRITE_RATE, DEFAULT_SWEEP_P99_MS } from './benchFlags.js';
-import { parseCount, parseFlags, parsePositive, parseUrl, UsageError } from './flags.js';
+import { type FlagValues, parseCount, parseFlags, parsePositive, parseUrl, UsageError } from './flags.js';
 
 export { HELP } from './help.js';
+
+/**
+ * More nodes than this would not fit beside the candidate: each node is a JVM with a pre-touched
+ * 1 GiB heap (about 1.2 GiB resident), and every node shares the same cores.
+ */
+export const MAX_BASELINE_NODES = 8;
 export { UsageError };
 
 const d = DEFAULT_SETTINGS;
@@ -147,6 +153,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       );
     s.aa = engine;
   }
+  if (str('baseline-nodes') !== undefined) s.baselineNodes = parseBaselineNodes(values);
   const args: BenchArgs = {
     settings: s,
     scales,
@@ -195,4 +202,23 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
   if (str('baseline-url') !== undefined)
     args.baselineUrl = parseUrl('baseline-url', str('baseline-url') as string);
   return args;
+}
+
+/** --baseline-nodes: a node count for a cluster the harness starts itself. */
+function parseBaselineNodes(values: FlagValues): number {
+  const raw = String(values['baseline-nodes']);
+  const n = /^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
+  if (!(n >= 1 && n <= MAX_BASELINE_NODES))
+    throw new UsageError(
+      `--baseline-nodes must be a whole number 1-${MAX_BASELINE_NODES}, got "${raw}" (e.g. --baseline-nodes 3)`,
+    );
+  if (values['baseline-url'] !== undefined)
+    throw new UsageError(
+      '--baseline-nodes starts its own OpenSearch nodes and --baseline-url uses a running baseline: drop one of them',
+    );
+  if (values.aa !== undefined)
+    throw new UsageError(
+      '--aa compares one single-node engine with a twin of itself: drop --baseline-nodes for an A/A run',
+    );
+  return n;
 }

@@ -171,6 +171,20 @@ its service runs as a third engine on the read rows, and each row gets versusBas
     help: 'the commit --base-build was built from (recorded in the manifest)',
   },
   { name: 'baseline-url', value: 'U', help: 'use a running baseline at U instead of starting OpenSearch' },
+  {
+    name: 'baseline-nodes',
+    value: 'N',
+    setting: 'baselineNodes',
+    // A single node is the absence of a cluster: nothing to pass (and it keeps the command of a
+    // --baseline-url run valid, which this flag cannot be combined with).
+    toArgs: (v) => (typeof v === 'number' && v > 1 ? ['--baseline-nodes', String(v)] : undefined),
+    help: `start the baseline as an N-node OpenSearch cluster on this machine (default ${d.baselineNodes}:
+one node). One JVM per node, 1 GiB heap each (as the single node), its own data folder and
+free ports on 127.0.0.1. The benchmark index gets N shards (one per node) and no replicas;
+every request goes to the first node; CPU and memory sum every node's process (/proc);
+forks restart every node on its data. The kNN index stays one shard. A cluster run is its
+own comparable set, never compared with single-node runs`,
+  },
   { name: 'out', value: 'DIR', help: 'where run folders and history.duckdb go (default <repo>/scorecards)' },
   {
     name: 'verdicts-exit-zero',

@@ -19,10 +19,10 @@ import type { RunningEngine, StartOptions } from './types.js';
 export const BASELINE_DIR = fileURLToPath(new URL('../../baseline/', import.meta.url));
 const TARGET_DIR = join(BASELINE_DIR, 'target');
 const STAMP_FILE = join(TARGET_DIR, 'everycell-build.stamp');
-const MAIN_CLASS = 'everycell.baseline.EmbeddedOpenSearch';
+export const BASELINE_MAIN_CLASS = 'everycell.baseline.EmbeddedOpenSearch';
 const READY_PREFIX = 'everycell-baseline listening on ';
-const LAUNCHER_ERROR_PREFIX = 'everycell-baseline: ';
-const INSTALL_HINT = 'apt-get install -y maven openjdk-17-jdk-headless';
+export const LAUNCHER_ERROR_PREFIX = 'everycell-baseline: ';
+export const INSTALL_HINT = 'apt-get install -y maven openjdk-17-jdk-headless';
 
 /** Files whose presence proves a complete build (the launcher, core, HTTP layer, k-NN). */
 const BUILD_OUTPUTS = [
@@ -207,6 +207,10 @@ export function baselineJvmFlags(heapMb: number, home: string): string[] {
   ];
 }
 
+/** The heap flags of a JVM command line ("-Xms1024m -Xmx1024m -XX:+AlwaysPreTouch"), for the memory row. */
+export const heapFlags = (jvmFlags: readonly string[]): string =>
+  jvmFlags.filter((flag) => /^-Xm[sx]|^-XX:\+AlwaysPreTouch$/.test(flag)).join(' ');
+
 /** A free TCP port on 127.0.0.1 (the OS picks; a tiny race with other binders is accepted). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -224,7 +228,7 @@ export function freePort(): Promise<number> {
 const STACK_FRAME = /^\s+(at |\.\.\. \d+ more)/;
 
 /** The last `max` lines of a stream (without stack frames), for error messages. */
-class LineTail {
+export class LineTail {
   private lines: string[] = [];
   private partial = '';
   constructor(private readonly max: number) {}
@@ -247,7 +251,7 @@ process.on('exit', () => {
   for (const child of liveChildren) child.kill('SIGKILL');
 });
 
-async function getJson(url: string): Promise<{ status: number; body: unknown }> {
+export async function getJson(url: string): Promise<{ status: number; body: unknown }> {
   const response = await request(url, { headersTimeout: 60_000, bodyTimeout: 60_000 });
   const text = await response.body.text();
   try {
@@ -279,7 +283,7 @@ export async function startOpenSearch(opts: OpenSearchStartOptions): Promise<Run
     ...jvmFlags,
     '-cp',
     cp,
-    MAIN_CLASS,
+    BASELINE_MAIN_CLASS,
     '--port',
     String(opts.port),
     '--transport-port',
@@ -380,7 +384,7 @@ export async function startOpenSearch(opts: OpenSearchStartOptions): Promise<Run
       pid: child.pid,
       // The node's data path under its home: the index, its translog and the node's state.
       dataDir: join(opts.dataDir, 'data'),
-      jvmHeap: jvmFlags.filter((flag) => /^-Xm[sx]|^-XX:\+AlwaysPreTouch$/.test(flag)).join(' '),
+      jvmHeap: heapFlags(jvmFlags),
       exited,
       stop,
       // Same home (its data and translog) and ports: the index comes back from disk.

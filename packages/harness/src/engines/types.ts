@@ -18,6 +18,11 @@ export interface RunningEngine {
   /** JVM heap flags as started ("-Xms1024m -Xmx1024m -XX:+AlwaysPreTouch"), so the memory row can say what its RSS holds. */
   readonly jvmHeap?: string;
   /**
+   * A multi-node cluster the harness started (--baseline-nodes N): its size and each node's heap.
+   * `pid` is then the supervisor whose children are the node JVMs, so /proc sums them all.
+   */
+  readonly cluster?: { nodes: number; heapMbPerNode: number };
+  /**
    * The folder holding the engine's stored data (its indexes and translog), for engines the
    * harness started: a twin process can be given an exact copy, so both serve the same segments.
    */

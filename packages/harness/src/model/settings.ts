@@ -54,6 +54,12 @@ export interface LoadSettings {
    */
   aa: false | 'baseline' | 'candidate';
   /**
+   * Nodes of the baseline OpenSearch the harness starts: 1 is the single node; N > 1 is a cluster of
+   * N JVMs on this machine (engines/opensearchCluster.ts) whose benchmark index has one shard per
+   * node and no replicas (corpus/clusterShards.ts). A cluster run is its own comparable set.
+   */
+  baselineNodes: number;
+  /**
    * Calibration only (npm run calibrate's power run): the candidate service adds this fraction of
    * each request's CPU cost as extra CPU work. 0 in every benchmark run; no flag sets it.
    */
@@ -140,6 +146,7 @@ export const DEFAULT_SETTINGS: RunSettings = {
   singleMeasurementMargin: 0.1,
   forceMergeTimeoutMs: 300_000,
   aa: false,
+  baselineNodes: 1,
   calibrationExtraCpu: 0,
   cacheProbe: 50,
   corpus: 'llm-telemetry',

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { prepareBulk } from '../corpus/bulk.js';
+import { clusterIndexShape, shardedIndexBody } from '../corpus/clusterShards.js';
 import { alignedIndexBody } from '../corpus/similarity.js';
 import { pinTree, planCpus } from '../engines/placement.js';
 import { selectFamilies } from '../families/index.js';
@@ -65,6 +66,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
       ...opts,
       aa: settings.aa,
       calibrationExtraCpu: settings.calibrationExtraCpu,
+      baselineNodes: settings.baselineNodes,
       runDir,
       log: progress.log,
       ...(opts.base ? { baseServer: opts.base.server } : {}),
@@ -77,12 +79,15 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
   corpus.indexBodyNotes = {};
   for (const e of [engines.candidate, engines.baseline, ...(engines.base ? [engines.base] : [])]) {
     const aligned = alignedIndexBody(spec.indexBody, e.product, engines.baseline.product);
-    corpus.indexBodies[e.role] = aligned.body;
+    // A baseline cluster spreads the index over its nodes: one shard each (corpus/clusterShards.ts).
+    corpus.indexBodies[e.role] = e.cluster
+      ? shardedIndexBody(aligned.body, clusterIndexShape(e.cluster.nodes))
+      : aligned.body;
     if (aligned.note) corpus.indexBodyNotes[e.role] = aligned.note;
   }
   for (const e of [engines.candidate, engines.baseline, ...(engines.base ? [engines.base] : [])])
     progress.log(
-      `${`${e.role}:`.padEnd(10)} ${e.product} at ${e.url}${e.pid === undefined ? '' : ` (pid ${e.pid})`}`,
+      `${`${e.role}:`.padEnd(10)} ${e.product} at ${e.url}${e.pid === undefined ? '' : ` (pid ${e.pid})`}${e.cluster ? `, a ${e.cluster.nodes}-node cluster (every request to this node; pid is the supervisor of the node JVMs)` : ''}`,
     );
 
   // The harness on its own CPU (engines/placement.ts), once the engines it started (which inherit

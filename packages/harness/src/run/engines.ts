@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { startCandidate } from '../engines/candidate.js';
 import { ensureBaselineBuilt, startOpenSearch } from '../engines/opensearch.js';
+import { startOpenSearchCluster } from '../engines/opensearchCluster.js';
 import { freePort } from '../engines/ports.js';
 import { connectRemote } from '../engines/remote.js';
 import type { RunningEngine } from '../engines/types.js';
@@ -8,6 +9,8 @@ import type { RunningEngine } from '../engines/types.js';
 export interface EngineSources {
   candidateUrl?: string;
   baselineUrl?: string;
+  /** Nodes of the baseline OpenSearch to start (--baseline-nodes): above 1, a cluster on this machine. */
+  baselineNodes?: number;
   /** A/A: one side is a second, independent process of the other's engine (noise calibration). */
   aa?: false | 'baseline' | 'candidate';
   /** Calibration only: extra CPU fraction the candidate-role service adds to each search. */
@@ -78,11 +81,13 @@ export async function startEngines(
       return asTwin(twin);
     }
     await ensureBaselineBuilt({ log: src.log });
-    return startOpenSearch({
+    const where = {
       dataDir: join(src.runDir, 'baseline', 'home'),
       logFile: join(src.runDir, 'baseline', 'engine.log'),
       port: await freePort(),
-    });
+    };
+    const nodes = src.baselineNodes ?? 1;
+    return nodes > 1 ? startOpenSearchCluster({ ...where, nodes }) : startOpenSearch(where);
   })();
   const base = (async () => {
     if (!src.baseServer) return undefined;

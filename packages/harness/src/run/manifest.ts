@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
+import { clusterIndexShape } from '../corpus/clusterShards.js';
 import type { RunningEngine } from '../engines/types.js';
 import type { RunSettings } from '../model/settings.js';
 import { gitRevision } from '../repo.js';
@@ -32,6 +33,16 @@ export function engineInfo(engine: RunningEngine): EngineInfo {
     version: engine.version,
     url: engine.url,
     startedByHarness: engine.pid !== undefined,
+    // A cluster the harness started (--baseline-nodes): its shape keys the comparable set.
+    ...(engine.cluster
+      ? {
+          topology: {
+            nodes: engine.cluster.nodes,
+            ...clusterIndexShape(engine.cluster.nodes),
+            heapMbPerNode: engine.cluster.heapMbPerNode,
+          },
+        }
+      : {}),
   };
 }
 

@@ -16,7 +16,10 @@ export interface ComparableSet {
    * different row sets: the kNN rows "missing" from the second is not coverage that fell.
    */
   extras: string;
-  /** e.g. "OpenSearch 2.19.1" or "OpenSearch 2.19.1, 3 nodes". */
+  /**
+   * e.g. "OpenSearch 2.19.1 2.19.1", or for a cluster "OpenSearch 2.19.1 2.19.1, 3 nodes x 1024 MiB
+   * heap, 3 shards, 0 replicas": every part of a cluster's shape changes what is measured.
+   */
   baseline: string;
   /** e.g. "2 cores, Intel Xeon ...". */
   machine: string;
@@ -24,15 +27,24 @@ export interface ComparableSet {
 
 export function comparableSet(card: Scorecard): ComparableSet {
   const m = card.manifest;
-  const nodes = m.baseline.topology?.nodes ?? 1;
   return {
     corpus: m.corpus.name,
     docs: m.corpus.docs,
     families: String(m.settings?.families ?? '*'),
     extras: rowExtras(m.settings),
-    baseline: `${m.baseline.product} ${m.baseline.version}${nodes > 1 ? `, ${nodes} nodes` : ''}`,
+    baseline: `${m.baseline.product} ${m.baseline.version}${topologyWords(m.baseline.topology)}`,
     machine: `${m.machine.cores} cores, ${m.machine.cpuModel}`,
   };
+}
+
+/**
+ * A single node holding a one-shard index adds nothing, so every single-node key stays what it
+ * was before topologies were recorded; anything else names its whole shape.
+ */
+export function topologyWords(t: Scorecard['manifest']['baseline']['topology']): string {
+  if (!t || (t.nodes === 1 && t.shards === 1 && t.replicas === 0)) return '';
+  const heap = t.heapMbPerNode === undefined ? '' : ` x ${t.heapMbPerNode} MiB heap`;
+  return `, ${t.nodes} node${t.nodes === 1 ? '' : 's'}${heap}, ${t.shards} shard${t.shards === 1 ? '' : 's'}, ${t.replicas} replica${t.replicas === 1 ? '' : 's'}`;
 }
 
 function rowExtras(settings: Scorecard['manifest']['settings']): string {

@@ -31,8 +31,11 @@ export interface EngineInfo {
   url: string;
   /** true when the harness started the process; false for --candidate-url / --baseline-url. */
   startedByHarness: boolean;
-  /** Nodes of the engine's cluster (1 for a single node); with the index's shards and replicas. */
-  topology?: { nodes: number; shards: number; replicas: number };
+  /**
+   * Nodes of the engine's cluster (1 for a single node); with the benchmark index's shards and
+   * replicas, and each node's JVM heap (MiB) for a cluster the harness started (--baseline-nodes).
+   */
+  topology?: { nodes: number; shards: number; replicas: number; heapMbPerNode?: number };
 }
 
 /**

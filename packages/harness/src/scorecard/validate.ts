@@ -30,7 +30,9 @@ const engine = z.looseObject({
   version: z.string(),
   url: z.string(),
   startedByHarness: z.boolean(),
-  topology: z.looseObject({ nodes: count, shards: count, replicas: count }).optional(),
+  topology: z
+    .looseObject({ nodes: count, shards: count, replicas: count, heapMbPerNode: count.optional() })
+    .optional(),
 });
 
 const settingValue = z.union([z.string(), finite, z.boolean(), z.array(z.string())], {
