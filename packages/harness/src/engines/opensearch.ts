@@ -261,6 +261,15 @@ export async function getJson(url: string): Promise<{ status: number; body: unkn
   }
 }
 
+/** The version `GET /` reports, after checking that it is OpenSearch answering (one node or a cluster). */
+export async function openSearchVersion(url: string): Promise<string> {
+  const root = (await getJson(`${url}/`)).body as { version?: { number?: string; distribution?: string } };
+  if (root.version?.distribution !== 'opensearch' || !root.version.number) {
+    throw new Error(`GET / does not look like OpenSearch: ${JSON.stringify(root).slice(0, 200)}`);
+  }
+  return root.version.number;
+}
+
 export interface OpenSearchStartOptions extends StartOptions {
   /** JVM heap in MiB (min = max). Default 1024. */
   heapMb?: number;
@@ -364,13 +373,7 @@ export async function startOpenSearch(opts: OpenSearchStartOptions): Promise<Run
     if (health.status !== 200 || status !== 'green') {
       throw new Error(`cluster health is ${status ?? `HTTP ${health.status}`}, not green`);
     }
-    const root = (await getJson(`${url}/`)).body as {
-      version?: { number?: string; distribution?: string };
-    };
-    if (root.version?.distribution !== 'opensearch' || !root.version.number) {
-      throw new Error(`GET / does not look like OpenSearch: ${JSON.stringify(root).slice(0, 200)}`);
-    }
-    return root.version.number;
+    return openSearchVersion(url);
   })();
   answered.catch(() => {}); // if the timeout wins, a late failure here must not go unhandled
   try {

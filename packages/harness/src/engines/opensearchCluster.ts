@@ -21,6 +21,7 @@ import {
   heapFlags,
   LAUNCHER_ERROR_PREFIX,
   LineTail,
+  openSearchVersion,
 } from './opensearch.js';
 import {
   type ClusterPlan,
@@ -192,12 +193,7 @@ async function startPlannedCluster(plan: ClusterPlan, opts: ClusterStartOptions)
   let settled = false;
   const answered = (async () => {
     await waitForGreenCluster(url, n, () => settled);
-    const root = (await getJson(`${url}/`)).body as {
-      version?: { number?: string; distribution?: string };
-    };
-    if (root.version?.distribution !== 'opensearch' || !root.version.number)
-      throw new Error(`GET / does not look like OpenSearch: ${JSON.stringify(root).slice(0, 200)}`);
-    return root.version.number;
+    return openSearchVersion(url);
   })();
   answered.catch(() => {});
   try {
