@@ -124,6 +124,18 @@ describe('process tree memory', () => {
     ]);
   });
 
+  it("names each process by its program (argv[0]'s file name), not its main thread's name", async () => {
+    const renamed = {
+      ...tree,
+      // Node 24 names its main thread "MainThread", and that is what the status file says.
+      '/proc/100/status': status('MainThread', 200_000, 250_000),
+      '/proc/100/cmdline': '/work/node_modules/node/bin/node\0server.js\0--port\0\0',
+    };
+    const result = await processTreeMemory(100, fakeProc(renamed));
+    if ('error' in result) throw new Error(result.error);
+    expect(result.detail.processes.map((p) => p.name)).toEqual(['node', 'worker', 'helper', 'grandchild']);
+  });
+
   it('leaves out a child that exits while being read', async () => {
     const { '/proc/102/status': _gone, ...rest } = tree;
     const result = await processTreeMemory(100, fakeProc(rest));

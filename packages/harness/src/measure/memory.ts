@@ -42,6 +42,15 @@ export function parseStatus(text: string): ProcStatus | undefined {
 }
 
 /**
+ * The program a process runs: the file name of its argv[0] ("node", "java"). The status file's
+ * Name is the main thread's name, which a runtime may rename (Node 24 calls it "MainThread").
+ */
+async function programName(pid: number, fallback: string, proc: ProcReader): Promise<string> {
+  const argv0 = (await proc.read(`/proc/${pid}/cmdline`))?.split('\0')[0];
+  return argv0 ? (argv0.split('/').at(-1) ?? argv0) : fallback;
+}
+
+/**
  * Resident memory of a process and all its descendants, summed. A descendant that exits
  * while being read is left out; the root must be readable.
  */
@@ -53,11 +62,13 @@ export async function processTreeMemory(
   if (rootText === undefined) return { error: `/proc/${pid}/status not found: the process is gone` };
   const root = parseStatus(rootText);
   if (!root) return { error: `/proc/${pid}/status has no VmRSS/VmHWM: the process has exited` };
-  const members: (ProcStatus & { pid: number })[] = [{ pid, ...root }];
+  const members: (ProcStatus & { pid: number })[] = [
+    { pid, ...root, name: await programName(pid, root.name, proc) },
+  ];
   for (const child of await descendants(pid, proc)) {
     const text = await proc.read(`/proc/${child}/status`);
     const status = text === undefined ? undefined : parseStatus(text);
-    if (status) members.push({ pid: child, ...status });
+    if (status) members.push({ pid: child, ...status, name: await programName(child, status.name, proc) });
   }
   // A split is given only when every process reports it (kernels before 4.5 have no RssAnon).
   const sum = (pick: (s: ProcStatus) => number | undefined) => {
