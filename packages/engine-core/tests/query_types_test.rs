@@ -43,6 +43,36 @@ fn term_level_multi_term_queries() {
     assert_eq!(err.es_type_and_status(), ("search_phase_execution_exception", 400));
 }
 
+/// `fuzzy` scores its expansions as ES's default rewrite does (blended BM25, closer terms
+/// higher), the same as one fuzzy `match` term, not a constant 1.0.
+#[test]
+fn fuzzy_scores_its_expansions_like_a_fuzzy_match_term() {
+    let (_d, e) = loaded();
+    let scores = |query: Value| -> Vec<(String, f64)> {
+        let resp = search(&e, "logs", json!({"query": query, "size": 50}));
+        let hits = resp["hits"]["hits"].as_array().unwrap().iter();
+        hits.map(|h| (h["_id"].as_str().unwrap().to_string(), h["_score"].as_f64().unwrap())).collect()
+    };
+    let fuzzy = scores(json!({"fuzzy": {"title": {"value": "quikc", "fuzziness": 2}}}));
+    let matched = scores(json!({"match": {"title": {"query": "quikc", "fuzziness": 2}}}));
+    assert_eq!(fuzzy.len(), 6, "quick: the five even ids and 11");
+    assert_eq!(fuzzy, matched);
+    assert!(fuzzy.iter().all(|(_, s)| *s != 1.0), "{fuzzy:?}");
+    // A value with no edits allowed is the term itself, scored by BM25.
+    assert_eq!(
+        scores(json!({"fuzzy": {"title": {"value": "fox", "fuzziness": 0}}})),
+        scores(json!({"term": {"title": "fox"}}))
+    );
+    let err = e
+        .search(
+            "logs",
+            br#"{"query": {"fuzzy": {"title": {"value": "fox", "max_expansions": 0}}}}"#,
+            &Default::default(),
+        )
+        .unwrap_err();
+    assert_eq!(err.es_type_and_status(), ("illegal_argument_exception", 400));
+}
+
 #[test]
 fn exists_ids_constant_score_and_dis_max() {
     let (_d, e) = loaded();

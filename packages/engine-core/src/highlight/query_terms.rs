@@ -239,7 +239,7 @@ impl Extractor<'_> {
                         .push(TermMatcher::Pattern(crate::query::tantivy::regex_cache::compile("regexp", pattern)?));
                 }
             }
-            QueryAst::Fuzzy { field, value, max_edits, prefix_length, transpositions } => {
+            QueryAst::Fuzzy { field, value, max_edits, prefix_length, transpositions, .. } => {
                 if self.counts(field).is_some() {
                     out.terms.push(TermMatcher::Fuzzy {
                         value: value.chars().collect(),

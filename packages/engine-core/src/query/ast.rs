@@ -63,6 +63,8 @@ pub enum QueryAst {
         max_edits: u8,
         prefix_length: usize,
         transpositions: bool,
+        /// How many of the closest terms are kept and scored (ES's default 50).
+        max_expansions: usize,
     },
     Exists {
         field: String,

@@ -23,8 +23,7 @@ pub fn is_constant_score(ast: &QueryAst) -> bool {
         | QueryAst::ConstantScore { .. }
         | QueryAst::Prefix { .. }
         | QueryAst::Wildcard { .. }
-        | QueryAst::Regexp { .. }
-        | QueryAst::Fuzzy { .. } => true,
+        | QueryAst::Regexp { .. } => true,
         QueryAst::Boost { query, .. } | QueryAst::Named { query, .. } => is_constant_score(query),
         _ => false,
     }

@@ -1,11 +1,13 @@
 //! `fuzzy`: terms within an edit distance of the (not analyzed) value. `fuzziness` is 0, 1,
 //! 2 or `AUTO` (ES: 0 edits up to 2 chars, 1 up to 5, else 2); `prefix_length` chars must
-//! match exactly.
+//! match exactly; the `max_expansions` closest terms (default 50) are kept and scored as ES's
+//! default rewrite for it scores them (`query/tantivy/fuzzy_expansion.rs`).
 
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::field_value::{field_options, scalar_text};
+use super::fuzziness::DEFAULT_MAX_EXPANSIONS;
 use crate::error::{EngineError, Result};
 use crate::query::ast::QueryAst;
 
@@ -16,6 +18,7 @@ struct FuzzyOptions {
     fuzziness: Option<Value>,
     prefix_length: Option<usize>,
     transpositions: Option<bool>,
+    max_expansions: Option<i64>,
     boost: Option<f32>,
     #[serde(rename = "_name")]
     _name: Option<String>,
@@ -25,12 +28,19 @@ pub fn parse(body: &Value) -> Result<QueryAst> {
     let (field, opts) = field_options::<FuzzyOptions>("fuzzy", body)?;
     let value = scalar_text("fuzzy", &opts.value)?;
     let max_edits = edits(opts.fuzziness.as_ref(), value.chars().count())?;
+    let max_expansions = match opts.max_expansions {
+        Some(n) if n <= 0 => {
+            return Err(EngineError::IllegalArgument("[fuzzy] requires max expansions to be positive.".into()))
+        }
+        n => n.map_or(DEFAULT_MAX_EXPANSIONS, |n| n as usize),
+    };
     Ok(QueryAst::Fuzzy {
         field,
         value,
         max_edits,
         prefix_length: opts.prefix_length.unwrap_or(0),
         transpositions: opts.transpositions.unwrap_or(true),
+        max_expansions,
     }
     .boosted(opts.boost))
 }

@@ -9,7 +9,7 @@ mod dis_max;
 mod exists;
 mod field_value;
 mod function_score;
-mod fuzziness;
+pub(crate) mod fuzziness;
 mod fuzzy;
 mod ids;
 mod match_all;

@@ -99,8 +99,8 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
         QueryAst::Prefix { field, value } => lower_prefix(field, value, ctx)?,
         QueryAst::Wildcard { field, pattern } => lower_wildcard(field, pattern, ctx)?,
         QueryAst::Regexp { field, pattern } => lower_regex("regexp", field, pattern, ctx)?,
-        QueryAst::Fuzzy { field, value, max_edits, prefix_length, transpositions } => {
-            lower_fuzzy(field, value, *max_edits, *prefix_length, *transpositions, ctx)?
+        QueryAst::Fuzzy { field, value, max_edits, prefix_length, transpositions, max_expansions } => {
+            lower_fuzzy(field, value, *max_edits, *prefix_length, *transpositions, *max_expansions, ctx)?
         }
         QueryAst::Exists { field } => lower_exists(field, ctx)?,
         QueryAst::Ids { values } => lower_ids(values, ctx),

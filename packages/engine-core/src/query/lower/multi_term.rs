@@ -1,10 +1,11 @@
 //! Lowering of the phrase and multi-term queries: match_phrase(_prefix), prefix, wildcard,
 //! regexp, fuzzy, exists, ids. Multi-term queries score a constant 1.0, like ES's default
-//! `constant_score` rewrite (fuzzy included: ES blends term scores there; we do not).
+//! `constant_score` rewrite, except fuzzy: ES's rewrite for it blends the expanded terms' BM25
+//! scores, and so does ours (`query/tantivy/fuzzy_expansion.rs`).
 
 use tantivy::query::{
-    BooleanQuery, ConstScoreQuery, EmptyQuery, ExistsQuery, FuzzyTermQuery, Occur, PhrasePrefixQuery, PhraseQuery,
-    Query, RegexQuery, TermQuery, TermSetQuery,
+    ConstScoreQuery, EmptyQuery, ExistsQuery, PhrasePrefixQuery, PhraseQuery, Query, RegexQuery, TermQuery,
+    TermSetQuery,
 };
 use tantivy::schema::IndexRecordOption;
 use tantivy::Term;
@@ -13,6 +14,8 @@ use super::context::LowerContext;
 use super::exact::exact_query;
 use crate::error::{EngineError, Result, ShardCause};
 use crate::query::dsl::wildcard::to_regex;
+use crate::query::tantivy::fuzzy_expansion::FuzzyExpansionQuery;
+use crate::query::tantivy::phrase_prefix::ScoredPhrasePrefixQuery;
 use crate::store::mapping::{FieldMapping, FieldType};
 
 fn constant(query: Box<dyn Query>, ctx: &LowerContext) -> Box<dyn Query> {
@@ -59,8 +62,7 @@ pub fn lower_phrase_prefix(
     if terms.is_empty() {
         return Ok(Box::new(EmptyQuery));
     }
-    let mut query = PhrasePrefixQuery::new_with_offset(terms);
-    query.set_max_expansions(max_expansions);
+    let query = ScoredPhrasePrefixQuery { field: fm.field, terms, max_expansions };
     ctx.scored_by_tantivy(fm.field, Box::new(query), "match_phrase_prefix")
 }
 
@@ -108,18 +110,23 @@ pub fn lower_fuzzy(
     max_edits: u8,
     prefix_length: usize,
     transpositions: bool,
+    max_expansions: usize,
     ctx: &mut LowerContext,
 ) -> Result<Box<dyn Query>> {
     let Some(fm) = string_field("fuzzy", field, ctx)? else { return Ok(Box::new(EmptyQuery)) };
-    let fuzzy: Box<dyn Query> =
-        Box::new(FuzzyTermQuery::new(Term::from_field_text(fm.field, value), max_edits, transpositions));
-    if prefix_length == 0 {
-        return Ok(constant(fuzzy, ctx));
+    // No edits, or a prefix covering the whole value, leave the term itself (Lucene's FuzzyQuery).
+    if max_edits == 0 || prefix_length >= value.chars().count() {
+        return Ok(ctx.scored_term(Term::from_field_text(fm.field, value)));
     }
-    // The first `prefix_length` chars must match exactly: intersect with a prefix query.
-    let prefix: String = value.chars().take(prefix_length).collect();
-    let clauses = vec![(Occur::Must, fuzzy), (Occur::Must, lower_prefix(field, &prefix, ctx)?)];
-    Ok(constant(Box::new(BooleanQuery::new(clauses)), ctx))
+    let expansion = FuzzyExpansionQuery {
+        field: fm.field,
+        text: value.to_string(),
+        max_edits,
+        prefix_chars: prefix_length,
+        transpositions,
+        max_expansions,
+    };
+    ctx.scored_by_tantivy(fm.field, Box::new(expansion), "fuzzy")
 }
 
 pub fn lower_exists(field: &str, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {

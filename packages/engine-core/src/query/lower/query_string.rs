@@ -141,6 +141,8 @@ fn leaf_query(
             max_edits: *edits,
             prefix_length: 0,
             transpositions: true,
+            // ES's `fuzzy_max_expansions` default.
+            max_expansions: crate::query::dsl::fuzziness::DEFAULT_MAX_EXPANSIONS,
         },
         QsLeaf::Range { lower, upper, include_lower, include_upper } => {
             let v = |s: &Option<String>| s.as_ref().map(|s| Value::String(s.clone()));

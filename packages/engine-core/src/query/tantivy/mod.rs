@@ -10,6 +10,7 @@ pub mod column_range;
 pub mod counting_disjunction;
 pub mod function_score;
 pub mod fuzzy_expansion;
+pub mod phrase_prefix;
 pub mod query_cache;
 pub mod regex_cache;
 pub mod score_values;
