@@ -254,4 +254,21 @@ describe('readRowResult', () => {
     );
     expect(r.mismatch.summary).toBe('count: 1 vs 2');
   });
+
+  it('says why scores differ against a sharded cluster baseline, and only then', () => {
+    const r = raw([1, 2, 3], [1, 2, 3]);
+    r.mismatch = { summary: 'hits[0]._score: 6.72 vs 7.00', candidate: {}, baseline: {} };
+    r.signalMismatches = 5;
+    const cluster = { ...DEFAULT_SETTINGS, baselineNodes: 3 };
+    expect(readRowResult(r, cluster).reason).toBe(
+      "results differ: hits[0]._score: 6.72 vs 7.00 (5 of 5 checks differ); the baseline's 3 shards each score with their own term statistics, the candidate's one index with the whole corpus's",
+    );
+    expect(readRowResult(r, DEFAULT_SETTINGS).reason).toBe(
+      'results differ: hits[0]._score: 6.72 vs 7.00 (5 of 5 checks differ)',
+    );
+    r.mismatch = { summary: 'hits.total: 1 vs 2', candidate: {}, baseline: {} };
+    expect(readRowResult(r, cluster).reason).toBe(
+      'results differ: hits.total: 1 vs 2 (5 of 5 checks differ)',
+    );
+  });
 });

@@ -98,6 +98,17 @@ const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
  * With the run's floor (the harness against a null server), a row where both engines sit within
  * RESOLUTION_FACTOR x of it is marked below resolution (decide.ts says why that is a TIE).
  */
+/**
+ * Why scores differ against a cluster baseline: its index has a shard per node, and each shard
+ * scores with its own term statistics (query_then_fetch), while the candidate's one index uses
+ * the whole corpus's. Said on the row, so a reader does not take it for a wrong answer.
+ */
+function shardedScores(summary: string, settings: RunSettings): string {
+  const shards = settings.baselineNodes;
+  if (shards <= 1 || !summary.includes('_score')) return '';
+  return `; the baseline's ${shards} shards each score with their own term statistics, the candidate's one index with the whole corpus's`;
+}
+
 export function readRowResult(
   raw: ReadRowRaw,
   settings: RunSettings,
@@ -130,7 +141,7 @@ export function readRowResult(
   if (raw.mismatch)
     row.mismatch = {
       ...raw.mismatch,
-      summary: `${raw.mismatch.summary} (${raw.signalMismatches} of ${raw.signalChecks} checks differ)`,
+      summary: `${raw.mismatch.summary} (${raw.signalMismatches} of ${raw.signalChecks} checks differ)${shardedScores(raw.mismatch.summary, settings)}`,
     };
   const cLat = okLatencies(raw.candidate.timed);
   const bLat = okLatencies(raw.baseline.timed);
