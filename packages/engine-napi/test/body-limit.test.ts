@@ -211,9 +211,8 @@ describe('request body limit (the 100 MB default)', () => {
     const growth = peakRss(pid) - before;
     console.log(`declared 101 MB body: server peak RSS grew ${(growth / MB).toFixed(1)} MB`);
     // Refused on the header: the body is drained, never held. What growth there is, is read
-    // chunks not yet collected: each socket read is a new buffer outside V8's heap, and V8
-    // collects once about 64 MiB of those have piled up, so the drain peaks near that (68.6 MiB
-    // measured on Node 24.21, 37.5 on Node 20.20). Holding the body would be 96.3 MiB or more.
+    // chunks not yet garbage-collected: 68.6 MiB measured on Node 24.21, 37.5 on Node 20.20.
+    // Holding the body would be 96.3 MiB or more.
     expect(growth).toBeLessThan(88 * MB);
   });
 
