@@ -98,4 +98,12 @@ pub trait Aggregation: Sync {
 
     /// The merged result as ES renders it.
     fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value;
+
+    /// `render`'s JSON appended to `out`, when nothing reads the rendered tree afterwards
+    /// (`render::write_aggs`). A type whose result can run to thousands of buckets writes them
+    /// itself: building a `Value` per bucket (a map, its keys, then freeing it all) is most of
+    /// what such a response costs.
+    fn write_json(&self, req: &AggRequest, fruit: &AggFruit, out: &mut String) {
+        out.push_str(&self.render(req, fruit).to_string());
+    }
 }

@@ -28,5 +28,5 @@ pub use dispatch::{parse_aggs, split_global};
 pub use intermediate::{AggFruit, BucketKey, FruitBucket};
 pub use metric::top_hits::HitsContext;
 pub use options::{OrderBy, OrderKey, TermsOrder};
-pub use render::render_aggs;
+pub use render::{render_aggs, write_aggs};
 pub use request::{AggField, AggKind, AggRequest, Interval, MetricOp, RangeKeys, RangeSpec};

@@ -24,15 +24,77 @@ pub fn render_aggs(reqs: &[AggRequest], fruits: &[AggFruit], hits: Option<HitsCo
     out
 }
 
+/// `render_aggs` as JSON appended to `out`, with `typed_keys` applied if asked. Pipelines and
+/// typed keys rewrite the rendered tree, so with either the tree is built; without them (the
+/// common case) every aggregation writes its JSON straight onto `out` (`Aggregation::write_json`).
+pub fn write_aggs(
+    reqs: &[AggRequest],
+    fruits: &[AggFruit],
+    hits: Option<HitsContext>,
+    typed_keys: bool,
+    out: &mut String,
+) -> Result<()> {
+    if typed_keys || has_pipeline(reqs) {
+        let mut rendered = render_aggs(reqs, fruits, hits)?;
+        if let (true, Value::Object(level)) = (typed_keys, &mut rendered) {
+            super::typed_keys::apply(reqs, level);
+        }
+        out.push_str(&rendered.to_string());
+        return Ok(());
+    }
+    bucket_budget::reset();
+    super::metric::top_hits::install(hits);
+    let written = write_all(reqs, fruits, out);
+    super::metric::top_hits::install(None);
+    written
+}
+
+fn has_pipeline(reqs: &[AggRequest]) -> bool {
+    reqs.iter().any(|r| matches!(r.kind, AggKind::Pipeline(_)) || has_pipeline(&r.subs))
+}
+
+fn write_all(reqs: &[AggRequest], fruits: &[AggFruit], out: &mut String) -> Result<()> {
+    crate::pipeline::validate(reqs, None)?;
+    out.push('{');
+    for (i, (req, fruit)) in reqs.iter().zip(fruits).enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_json_string(out, &req.name);
+        out.push(':');
+        req.kind.aggregation().write_json(req, fruit, out);
+        if let Some(n) = bucket_budget::exceeded() {
+            return Err(too_many_buckets(n));
+        }
+    }
+    out.push('}');
+    Ok(())
+}
+
+fn too_many_buckets(n: u64) -> EngineError {
+    EngineError::TooManyBuckets(format!(
+        "Trying to create too many buckets. Must be less than or equal to: [{MAX_BUCKETS}] but was [{n}]. This limit can be set by changing the [search.max_buckets] cluster level setting."
+    ))
+}
+
+/// `text` as a JSON string (quoted, escaped as serde_json escapes it).
+pub(crate) fn push_json_string(out: &mut String, text: &str) {
+    if text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+    } else {
+        out.push_str(&Value::String(text.to_string()).to_string());
+    }
+}
+
 fn render_all(reqs: &[AggRequest], fruits: &[AggFruit]) -> Result<Value> {
     crate::pipeline::validate(reqs, None)?;
     let mut out = Map::new();
     for (req, fruit) in reqs.iter().zip(fruits) {
         out.insert(req.name.clone(), render_one(req, fruit));
         if let Some(n) = bucket_budget::exceeded() {
-            return Err(EngineError::TooManyBuckets(format!(
-                "Trying to create too many buckets. Must be less than or equal to: [{MAX_BUCKETS}] but was [{n}]. This limit can be set by changing the [search.max_buckets] cluster level setting."
-            )));
+            return Err(too_many_buckets(n));
         }
     }
     crate::pipeline::apply(reqs, &mut out)?;

@@ -4,6 +4,7 @@
 
 pub mod bound;
 mod format;
+mod iso_text;
 pub mod math;
 pub mod pattern;
 pub mod rounding;

@@ -169,6 +169,14 @@ impl KeyFormat {
         KeyFormat { zone, style: KeyStyle::Iso }
     }
 
+    /// `format`, appended to `out` (the ISO default without an allocation).
+    pub fn write(&self, ms: i64, out: &mut String) {
+        match &self.style {
+            KeyStyle::Iso => self.zone.write_iso(ms, out),
+            _ => out.push_str(&self.format(ms)),
+        }
+    }
+
     pub fn format(&self, ms: i64) -> String {
         match &self.style {
             KeyStyle::Iso => self.zone.format_iso(ms),

@@ -6,6 +6,8 @@
 use chrono::{DateTime, FixedOffset, LocalResult, NaiveDateTime, Offset, TimeZone, Utc};
 use chrono_tz::Tz;
 
+use super::iso_text;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DateZone {
     Utc,
@@ -95,11 +97,25 @@ impl DateZone {
 
     /// ES's default date output in this zone: `2026-11-01T00:00:00.000-04:00`, `Z` at UTC.
     pub fn format_iso(&self, utc_ms: i64) -> String {
-        let offset = self.offset_ms(utc_ms);
-        let Some(local) = naive(utc_ms.saturating_add(offset)) else { return utc_ms.to_string() };
-        let mut out = local.format("%Y-%m-%dT%H:%M:%S%.3f").to_string();
-        out.push_str(&offset_text(offset / 1000));
+        let mut out = String::with_capacity(29);
+        self.write_iso(utc_ms, &mut out);
         out
+    }
+
+    /// `format_iso`, appended to `out`.
+    pub fn write_iso(&self, utc_ms: i64, out: &mut String) {
+        let offset = self.offset_ms(utc_ms);
+        let local_ms = utc_ms.saturating_add(offset);
+        if iso_text::write_iso_local(local_ms, offset / 1000, out) {
+            return;
+        }
+        match naive(local_ms) {
+            Some(local) => {
+                out.push_str(&local.format("%Y-%m-%dT%H:%M:%S%.3f").to_string());
+                iso_text::push_offset(out, offset / 1000);
+            }
+            None => out.push_str(&utc_ms.to_string()),
+        }
     }
 
     /// The instant as a fixed-offset date time, for Java-pattern output with zone letters.
@@ -111,16 +127,6 @@ impl DateZone {
 
 fn naive(ms: i64) -> Option<NaiveDateTime> {
     DateTime::from_timestamp_millis(ms).map(|dt| dt.naive_utc())
-}
-
-/// `+HH:MM` as java.time prints offsets (`appendOffset("+HH:MM", "Z")`).
-fn offset_text(secs: i64) -> String {
-    if secs == 0 {
-        return "Z".to_string();
-    }
-    let sign = if secs < 0 { '-' } else { '+' };
-    let abs = secs.abs();
-    format!("{sign}{:02}:{:02}", abs / 3600, abs / 60 % 60)
 }
 
 /// `+h`, `+hh`, `+hh:mm`, `+hhmm`, `+hh:mm:ss`, `+hhmmss` (ZoneOffset.of), within +-18 h.

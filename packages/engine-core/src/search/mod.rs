@@ -34,7 +34,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use serde_json::{Map, Value};
 use tantivy::collector::Count;
 
-use crate::aggs::{render_aggs, HitsContext};
+use crate::aggs::{write_aggs, HitsContext};
 use crate::error::{EngineError, Result};
 use crate::query::ast::QueryAst;
 use crate::query::dsl::parse_query;
@@ -178,13 +178,7 @@ pub fn execute(
     if !req.aggs.is_empty() {
         out.push_str(r#","aggregations":"#);
         let hits = HitsContext::new(searcher, &handle.name, &handle.mapping, scale);
-        let mut rendered = render_aggs(&req.aggs, &page.aggs, Some(hits))?;
-        if req.opts.typed_keys {
-            if let Value::Object(level) = &mut rendered {
-                crate::aggs::typed_keys::apply(&req.aggs, level);
-            }
-        }
-        out.push_str(&rendered.to_string());
+        write_aggs(&req.aggs, &page.aggs, Some(hits), req.opts.typed_keys, &mut out)?;
     }
     out.push('}');
     if let Some(spec) = &req.opts.filter_path {

@@ -4,6 +4,7 @@
 //! `InternalDateHistogram.addEmptyBuckets` does.
 
 use std::collections::HashMap;
+use std::fmt::Write;
 
 use serde_json::{json, Map, Value};
 
@@ -56,6 +57,29 @@ impl Aggregation for DateHistogram {
             unreachable!("fruit shape follows the request")
         };
         render(req, *interval, *min_doc_count, opts, buckets)
+    }
+
+    fn write_json(&self, req: &AggRequest, fruit: &AggFruit, out: &mut String) {
+        let (AggKind::DateHistogram { interval, min_doc_count, opts }, AggFruit::Buckets(buckets)) = (&req.kind, fruit)
+        else {
+            unreachable!("fruit shape follows the request")
+        };
+        if opts.keyed {
+            // Keyed output is a map (two buckets printing the same key collapse): render it.
+            out.push_str(&render(req, *interval, *min_doc_count, opts, buckets).to_string());
+            return;
+        }
+        let shown = shown_buckets(*interval, *min_doc_count, opts, buckets);
+        let sub_names: Vec<String> = req.subs.iter().map(|sub| Value::String(sub.name.clone()).to_string()).collect();
+        out.reserve(shown.len() * 70);
+        out.push_str(r#"{"buckets":["#);
+        for (i, (key, bucket)) in shown.into_iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write_date_bucket(req, &opts.key_format, key, bucket, &sub_names, out);
+        }
+        out.push_str("]}");
     }
 }
 
@@ -253,27 +277,66 @@ fn now_ms() -> i64 {
 /// One date bucket: `key_as_string`, `key`, `doc_count`, then the sub-aggregations.
 pub(crate) fn date_bucket_json(req: &AggRequest, format: &KeyFormat, key: i64, bucket: Option<&FruitBucket>) -> Value {
     bucket_budget::consume();
+    date_bucket_value(req, format, key, bucket)
+}
+
+fn date_bucket_value(req: &AggRequest, format: &KeyFormat, key: i64, bucket: Option<&FruitBucket>) -> Value {
     let mut obj = Map::new();
     obj.insert("key_as_string".into(), json!(format.format(key)));
     obj.insert("key".into(), json!(key));
     obj.insert("doc_count".into(), json!(bucket.map_or(0, |b| b.count)));
     for (i, sub) in req.subs.iter().enumerate() {
-        let value = match bucket {
-            Some(b) => render_one(sub, &b.subs[i]),
-            None => render_one(sub, &AggFruit::empty(sub)),
-        };
-        obj.insert(sub.name.clone(), value);
+        obj.insert(sub.name.clone(), sub_value(sub, bucket, i));
     }
     Value::Object(obj)
 }
 
-fn render(
+fn sub_value(sub: &AggRequest, bucket: Option<&FruitBucket>, i: usize) -> Value {
+    match bucket {
+        Some(b) => render_one(sub, &b.subs[i]),
+        None => render_one(sub, &AggFruit::empty(sub)),
+    }
+}
+
+/// `date_bucket_value`'s JSON appended to `out` (in ES's field order); `sub_names` are the
+/// sub-aggregations' names as JSON strings.
+fn write_date_bucket(
     req: &AggRequest,
+    format: &KeyFormat,
+    key: i64,
+    bucket: Option<&FruitBucket>,
+    sub_names: &[String],
+    out: &mut String,
+) {
+    out.push_str(r#"{"key_as_string":"#);
+    let start = out.len();
+    out.push('"');
+    format.write(key, out);
+    if out[start + 1..].bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        let text = out.split_off(start + 1);
+        out.truncate(start);
+        out.push_str(&Value::String(text).to_string());
+    } else {
+        out.push('"');
+    }
+    let _ = write!(out, r#","key":{key},"doc_count":{}"#, bucket.map_or(0, |b| b.count));
+    for (i, (sub, name)) in req.subs.iter().zip(sub_names).enumerate() {
+        out.push(',');
+        out.push_str(name);
+        out.push(':');
+        out.push_str(&sub_value(sub, bucket, i).to_string());
+    }
+    out.push('}');
+}
+
+/// The buckets the response shows, in key order, each with its data (`None`: an empty bucket
+/// filled in); stops once the bucket budget is spent.
+fn shown_buckets<'a>(
     interval: Interval,
     min_doc_count: u64,
     opts: &DateHistogramOpts,
-    buckets: &HashMap<BucketKey, FruitBucket>,
-) -> Value {
+    buckets: &'a HashMap<BucketKey, FruitBucket>,
+) -> Vec<(i64, Option<&'a FruitBucket>)> {
     let mut data: Vec<(i64, &FruitBucket)> = buckets
         .iter()
         .filter_map(|(k, b)| match k {
@@ -283,9 +346,10 @@ fn render(
         .collect();
     data.sort_by_key(|(k, _)| *k);
     let rounding = opts.rounding(interval);
-    let mut out: Vec<(i64, Value)> = Vec::new();
-    let mut emit = |key: i64, bucket: Option<&FruitBucket>| {
-        out.push((key, date_bucket_json(req, &opts.key_format, key, bucket)));
+    let mut shown = Vec::new();
+    let mut emit = |key: i64, bucket: Option<&'a FruitBucket>| {
+        bucket_budget::consume();
+        shown.push((key, bucket));
         bucket_budget::exceeded().is_none()
     };
     if min_doc_count > 0 {
@@ -297,25 +361,36 @@ fn render(
     } else {
         fill_empty(&data, &rounding, opts, &mut emit);
     }
+    shown
+}
+
+fn render(
+    req: &AggRequest,
+    interval: Interval,
+    min_doc_count: u64,
+    opts: &DateHistogramOpts,
+    buckets: &HashMap<BucketKey, FruitBucket>,
+) -> Value {
+    let shown = shown_buckets(interval, min_doc_count, opts, buckets);
     let buckets = if opts.keyed {
         let mut obj = Map::new();
-        for (key, bucket) in out {
-            obj.insert(opts.key_format.format(key), bucket);
+        for (key, bucket) in shown {
+            obj.insert(opts.key_format.format(key), date_bucket_value(req, &opts.key_format, key, bucket));
         }
         Value::Object(obj)
     } else {
-        Value::Array(out.into_iter().map(|(_, b)| b).collect())
+        Value::Array(shown.into_iter().map(|(key, b)| date_bucket_value(req, &opts.key_format, key, b)).collect())
     };
     json!({ "buckets": buckets })
 }
 
 /// Every bucket from the first to the last (or out to `extended_bounds`), empty ones
 /// included; `emit` returns false once the bucket budget is spent.
-fn fill_empty(
-    data: &[(i64, &FruitBucket)],
+fn fill_empty<'a>(
+    data: &[(i64, &'a FruitBucket)],
     rounding: &Rounding,
     opts: &DateHistogramOpts,
-    emit: &mut dyn FnMut(i64, Option<&FruitBucket>) -> bool,
+    emit: &mut dyn FnMut(i64, Option<&'a FruitBucket>) -> bool,
 ) {
     let offset = opts.offset_ms;
     let bounds = opts.extended_bounds;
@@ -425,6 +500,47 @@ mod tests {
         let AggKind::DateHistogram { interval, min_doc_count, opts } = kind else { panic!("not a date_histogram") };
         bucket_budget::reset();
         render(&req, *interval, *min_doc_count, opts, &buckets)
+    }
+
+    /// The direct writer and the rendered tree agree bucket for bucket: empty buckets, a DST
+    /// change, sub-aggregations, a key format whose text needs escaping, keyed output.
+    #[test]
+    fn written_json_is_the_rendered_tree() {
+        let mapping =
+            Mapping::from_mappings_json(&json!({"properties": {"d": {"type": "date"}, "n": {"type": "long"}}}))
+                .unwrap();
+        let requests = [
+            json!({"h": {"date_histogram": {"field": "d", "calendar_interval": "day", "time_zone": "America/New_York"},
+                "aggs": {"top": {"max": {"field": "n"}}, "per \"hour\"": {"value_count": {"field": "n"}}}}}),
+            json!({"h": {"date_histogram": {"field": "d", "fixed_interval": "7h", "format": "yyyy/MM/dd'\"'HH"}}}),
+            json!({"h": {"date_histogram": {"field": "d", "calendar_interval": "month", "keyed": true}}}),
+            json!({"h": {"date_histogram": {"field": "d", "calendar_interval": "day", "min_doc_count": 2}}}),
+        ];
+        let start = crate::date::parse_date_str("2026-10-29T13:00:00Z", &DEFAULT_FORMATS).unwrap();
+        for body in requests {
+            let req = crate::aggs::parse_aggs(&body, &mapping).unwrap().remove(0);
+            let keyer = |ms: i64| match &req.kind {
+                AggKind::DateHistogram { interval, opts, .. } => opts.rounding(*interval).round(ms),
+                _ => unreachable!(),
+            };
+            let mut buckets = HashMap::new();
+            for (i, at) in [0, 3, 50, 51, 400].iter().enumerate() {
+                let subs = req.subs.iter().map(AggFruit::empty).collect();
+                buckets.insert(
+                    BucketKey::Num(keyer(start + at * 3_600_000) as u64),
+                    FruitBucket { count: i as u64 + 1, subs },
+                );
+            }
+            let fruit = AggFruit::Buckets(buckets);
+            bucket_budget::reset();
+            let rendered = DateHistogram.render(&req, &fruit);
+            bucket_budget::reset();
+            let mut written = String::new();
+            DateHistogram.write_json(&req, &fruit, &mut written);
+            let parsed: Value = serde_json::from_str(&written).unwrap();
+            assert_eq!(parsed, rendered, "{body}");
+            assert!(rendered["buckets"].as_array().is_none_or(|b| b.len() >= 3), "{body}: {rendered}");
+        }
     }
 
     #[test]
