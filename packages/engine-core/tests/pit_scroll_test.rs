@@ -207,3 +207,37 @@ fn contexts_expire_after_their_keep_alive() {
     ));
     assert_eq!(engine.open_contexts(), 0);
 }
+
+/// Ids that were never issued are a 400 ("Cannot parse"), not a missing context; a scroll may not
+/// ask to live longer than `search.max_keep_alive` (24 h).
+#[test]
+fn malformed_ids_and_keep_alives_past_the_maximum_are_refused() {
+    let (_d, engine) = setup();
+    let kind = |e: EngineError| e.es_type_and_status();
+    let bad = json!({"scroll": "1m", "scroll_id": "not-a-scroll-id"}).to_string();
+    assert_eq!(kind(engine.scroll(bad.as_bytes(), &Map::new()).unwrap_err()), ("illegal_argument_exception", 400));
+    let clear = json!({"scroll_id": ["not-a-scroll-id"]}).to_string();
+    assert_eq!(kind(engine.clear_scroll(clear.as_bytes(), false).unwrap_err()), ("illegal_argument_exception", 400));
+    let unknown = json!({"scroll_id": "0123456789abcdef0123456789abcdef"}).to_string();
+    assert_eq!(engine.clear_scroll(unknown.as_bytes(), false).unwrap().1, 404);
+    let pit = json!({"pit_id": ["not-a-pit"]}).to_string();
+    assert_eq!(kind(engine.close_pit(pit.as_bytes(), true, false).unwrap_err()), ("illegal_argument_exception", 400));
+    let too_long = engine.search("p", b"{}", &params(&[("scroll", "2d")])).unwrap_err();
+    assert_eq!(kind(too_long), ("search_phase_execution_exception", 400));
+    assert_eq!(engine.open_contexts(), 0);
+    assert!(engine.search("p", b"{}", &params(&[("scroll", "24h")])).is_ok());
+}
+
+#[test]
+fn open_points_in_time_are_listed() {
+    let (_d, engine) = setup();
+    assert_eq!(parse(&engine.list_pits())["pits"], json!([]));
+    let opened = parse(&engine.open_pit("p", &params(&[("keep_alive", "5m")]), true).unwrap());
+    engine.search("p", b"{}", &params(&[("scroll", "1m")])).unwrap();
+    let listed = parse(&engine.list_pits());
+    let pits = listed["pits"].as_array().unwrap();
+    assert_eq!(pits.len(), 1, "a scroll is not a point in time: {listed}");
+    assert_eq!(pits[0]["pit_id"], opened["pit_id"]);
+    assert_eq!(pits[0]["keep_alive"], 300_000);
+    assert!(pits[0]["creation_time"].as_u64().unwrap() > 1_700_000_000_000);
+}

@@ -88,7 +88,7 @@ enum Call {
     Refresh { index: String, params: String },
     ForceMerge { index: String, params: String },
     Count { index: String, body: Vec<u8>, params: String },
-    Msearch { index: Option<String>, body: Vec<u8> },
+    Msearch { index: Option<String>, body: Vec<u8>, params: String },
     SearchPit { body: Vec<u8>, params: String },
     DeleteByQuery { index: String, body: Vec<u8>, params: String },
 }
@@ -102,7 +102,7 @@ fn run(engine: &Engine, call: &Call) -> engine_core::Result<String> {
         Call::Refresh { index, params } => engine.refresh_with(index, &params_map(params)?),
         Call::ForceMerge { index, params } => engine.force_merge(index, &params_map(params)?),
         Call::Count { index, body, params } => engine.count_with(index, body, &params_map(params)?),
-        Call::Msearch { index, body } => engine.msearch(index.as_deref(), body),
+        Call::Msearch { index, body, params } => engine.msearch(index.as_deref(), body, &params_map(params)?),
         Call::SearchPit { body, params } => engine.search_pit(body, &params_map(params)?),
         Call::DeleteByQuery { index, body, params } => engine.delete_by_query(index, body, &params_map(params)?),
     }
@@ -233,6 +233,12 @@ impl NativeEngine {
         reply(|| self.engine.scroll(&body, &params_map(&params)?))
     }
 
+    /// `GET /_search/point_in_time/_all`: the open points in time.
+    #[napi]
+    pub fn list_pits(&self) -> Reply {
+        Reply::ok(self.engine.list_pits())
+    }
+
     /// Frees scrolls (404 when none was open).
     #[napi]
     pub fn clear_scroll(&self, body: Buffer, all: bool) -> Reply {
@@ -263,8 +269,8 @@ impl NativeEngine {
 
     /// `_msearch`: always on the pool (it runs several searches).
     #[napi(ts_return_type = "Promise<Reply>")]
-    pub fn msearch(&self, index: Option<String>, body: Buffer) -> AsyncTask<EngineTask> {
-        self.task(Call::Msearch { index, body: body.to_vec() })
+    pub fn msearch(&self, index: Option<String>, body: Buffer, params: String) -> AsyncTask<EngineTask> {
+        self.task(Call::Msearch { index, body: body.to_vec(), params })
     }
 
     #[napi(ts_return_type = "Promise<Reply>")]

@@ -38,6 +38,12 @@ export const contextRoutes: Route[] = [
     handler: (e, req) => e.closePit(req.body, true, true),
   },
   {
+    methods: ['GET'],
+    pattern: ['_search', 'point_in_time', '_all'],
+    params: [],
+    handler: (e) => e.listPits(),
+  },
+  {
     methods: ['POST', 'GET'],
     pattern: ['_search'],
     params: 'engine',
@@ -60,5 +66,19 @@ export const contextRoutes: Route[] = [
     pattern: ['_search', 'scroll', '_all'],
     params: 'engine',
     handler: (e, req) => e.clearScroll(req.body, true),
+  },
+  // The scroll id in the path (`/_search/scroll/{scroll_id}`), after `_all` above.
+  {
+    methods: ['POST', 'GET'],
+    pattern: ['_search', 'scroll', ':scroll_id'],
+    params: 'engine',
+    handler: (e, req, v) => e.scroll(req.body, { ...req.params, scroll_id: v.scroll_id ?? '' }),
+  },
+  {
+    methods: ['DELETE'],
+    pattern: ['_search', 'scroll', ':scroll_id'],
+    params: 'engine',
+    handler: (e, _req, v) =>
+      e.clearScroll(Buffer.from(JSON.stringify({ scroll_id: (v.scroll_id ?? '').split(',') })), false),
   },
 ];

@@ -209,6 +209,11 @@ export class Engine {
     return this.#native.closePit(body, opensearch, all);
   }
 
+  /** `GET /_search/point_in_time/_all` (OpenSearch): the open points in time. */
+  listPits(): Reply {
+    return this.#native.listPits();
+  }
+
   /** The next page of a scroll; the id and keep-alive come in the body or the URL. */
   scroll(body: Buffer, params: Record<string, string>): Reply {
     return this.#native.scroll(body, JSON.stringify(params));
@@ -233,9 +238,9 @@ export class Engine {
     return this.#native.mget(index, body, paramsJson(params));
   }
 
-  msearch(index: string | undefined, body: Buffer): Promise<Reply> {
+  msearch(index: string | undefined, body: Buffer, params: Record<string, string> = {}): Promise<Reply> {
     this.#searches++;
-    return this.#native.msearch(index, body);
+    return this.#native.msearch(index, body, paramsJson(params));
   }
 
   debugPanic(): Reply {

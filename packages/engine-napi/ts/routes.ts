@@ -50,6 +50,16 @@ function rootInfo(): string {
 const RESOLVE_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards'];
 
 /** `_cluster/health` waits for nothing: one node is always green (and so yellow). */
+/** `_msearch`'s URL parameters; all but the first reach every item's search (`engine/msearch.rs`). */
+const MSEARCH_PARAMS = [
+  'max_concurrent_searches',
+  'rest_total_hits_as_int',
+  'typed_keys',
+  'search_type',
+  'ccs_minimize_roundtrips',
+  'max_concurrent_shard_requests',
+  'pre_filter_shard_size',
+];
 const HEALTH_PARAMS = ['timeout', 'master_timeout', 'local', 'wait_for_status', 'wait_for_active_shards'];
 
 const routes: Route[] = [
@@ -130,14 +140,14 @@ const routes: Route[] = [
   {
     methods: ['POST', 'GET'],
     pattern: ['_msearch'],
-    params: ['max_concurrent_searches'],
-    handler: (e, req) => e.msearch(undefined, req.body),
+    params: MSEARCH_PARAMS,
+    handler: (e, req) => e.msearch(undefined, req.body, req.params),
   },
   {
     methods: ['POST', 'GET'],
     pattern: [':index', '_msearch'],
-    params: ['max_concurrent_searches'],
-    handler: (e, req, v) => e.msearch(v.index, req.body),
+    params: MSEARCH_PARAMS,
+    handler: (e, req, v) => e.msearch(v.index, req.body, req.params),
   },
   {
     methods: ['GET'],

@@ -240,6 +240,11 @@ impl Engine {
         pit::close(&self.contexts, body, dialect(opensearch))
     }
 
+    /// `GET /_search/point_in_time/_all` (OpenSearch): the open points in time.
+    pub fn list_pits(&self) -> String {
+        pit::list_all(&self.contexts)
+    }
+
     /// `/_search/scroll`: the next page of a scroll.
     pub fn scroll(&self, body: &[u8], params: &Map<String, Value>) -> Result<String> {
         scroll::next(&self.contexts, body, params)
@@ -261,8 +266,8 @@ impl Engine {
     }
 
     /// `_msearch`; `index` is the URL's default for headers without one.
-    pub fn msearch(&self, index: Option<&str>, body: &[u8]) -> Result<String> {
-        msearch::msearch(&|name, body| self.search(name, body, &Map::new()), index, body)
+    pub fn msearch(&self, index: Option<&str>, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+        msearch::msearch(&|name, body, params| self.search(name, body, params), index, body, params)
     }
 
     pub fn count(&self, name: &str, body: &[u8]) -> Result<String> {

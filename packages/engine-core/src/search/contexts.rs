@@ -45,6 +45,24 @@ pub struct Context {
     pub scroll: Option<ScrollState>,
     keep_alive: Duration,
     expires: Instant,
+    /// When it was opened, epoch milliseconds (listed by `GET /_search/point_in_time/_all`).
+    created_ms: u64,
+}
+
+/// An open point in time as OpenSearch lists it.
+pub struct PitInfo {
+    pub id: String,
+    pub created_ms: u64,
+    pub keep_alive_ms: u64,
+}
+
+/// ES's `search.max_keep_alive` default: a scroll may not ask to live longer.
+pub const MAX_KEEP_ALIVE: Duration = Duration::from_secs(24 * 3600);
+
+/// Whether `id` has the shape of the ids this registry issues (32 hex digits). Anything else
+/// was never a context id: ES answers 400 "Cannot parse", not 404 "no such context".
+pub fn is_well_formed_id(id: &str) -> bool {
+    id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 #[derive(Default)]
@@ -99,7 +117,9 @@ impl ReaderContexts {
             id = self.new_id();
         }
         let expires = Instant::now() + keep_alive;
-        map.insert(id.clone(), Context { handle, searcher, scroll, keep_alive, expires });
+        let created_ms =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+        map.insert(id.clone(), Context { handle, searcher, scroll, keep_alive, expires, created_ms });
         Ok(id)
     }
 
@@ -141,6 +161,22 @@ impl ReaderContexts {
             map.remove(id);
         }
         ids
+    }
+
+    /// The open points in time, oldest first.
+    pub fn list_pits(&self) -> Vec<PitInfo> {
+        let map = self.lock();
+        let mut pits: Vec<PitInfo> = map
+            .iter()
+            .filter(|(_, c)| c.scroll.is_none())
+            .map(|(id, c)| PitInfo {
+                id: id.clone(),
+                created_ms: c.created_ms,
+                keep_alive_ms: c.keep_alive.as_millis() as u64,
+            })
+            .collect();
+        pits.sort_by(|a, b| a.created_ms.cmp(&b.created_ms).then_with(|| a.id.cmp(&b.id)));
+        pits
     }
 
     pub fn open_count(&self) -> usize {

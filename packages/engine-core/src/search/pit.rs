@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 
-use super::contexts::{parse_keep_alive, ReaderContexts};
+use super::contexts::{is_well_formed_id, parse_keep_alive, ReaderContexts};
 use super::cost::Cost;
 use super::sort::{Order, SortSpec, SortTarget};
 use super::{execute, parse_body, parse_search_after, Render, SearchRequest};
@@ -106,7 +106,20 @@ pub fn close(contexts: &ReaderContexts, body: &[u8], d: Dialect) -> Result<(Stri
         Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(str::to_string).collect(),
         _ => return Err(EngineError::ActionRequestValidation(format!("Validation Failed: 1: [{key}] is required;"))),
     };
+    if !ids.iter().all(|id| is_well_formed_id(id)) {
+        return Err(EngineError::IllegalArgument(format!("Cannot parse point in time id [{}]", ids.join(","))));
+    }
     Ok(closed_response(&ids, |id| contexts.close(&[id.to_string()]) == 1, d))
+}
+
+/// `GET /_search/point_in_time/_all` (OpenSearch): every open point in time.
+pub fn list_all(contexts: &ReaderContexts) -> String {
+    let pits: Vec<Value> = contexts
+        .list_pits()
+        .into_iter()
+        .map(|p| json!({ "pit_id": p.id, "creation_time": p.created_ms, "keep_alive": p.keep_alive_ms }))
+        .collect();
+    json!({ "pits": pits }).to_string()
 }
 
 /// `DELETE /_search/point_in_time/_all` (OpenSearch).

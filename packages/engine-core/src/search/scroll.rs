@@ -9,11 +9,11 @@ use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 
-use super::contexts::{parse_keep_alive, ReaderContexts, ScrollState};
+use super::contexts::{is_well_formed_id, parse_keep_alive, ReaderContexts, ScrollState, MAX_KEEP_ALIVE};
 use super::cost::Cost;
 use super::pit::with_tiebreaker;
 use super::{execute, parse_body, parse_search_after, Render, SearchRequest};
-use crate::error::{EngineError, Result};
+use crate::error::{EngineError, Result, ShardCause};
 use crate::store::index::IndexHandle;
 
 /// The first page: `params` holds `scroll` (the keep-alive) beside the usual URL parameters.
@@ -26,7 +26,7 @@ pub fn start(
     cheap_only: bool,
 ) -> Result<Option<String>> {
     let started = Instant::now();
-    let keep_alive = parse_keep_alive("scroll", params.get("scroll"))?;
+    let keep_alive = scroll_keep_alive(params.get("scroll"))?;
     let mut params = params.clone();
     params.remove("scroll");
     let obj = parse_body(body)?;
@@ -75,7 +75,10 @@ pub fn next(contexts: &ReaderContexts, body: &[u8], params: &Map<String, Value>)
         .and_then(Value::as_str)
         .ok_or_else(|| EngineError::ActionRequestValidation("Validation Failed: 1: scrollId is missing;".into()))?
         .to_string();
-    let keep_alive = field("scroll").map(|v| parse_keep_alive("scroll", Some(v))).transpose()?;
+    if !is_well_formed_id(&id) {
+        return Err(cannot_parse());
+    }
+    let keep_alive = field("scroll").map(|v| scroll_keep_alive(Some(v))).transpose()?;
     let ctx = contexts.touch(&id, keep_alive)?;
     let state = ctx.scroll.ok_or_else(|| EngineError::SearchContextMissing(id.clone()))?;
     let mut req = SearchRequest::from_map(&state.body, &state.params, &ctx.handle)?;
@@ -109,8 +112,29 @@ pub fn clear(contexts: &ReaderContexts, body: &[u8], all: bool) -> Result<(Strin
                 ))
             }
         };
+        if !ids.iter().all(|id| is_well_formed_id(id)) {
+            return Err(cannot_parse());
+        }
         contexts.close(&ids)
     };
     let status = if freed == 0 && !all { 404 } else { 200 };
     Ok((json!({ "succeeded": true, "num_freed": freed }).to_string(), status))
+}
+
+fn cannot_parse() -> EngineError {
+    EngineError::IllegalArgument("Cannot parse scroll id".into())
+}
+
+/// A scroll's `scroll` time value, at most `search.max_keep_alive` (refused on the shard in ES,
+/// hence a search phase failure).
+fn scroll_keep_alive(value: Option<&Value>) -> Result<std::time::Duration> {
+    let keep_alive = parse_keep_alive("scroll", value)?;
+    if keep_alive > MAX_KEEP_ALIVE {
+        let given = value.and_then(Value::as_str).unwrap_or_default();
+        return Err(EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!("Keep alive for request ({given}) is too large. It must be less than (1d). This limit can be set by changing the [search.max_keep_alive] cluster level setting."),
+        ));
+    }
+    Ok(keep_alive)
 }
