@@ -118,3 +118,30 @@ fn translog_replays_under_the_extended_schema_after_a_crash() {
     assert_eq!(reopened.num_docs(), 1);
     assert!(reopened.mapping.get("b").is_some());
 }
+
+/// Field names ES 8 refuses in a document body, with its `document_parsing_exception`; the same
+/// names one object down, or a metadata name inside an object, are ordinary fields.
+#[test]
+fn metadata_empty_and_dotted_names_are_refused_at_index_time() {
+    let (_d, e) = common::engine();
+    e.create_index("n", br#"{"mappings":{"properties":{"tag":{"type":"keyword"}}}}"#).unwrap();
+    for (i, body) in [
+        r#"{"_id":"x"}"#,
+        r#"{"_source":{}}"#,
+        r#"{"_routing":"r"}"#,
+        r#"{"":1}"#,
+        r#"{"a..b":1}"#,
+        r#"{".a":1}"#,
+        r#"{"o":{"":1}}"#,
+    ]
+    .iter()
+    .enumerate()
+    {
+        let err = e.index_doc("n", Some(&i.to_string()), body.as_bytes(), &refresh(), false).unwrap_err();
+        assert_eq!(err.es_type_and_status(), ("document_parsing_exception", 400), "{body}: {err}");
+    }
+    let err = e.index_doc("n", Some("m"), br#"{"_seq_no":3}"#, &refresh(), false).unwrap_err();
+    assert!(err.to_string().contains("Field [_seq_no] is a metadata field"), "{err}");
+    e.index_doc("n", Some("ok"), br#"{"o":{"_id":"inner"},"tag":"a"}"#, &refresh(), false).unwrap();
+    assert_eq!(hits(&e, "n", json!({"term": {"o._id": "inner"}})), 1);
+}

@@ -52,6 +52,8 @@ pub(super) fn parse_body(body: &[u8]) -> Result<Map<String, Value>> {
         // query, so report it as ES reports a query nested past its limit.
         if e.to_string().starts_with("recursion limit exceeded") {
             crate::query::limits::nested_depth_error()
+        } else if let Some(token) = token_after_main_object(body, &e) {
+            EngineError::Parsing(format!("Unexpected token [{token}] found after the main object."))
         } else {
             json_syntax_error(&e)
         }
@@ -60,6 +62,29 @@ pub(super) fn parse_body(body: &[u8]) -> Result<Map<String, Value>> {
         Value::Object(o) => Ok(o),
         _ => Err(EngineError::Parsing("request body is required to be an object".into())),
     }
+}
+
+/// The JSON token that follows a complete body (`{"size":0}{"size":1}`), named as ES's parser
+/// names it: ES reads one object and then refuses any further token with a `parsing_exception`.
+/// `None` when the error is something else (or what follows is no token at all).
+fn token_after_main_object(body: &[u8], e: &serde_json::Error) -> Option<&'static str> {
+    if !e.to_string().starts_with("trailing characters") {
+        return None;
+    }
+    // serde_json stops at the first byte after the value; its line and column point there.
+    let line_start = body.split(|b| *b == b'\n').take(e.line().saturating_sub(1)).map(|l| l.len() + 1).sum::<usize>();
+    let next = *body.get(line_start + e.column().saturating_sub(1))?;
+    Some(match next {
+        b'{' => "START_OBJECT",
+        b'[' => "START_ARRAY",
+        b'}' => "END_OBJECT",
+        b']' => "END_ARRAY",
+        b'"' => "VALUE_STRING",
+        b'-' | b'0'..=b'9' => "VALUE_NUMBER",
+        b't' | b'f' => "VALUE_BOOLEAN",
+        b'n' => "VALUE_NULL",
+        _ => return None,
+    })
 }
 
 fn usize_param(key: &str, v: &Value) -> Result<usize> {
@@ -263,5 +288,27 @@ impl SearchRequest {
     /// The sort as given, or ES's default: relevance, best first.
     pub fn effective_sort(&self) -> Vec<SortSpec> {
         self.sort.clone().unwrap_or_else(|| vec![SortSpec::new(SortTarget::Score, sort::Order::Desc)])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refusal(body: &str) -> (String, &'static str) {
+        let e = parse_body(body.as_bytes()).unwrap_err();
+        (e.to_string(), e.es_type_and_status().0)
+    }
+
+    #[test]
+    fn a_token_after_the_body_is_a_parsing_exception_naming_it() {
+        let after = |token: &str| format!("Unexpected token [{token}] found after the main object.");
+        assert_eq!(refusal(r#"{"size":1}{"size":2}"#), (after("START_OBJECT"), "parsing_exception"));
+        assert_eq!(refusal(r#"{"size":0} 1"#), (after("VALUE_NUMBER"), "parsing_exception"));
+        assert_eq!(refusal("{\"size\":0}\n\n  true"), (after("VALUE_BOOLEAN"), "parsing_exception"));
+        assert_eq!(refusal(r#"{"size":0}]"#), (after("END_ARRAY"), "parsing_exception"));
+        // Not a token: the JSON parser's own error, as Jackson's.
+        assert_eq!(refusal(r#"{"size":0} x"#).1, "json_parse_exception");
+        assert!(parse_body(b"{\"size\":0}\n  \n").is_ok());
     }
 }

@@ -242,9 +242,51 @@ fn walk(
         if mapping.known.contains(&path) {
             continue;
         }
+        if let Some(reason) = refused_field_name(key, prefix.is_empty()) {
+            return Err(EngineError::DocumentParsing(reason));
+        }
         visit(mapping, key, &path, value, dynamic, out)?;
     }
     Ok(())
+}
+
+/// Metadata fields a document may not set in its body (ES 8's `MetadataFieldMapper`s, less
+/// `_doc_count`, which a document may carry).
+const METADATA_FIELDS: [&str; 12] = [
+    "_id",
+    "_index",
+    "_source",
+    "_routing",
+    "_seq_no",
+    "_primary_term",
+    "_version",
+    "_ignored",
+    "_field_names",
+    "_nested_path",
+    "_tier",
+    "_data_stream_timestamp",
+];
+
+/// ES 8's refusal of a field name in a document's body (a `document_parsing_exception`), if any:
+/// an empty name, a metadata field at the top level, a name starting with a dot or holding an
+/// empty segment (`a..b`).
+fn refused_field_name(key: &str, top_level: bool) -> Option<String> {
+    if key.is_empty() {
+        return Some("field name cannot be an empty string".into());
+    }
+    if top_level && METADATA_FIELDS.contains(&key) {
+        return Some(format!(
+            "Field [{key}] is a metadata field and cannot be added inside a document. Use the index API request parameters."
+        ));
+    }
+    if key.starts_with('.') {
+        return Some(format!("field name starting or ending with a [.] makes object resolution ambiguous: [{key}]"));
+    }
+    let inner = key.strip_suffix('.').unwrap_or(key);
+    if inner.split('.').any(|segment| segment.trim().is_empty()) {
+        return Some(format!("field name cannot contain only whitespace: ['{key}']"));
+    }
+    None
 }
 
 /// One unmapped value at `path` (`key` its last segments as written, possibly dotted).
