@@ -7,7 +7,10 @@
 pub mod addr;
 pub mod cidr;
 pub mod key;
+pub mod params;
+pub mod query;
 
 pub use addr::{format_ip, parse_ip};
 pub use cidr::parse_cidr;
 pub use key::{display_key, from_key, to_key};
+pub use params::IpParams;
