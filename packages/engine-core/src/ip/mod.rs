@@ -9,6 +9,8 @@ pub mod cidr;
 pub mod key;
 pub mod params;
 pub mod query;
+pub mod range_agg;
+pub(crate) mod terms_select;
 
 pub use addr::{format_ip, parse_ip};
 pub use cidr::parse_cidr;
