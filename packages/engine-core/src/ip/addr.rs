@@ -22,6 +22,11 @@ pub fn format_ip(addr: Ipv6Addr) -> String {
     }
 }
 
+/// A mapped address as Java prints an `Inet6Address` literal (`::ffff:10.0.0.0`), for error texts.
+pub(crate) fn format_v6_literal(addr: Ipv6Addr) -> String {
+    addr.to_string()
+}
+
 /// The error text ES gives for a value that is not an address.
 pub fn not_an_ip(text: &str) -> String {
     format!("'{text}' is not an IP string literal.")

@@ -57,12 +57,19 @@ fn bad(what: String) -> EngineError {
     EngineError::XContentParse(format!("[ip_range] {what}"))
 }
 
+/// A range ES could not read: its parser fails on `ranges`, caused by the address error.
+fn bad_address(cause: String) -> EngineError {
+    EngineError::XContentParseCaused {
+        reason: "[ip_range] failed to parse field [ranges]".into(),
+        cause_type: "illegal_argument_exception",
+        cause_reason: cause,
+    }
+}
+
 fn address(v: &Value) -> Result<Option<u128>> {
     match v {
         Value::Null => Ok(None),
-        Value::String(s) => {
-            parse_ip(s).map(|a| Some(u128::from(a))).ok_or_else(|| EngineError::IllegalArgument(not_an_ip(s)))
-        }
+        Value::String(s) => parse_ip(s).map(|a| Some(u128::from(a))).ok_or_else(|| bad_address(not_an_ip(s))),
         other => Err(bad(format!("failed to parse range bound [{other}]"))),
     }
 }
@@ -83,7 +90,7 @@ fn parse_range(r: &Value) -> Result<IpRangeBucket> {
             ));
         }
         let text = mask.as_str().ok_or_else(|| bad(format!("failed to parse mask [{mask}]")))?;
-        let block = parse_cidr(text).map_err(EngineError::IllegalArgument)?;
+        let block = parse_cidr(text).map_err(bad_address)?;
         let first = u128::from(block.first);
         return Ok(IpRangeBucket {
             from: Some(first),

@@ -14,8 +14,9 @@ pub(crate) fn parse(name: &str, value: &Value, bad: impl Fn() -> EngineError) ->
             .map(|v| v.as_str().and_then(parse_ip).map(to_key).ok_or_else(&bad))
             .collect::<Result<Vec<_>>>()
             .map(|keys| TermSelect::Terms(TermFilter::Exact(keys))),
+        // A 500 (aggregation_execution_exception) in OpenSearch, as for every non-string field there.
         Value::String(_) => Err(EngineError::shard(
-            ShardCause::IllegalArgument,
+            ShardCause::AggregationExecution,
             format!(
                 "Aggregation [{name}] cannot support regular expression style include/exclude settings as they can only be applied to string fields. Use an array of values for include/exclude clauses"
             ),
