@@ -8,6 +8,7 @@ pub mod date;
 pub mod engine;
 pub mod error;
 pub mod highlight;
+pub mod ip;
 pub mod knn;
 pub mod nested;
 pub mod pipeline;

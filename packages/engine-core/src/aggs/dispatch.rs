@@ -63,6 +63,7 @@ impl AggKind {
             AggKind::VariableWidth(_) => &VariableWidthHistogram,
             AggKind::RandomSampler(_) => &RandomSampler,
             AggKind::WeightedAvg(_) => &WeightedAvg,
+            AggKind::IpRange(_) => &crate::ip::range_agg::IpRange,
         }
     }
 }
@@ -188,6 +189,7 @@ fn parse_kind(def: &AggDef) -> Result<Parsed> {
         "date_histogram" => by(def, &DateHistogram),
         "auto_date_histogram" => by(def, &AutoDateHistogram),
         "range" | "date_range" => by(def, &Range),
+        "ip_range" => by(def, &crate::ip::range_agg::IpRange),
         "missing" => by(def, &Missing),
         "filter" | "filters" => by(def, &Filters),
         "adjacency_matrix" => by(def, &AdjacencyMatrix),

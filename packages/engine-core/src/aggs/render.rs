@@ -145,6 +145,9 @@ pub(crate) fn bucket_json(
     bucket_budget::consume();
     let mut obj = Map::new();
     match key {
+        KeyValue::Str(s) if ty == Some(FieldType::Ip) => {
+            obj.insert("key".into(), json!(crate::ip::display_key(s)));
+        }
         KeyValue::Str(s) => {
             obj.insert("key".into(), json!(s));
         }

@@ -110,6 +110,8 @@ pub enum AggKind {
     RandomSampler(Box<SamplerSpec>),
     /// `sum(value * weight) / sum(weight)` (`weighted_avg.rs`).
     WeightedAvg(Box<WeightedSpec>),
+    /// `ip_range`: buckets of address ranges and CIDR masks (`ip/range_agg.rs`).
+    IpRange(Box<crate::ip::range_agg::IpRangeSpec>),
 }
 
 /// How range bounds are shown: numbers (`range`) or dates (`date_range`: ISO or `format`,

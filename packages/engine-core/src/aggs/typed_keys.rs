@@ -13,7 +13,7 @@ use crate::store::mapping::FieldType;
 pub fn type_name(req: &AggRequest) -> &'static str {
     let ty = req.field.resolved.as_ref().map(|r| r.1);
     let family = |string: &'static str, long: &'static str, double: &'static str, unmapped: &'static str| match ty {
-        Some(FieldType::Keyword) => string,
+        Some(FieldType::Keyword | FieldType::Ip) => string,
         Some(FieldType::Double | FieldType::Float) => double,
         Some(_) => long,
         None => unmapped,
@@ -54,6 +54,7 @@ pub fn type_name(req: &AggRequest) -> &'static str {
         AggKind::TopHits(_) => "top_hits",
         AggKind::RandomSampler(_) => "random_sampler",
         AggKind::WeightedAvg(_) => "weighted_avg",
+        AggKind::IpRange(_) => "ip_range",
         AggKind::Pipeline(spec) => match spec.kind {
             PipelineKind::MaxBucket | PipelineKind::MinBucket => "bucket_metric_value",
             PipelineKind::StatsBucket => "stats_bucket",

@@ -27,6 +27,10 @@ impl AggMissing {
         };
         Ok(match ty {
             Some(FieldType::Keyword) => AggMissing::Str(text(value)),
+            // Held as the key the field's values are, so it sorts and renders among them.
+            Some(FieldType::Ip) => {
+                AggMissing::Str(crate::ip::to_key(value.as_str().and_then(crate::ip::parse_ip).ok_or_else(bad)?))
+            }
             Some(FieldType::Date) => AggMissing::Num(
                 crate::date::parse_date_value(value, &crate::date::DEFAULT_FORMATS).map_err(|_| bad())? as f64,
             ),

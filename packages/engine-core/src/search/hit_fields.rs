@@ -129,15 +129,16 @@ fn column_values(searcher: &Searcher, address: DocAddress, r: &Requested, mappin
     let name = mapping.schema.get_field_name(r.field.field);
     let doc = address.doc_id;
     match r.field.field_type {
-        FieldType::Keyword => {
+        FieldType::Keyword | FieldType::Ip => {
             let Ok(Some(column)) = ff.str(name) else { return Vec::new() };
             let mut text = String::new();
+            let is_ip = r.field.field_type == FieldType::Ip;
             column
                 .term_ords(doc)
                 .map(|ord| {
                     text.clear();
                     let _ = column.ord_to_str(ord, &mut text);
-                    Value::String(text.clone())
+                    Value::String(if is_ip { crate::ip::display_key(&text) } else { text.clone() })
                 })
                 .collect()
         }
@@ -216,6 +217,7 @@ fn typed(value: &Value, r: &Requested) -> Option<Value> {
             _ => None,
         },
         FieldType::Date => parse_date_value(value, &field.date_formats).ok().map(|ms| shown_date(ms, r)),
+        FieldType::Ip => value.as_str().and_then(crate::ip::parse_ip).map(|a| Value::String(crate::ip::format_ip(a))),
     }
 }
 

@@ -67,6 +67,12 @@ fn parse_one(v: &Value, spec: &SortSpec) -> Result<AfterValue> {
         SortTarget::Score => AfterValue::Num(Some(score_key_es(as_f64(v).ok_or_else(bad)? as f32))),
         SortTarget::Doc => AfterValue::Num(Some(as_i64(v).filter(|d| *d >= 0).ok_or_else(bad)? as u64)),
         SortTarget::Field { .. } => match spec.value_type().unwrap_or(FieldType::Long) {
+            // The echoed address, as the key it sorts by.
+            FieldType::Ip => AfterValue::Str(match v {
+                Value::Null => None,
+                Value::String(s) => Some(crate::ip::to_key(crate::ip::parse_ip(s).ok_or_else(bad)?)),
+                _ => return Err(bad()),
+            }),
             FieldType::Keyword | FieldType::Text => AfterValue::Str(match v {
                 Value::Null => None,
                 Value::String(s) => Some(s.clone()),

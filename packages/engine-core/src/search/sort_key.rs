@@ -178,7 +178,10 @@ impl SegSort {
             mode: spec.opts.mode,
             missing_first: spec.opts.missing_first,
             missing_key,
-            is_keyword: spec.value_type() == Some(crate::store::mapping::FieldType::Keyword),
+            is_keyword: matches!(
+                spec.value_type(),
+                Some(crate::store::mapping::FieldType::Keyword | crate::store::mapping::FieldType::Ip)
+            ),
         }
     }
 

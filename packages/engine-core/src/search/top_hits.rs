@@ -104,7 +104,9 @@ impl Collector for TopHitsCollector {
                 SortTarget::Field { tantivy_name, field_type, .. } => {
                     let as_f64 = spec.value_type().is_some_and(FieldType::is_f64);
                     match field_type {
-                        FieldType::Keyword => ff.str(tantivy_name)?.map_or(SegSource::Missing, SegSource::Str),
+                        FieldType::Keyword | FieldType::Ip => {
+                            ff.str(tantivy_name)?.map_or(SegSource::Missing, SegSource::Str)
+                        }
                         FieldType::Double | FieldType::Float => {
                             let column = ff.column_opt::<f64>(tantivy_name)?;
                             match column {
@@ -277,6 +279,9 @@ pub fn sort_values_json(hit: &Hit, specs: &[SortSpec], scale: f32) -> Vec<Value>
         .iter()
         .zip(specs)
         .map(|(part, spec)| match (part, &spec.target) {
+            (GlobalPart::Str { value, .. }, _) if spec.value_type() == Some(FieldType::Ip) => {
+                value.as_deref().map_or(Value::Null, |key| Value::String(crate::ip::display_key(key)))
+            }
             (GlobalPart::Str { value, .. }, _) => value.clone().map_or(Value::Null, Value::String),
             (GlobalPart::Num(_), SortTarget::Score) => serde_json::json!(hit.score / scale),
             (GlobalPart::Num(k), SortTarget::Doc) => {
@@ -290,7 +295,7 @@ pub fn sort_values_json(hit: &Hit, specs: &[SortSpec], scale: f32) -> Vec<Value>
                     (None, FieldType::Double | FieldType::Float) => {
                         Value::String(if high { "Infinity" } else { "-Infinity" }.into())
                     }
-                    (None, FieldType::Keyword) => Value::Null,
+                    (None, FieldType::Keyword | FieldType::Ip) => Value::Null,
                     (None, _) => serde_json::json!(if high { i64::MAX } else { i64::MIN }),
                     (Some(v), FieldType::Double | FieldType::Float) => serde_json::json!(f64_from_key(v)),
                     (Some(v), FieldType::Boolean) => serde_json::json!(v),

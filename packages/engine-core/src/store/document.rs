@@ -94,6 +94,9 @@ fn has_value(value: &Value) -> bool {
 
 fn add_value(doc: &mut TantivyDocument, fm: &FieldMapping, value: &Value, id: &str) -> Result<()> {
     if value.is_null() {
+        if let Some(addr) = fm.ip.null_value {
+            doc.add_text(fm.field, crate::ip::to_key(addr));
+        }
         return Ok(());
     }
     let bad = || parse_error(fm, value, id);
@@ -141,6 +144,11 @@ fn add_value(doc: &mut TantivyDocument, fm: &FieldMapping, value: &Value, id: &s
             };
             doc.add_bool(fm.field, b);
         }
+        FieldType::Ip => match value.as_str().and_then(crate::ip::parse_ip) {
+            Some(addr) => doc.add_text(fm.field, crate::ip::to_key(addr)),
+            None if fm.ip.ignore_malformed => {}
+            None => return Err(bad()),
+        },
     }
     Ok(())
 }

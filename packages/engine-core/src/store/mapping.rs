@@ -25,6 +25,8 @@ pub enum FieldType {
     Float,
     Date,
     Boolean,
+    /// An IP address (`ip/`): stored as a fixed-width key in a keyword-like field.
+    Ip,
 }
 
 impl FieldType {
@@ -38,6 +40,7 @@ impl FieldType {
             "float" => FieldType::Float,
             "date" => FieldType::Date,
             "boolean" => FieldType::Boolean,
+            "ip" => FieldType::Ip,
             _ => return None,
         })
     }
@@ -52,6 +55,7 @@ impl FieldType {
             FieldType::Float => "float",
             FieldType::Date => "date",
             FieldType::Boolean => "boolean",
+            FieldType::Ip => "ip",
         }
     }
 
@@ -80,6 +84,8 @@ pub struct FieldMapping {
     pub nested: Option<usize>,
     /// `similarity`: how matches on the field score (`query/similarity.rs`); `None`: the index's default.
     pub similarity: Option<String>,
+    /// An ip field's `ignore_malformed` and `null_value` (`ip/params.rs`).
+    pub ip: crate::ip::IpParams,
 }
 
 /// One `nested` object path, e.g. `comments` or `comments.replies`.
@@ -160,6 +166,7 @@ pub(crate) struct FieldSpec {
     ignore_above: Option<usize>,
     nested: Option<usize>,
     similarity: Option<String>,
+    ip: crate::ip::IpParams,
 }
 
 /// What parsing `properties` collects: the fields and the nested object paths.
@@ -268,6 +275,7 @@ impl FieldSpec {
             field,
             nested: self.nested,
             similarity: self.similarity,
+            ip: self.ip,
         }
     }
 }
@@ -295,6 +303,8 @@ pub(crate) fn add_tantivy_field(builder: &mut SchemaBuilder, tantivy_name: &str,
             builder.add_f64_field(tantivy_name, NumericOptions::default().set_fast())
         }
         FieldType::Boolean => builder.add_bool_field(tantivy_name, numeric),
+        // Keys in byte order (`ip/key.rs`): the term dictionary and string column do the rest.
+        FieldType::Ip => builder.add_text_field(tantivy_name, exact_text() | FAST),
     }
 }
 
@@ -369,6 +379,7 @@ fn parse_field(
         ignore_above: None,
         nested: scope,
         similarity: None,
+        ip: crate::ip::IpParams::default(),
     };
     let mut subfields = Vec::new();
     for (param, value) in def {
@@ -391,6 +402,7 @@ fn parse_field(
                     .ok_or_else(|| mapper_err("Failed to parse mapping: [similarity] must be a string"))?;
                 spec.similarity = Some(name.to_string());
             }
+            ("ignore_malformed" | "null_value", FieldType::Ip) => spec.ip.set(name, param, value)?,
             ("fields", _) if allow_subfields => {
                 let subs = value
                     .as_object()

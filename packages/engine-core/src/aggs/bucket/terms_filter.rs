@@ -17,6 +17,9 @@ const PARTITION_SEED: u32 = 31;
 pub(crate) fn parse_select(name: &str, key: &str, value: &Value, ty: Option<FieldType>) -> Result<TermSelect> {
     let bad = || EngineError::XContentParse(format!("[terms] failed to parse field [{key}]"));
     let numeric = ty.is_some_and(|t| t.is_i64() || t.is_f64());
+    if ty == Some(FieldType::Ip) {
+        return crate::ip::terms_select::parse(name, value, bad);
+    }
     match value {
         Value::Object(obj) => {
             if key != "include" {

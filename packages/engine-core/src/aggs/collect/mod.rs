@@ -152,7 +152,7 @@ fn build_plan(
     let accessor = match &req.field.resolved {
         None => Accessor::Unmapped,
         Some((name, ty)) => match ty {
-            FieldType::Keyword => ff.str(name)?.map_or(Accessor::Unmapped, Accessor::Str),
+            FieldType::Keyword | FieldType::Ip => ff.str(name)?.map_or(Accessor::Unmapped, Accessor::Str),
             FieldType::Double | FieldType::Float => {
                 ff.column_opt::<f64>(name)?.map_or(Accessor::Unmapped, Accessor::F64)
             }
@@ -275,6 +275,7 @@ impl Plan {
             (AggKind::Histogram { .. } | AggKind::Range { .. }, Accessor::F64(c)) => {
                 c.values_for_doc(doc).for_each(|v| self.numeric_keys(v, keys))
             }
+            (AggKind::IpRange(spec), Accessor::Str(c)) => crate::ip::range_agg::push_keys(spec, c, doc, keys),
             (_, Accessor::I64(c)) if self.is_date_histogram() => {
                 c.values_for_doc(doc).for_each(|v| self.push_date_key(v, keys))
             }

@@ -29,7 +29,7 @@ impl Aggregation for MatrixStats {
     }
 
     fn accepts(&self, _kind: &AggKind, ty: FieldType) -> bool {
-        ty != FieldType::Keyword
+        !matches!(ty, FieldType::Keyword | FieldType::Ip)
     }
 
     fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {

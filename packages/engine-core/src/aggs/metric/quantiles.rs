@@ -137,7 +137,7 @@ impl Aggregation for Percentiles {
     }
 
     fn accepts(&self, _kind: &AggKind, ty: FieldType) -> bool {
-        ty != FieldType::Keyword
+        !matches!(ty, FieldType::Keyword | FieldType::Ip)
     }
 
     fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {
@@ -159,7 +159,7 @@ impl Aggregation for PercentileRanks {
     }
 
     fn accepts(&self, _kind: &AggKind, ty: FieldType) -> bool {
-        ty != FieldType::Keyword
+        !matches!(ty, FieldType::Keyword | FieldType::Ip)
     }
 
     fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {
@@ -180,7 +180,7 @@ impl Aggregation for MedianAbsoluteDeviation {
     }
 
     fn accepts(&self, _kind: &AggKind, ty: FieldType) -> bool {
-        ty != FieldType::Keyword
+        !matches!(ty, FieldType::Keyword | FieldType::Ip)
     }
 
     fn render(&self, _req: &AggRequest, fruit: &AggFruit) -> Value {

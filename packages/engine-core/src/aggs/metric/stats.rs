@@ -79,7 +79,8 @@ impl Aggregation for Stats {
 
     /// `value_count` counts keyword values too; the others need numbers.
     fn accepts(&self, kind: &AggKind, ty: FieldType) -> bool {
-        matches!(kind, AggKind::Metric { op: MetricOp::ValueCount, .. }) || ty != FieldType::Keyword
+        matches!(kind, AggKind::Metric { op: MetricOp::ValueCount, .. })
+            || !matches!(ty, FieldType::Keyword | FieldType::Ip)
     }
 
     fn refuses_subs(&self) -> bool {

@@ -30,6 +30,9 @@ pub(crate) fn exact_query(fm: &FieldMapping, value: &Value, ctx: &LowerContext) 
         let day = ColumnRangeQuery::new(fm.field, column, lo, hi);
         return Ok(Box::new(ConstScoreQuery::new(Box::new(day), ctx.scale)));
     }
+    if fm.field_type == FieldType::Ip {
+        return Ok(crate::ip::query::block_query(fm.field, Some(crate::ip::query::term_block(value)?), ctx.scale));
+    }
     let term = exact_term(fm, value)?;
     if matches!(fm.field_type, FieldType::Double | FieldType::Float) {
         // Column-only as well (`store/mapping.rs`): the one-point range reads the fast field.
@@ -87,6 +90,7 @@ pub(crate) fn exact_term(fm: &FieldMapping, value: &Value) -> Result<Term> {
             };
             Term::from_field_bool(fm.field, b)
         }
+        FieldType::Ip => Term::from_field_text(fm.field, &crate::ip::to_key(crate::ip::query::parse_value(value)?)),
     })
 }
 
@@ -130,6 +134,10 @@ pub(super) fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dy
     let Some(fm) = ctx.mapping.get(&r.field) else { return Ok(Box::new(EmptyQuery)) };
     let field = fm.field;
     let (lower, upper): (Bound<Term>, Bound<Term>) = match fm.field_type {
+        FieldType::Ip => {
+            let block = crate::ip::query::range_block(r.gt.as_ref(), r.gte.as_ref(), r.lt.as_ref(), r.lte.as_ref())?;
+            return Ok(crate::ip::query::block_query(field, block, ctx.scale));
+        }
         FieldType::Long | FieldType::Integer | FieldType::Date => {
             // Date bounds that round up (`gt`, `lte`) cover the whole unit the text names.
             let read = |v: &Value, round_up: bool| -> Result<f64> {

@@ -66,7 +66,12 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
             crate::query::limits::check_terms_count(values.len())?;
             match ctx.mapping.get(field) {
                 None => Box::new(EmptyQuery),
-                Some(fm) if matches!(fm.field_type, FieldType::Date | FieldType::Double | FieldType::Float) => {
+                Some(fm)
+                    if matches!(
+                        fm.field_type,
+                        FieldType::Date | FieldType::Double | FieldType::Float | FieldType::Ip
+                    ) =>
+                {
                     let points = values
                         .iter()
                         .map(|v| Ok((Occur::Should, exact_query(fm, v, ctx)?)))

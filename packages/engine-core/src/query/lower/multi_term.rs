@@ -75,11 +75,14 @@ fn string_field<'a>(kind: &str, field: &str, ctx: &'a LowerContext) -> Result<Op
 }
 
 pub(crate) fn not_for_type(kind: &str, fm: &FieldMapping) -> crate::error::EngineError {
-    EngineError::shard(ShardCause::QueryShard, format!(
-        "failed to create query: Can only use {kind} queries on keyword and text fields - not on [{}] which is of type [{}]",
-        fm.name,
-        fm.field_type.name()
-    ))
+    EngineError::shard(
+        ShardCause::QueryShard,
+        format!(
+            "Can only use {kind} queries on keyword and text fields - not on [{}] which is of type [{}]",
+            fm.name,
+            fm.field_type.name()
+        ),
+    )
 }
 
 pub fn lower_prefix(field: &str, value: &str, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {

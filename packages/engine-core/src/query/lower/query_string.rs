@@ -96,7 +96,12 @@ fn leaf_query(
         QsLeaf::Text(t) => {
             if lenient {
                 if let Some(fm) = ctx.mapping.get(field).filter(|fm| !is_string_type(fm.field_type)) {
-                    if exact_term(fm, &Value::String(t.clone())).is_err() {
+                    let value = Value::String(t.clone());
+                    let bad = match fm.field_type {
+                        FieldType::Ip => crate::ip::query::term_block(&value).is_err(),
+                        _ => exact_term(fm, &value).is_err(),
+                    };
+                    if bad {
                         return Ok(QueryAst::MatchNone);
                     }
                 }
@@ -110,6 +115,14 @@ fn leaf_query(
                 fuzzy: None,
                 zero_terms_all: false,
             }
+        }
+        // A phrase on an ip field is its address or CIDR block, as ES's term query.
+        QsLeaf::Phrase { text, .. } if ftype == Some(FieldType::Ip) => {
+            let value = Value::String(text.clone());
+            if lenient && crate::ip::query::term_block(&value).is_err() {
+                return Ok(QueryAst::MatchNone);
+            }
+            QueryAst::Term { field: field_s, value }
         }
         _ if lenient && ftype.is_some() && !is_string && !matches!(leaf, QsLeaf::Range { .. } | QsLeaf::Exists) => {
             QueryAst::MatchNone
