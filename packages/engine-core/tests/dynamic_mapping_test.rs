@@ -143,5 +143,6 @@ fn metadata_empty_and_dotted_names_are_refused_at_index_time() {
     let err = e.index_doc("n", Some("m"), br#"{"_seq_no":3}"#, &refresh(), false).unwrap_err();
     assert!(err.to_string().contains("Field [_seq_no] is a metadata field"), "{err}");
     e.index_doc("n", Some("ok"), br#"{"o":{"_id":"inner"},"tag":"a"}"#, &refresh(), false).unwrap();
+    e.index_doc("n", Some("blank"), br#"{" ":1}"#, &refresh(), false).unwrap();
     assert_eq!(hits(&e, "n", json!({"term": {"o._id": "inner"}})), 1);
 }

@@ -34,3 +34,12 @@ fn flush_is_durable_but_not_a_refresh() {
     e.refresh("f").unwrap();
     assert_eq!(count(&e), 1);
 }
+
+#[test]
+fn an_index_body_with_a_key_twice_is_refused() {
+    let (_d, e) = common::engine();
+    let body = br#"{"mappings":{"properties":{"a":{"type":"keyword"},"a":{"type":"long"}}}}"#;
+    let err = e.create_index("dup", body).unwrap_err();
+    assert_eq!(err.es_type_and_status(), ("json_parse_exception", 400), "{err}");
+    assert!(err.to_string().contains("Duplicate field 'a'"), "{err}");
+}

@@ -22,7 +22,13 @@ impl DocFields {
                 EngineError::shard(ShardCause::Script, format!("No field found for [{name}] in mapping"))
             })?;
             match fm.field_type {
-                FieldType::Long | FieldType::Integer | FieldType::Double | FieldType::Float | FieldType::Boolean => {}
+                FieldType::Long
+                | FieldType::Integer
+                | FieldType::Short
+                | FieldType::Byte
+                | FieldType::Double
+                | FieldType::Float
+                | FieldType::Boolean => {}
                 other => return Err(unsupported(format!("doc['{name}'] of a [{}] field", other.name()))),
             }
             out.push((name, mapping.schema.get_field_name(fm.field).to_string(), fm.field_type));

@@ -208,7 +208,9 @@ fn typed(value: &Value, r: &Requested) -> Option<Value> {
             }
             Some(Value::String(text))
         }
-        FieldType::Long | FieldType::Integer => coerce_f64(value).map(|v| shown_number(v.trunc(), r, true)),
+        FieldType::Long | FieldType::Integer | FieldType::Short | FieldType::Byte => {
+            coerce_f64(value).map(|v| shown_number(v.trunc(), r, true))
+        }
         FieldType::Double => coerce_f64(value).map(|v| shown_number(v, r, false)),
         FieldType::Float => coerce_f64(value).map(|v| shown_number(v as f32 as f64, r, false)),
         FieldType::Boolean => match value {

@@ -91,18 +91,20 @@ fn parse_one(v: &Value, spec: &SortSpec) -> Result<AfterValue> {
                 Value::Bool(b) => Some(u64::from(*b)),
                 other => Some(as_i64(other).filter(|n| *n == 0 || *n == 1).ok_or_else(bad)? as u64),
             }),
-            ty @ (FieldType::Long | FieldType::Integer | FieldType::Date) => match v {
-                Value::Null => AfterValue::Num(None),
-                // A date sort with a `format` shows (and takes back) formatted dates.
-                Value::String(s) if ty == FieldType::Date && as_i64(v).is_none() => AfterValue::Num(Some(i64_key(
-                    crate::date::parse_date_str(s, &crate::date::DEFAULT_FORMATS).map_err(|_| bad())?,
-                ))),
-                other => {
-                    let n = as_i64(other).ok_or_else(bad)?;
-                    let sentinel = if high { i64::MAX } else { i64::MIN };
-                    AfterValue::Num((n != sentinel).then(|| i64_key(n)))
+            ty @ (FieldType::Long | FieldType::Integer | FieldType::Short | FieldType::Byte | FieldType::Date) => {
+                match v {
+                    Value::Null => AfterValue::Num(None),
+                    // A date sort with a `format` shows (and takes back) formatted dates.
+                    Value::String(s) if ty == FieldType::Date && as_i64(v).is_none() => AfterValue::Num(Some(i64_key(
+                        crate::date::parse_date_str(s, &crate::date::DEFAULT_FORMATS).map_err(|_| bad())?,
+                    ))),
+                    other => {
+                        let n = as_i64(other).ok_or_else(bad)?;
+                        let sentinel = if high { i64::MAX } else { i64::MIN };
+                        AfterValue::Num((n != sentinel).then(|| i64_key(n)))
+                    }
                 }
-            },
+            }
         },
     })
 }

@@ -101,7 +101,10 @@ impl ZoneSortCollector {
         if !spec.opts.is_default() || tantivy_name.is_empty() {
             return None;
         }
-        let integer = matches!(field_type, FieldType::Long | FieldType::Integer | FieldType::Date);
+        let integer = matches!(
+            field_type,
+            FieldType::Long | FieldType::Integer | FieldType::Short | FieldType::Byte | FieldType::Date
+        );
         if !integer || hits.scoring || has_deadline || hits.limit == 0 {
             return None;
         }

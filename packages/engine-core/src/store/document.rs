@@ -121,9 +121,15 @@ fn add_value(doc: &mut TantivyDocument, fm: &FieldMapping, value: &Value, id: &s
             }
             doc.add_text(fm.field, &text);
         }
-        FieldType::Long | FieldType::Integer => {
+        FieldType::Long | FieldType::Integer | FieldType::Short | FieldType::Byte => {
             let n = coerce_i64(value).ok_or_else(bad)?;
-            if fm.field_type == FieldType::Integer && i32::try_from(n).is_err() {
+            let fits = match fm.field_type {
+                FieldType::Integer => i32::try_from(n).is_ok(),
+                FieldType::Short => i16::try_from(n).is_ok(),
+                FieldType::Byte => i8::try_from(n).is_ok(),
+                _ => true,
+            };
+            if !fits {
                 return Err(bad());
             }
             doc.add_i64(fm.field, n);

@@ -268,8 +268,8 @@ const METADATA_FIELDS: [&str; 12] = [
 ];
 
 /// ES 8's refusal of a field name in a document's body (a `document_parsing_exception`), if any:
-/// an empty name, a metadata field at the top level, a name starting with a dot or holding an
-/// empty segment (`a..b`).
+/// an empty name, a metadata field at the top level, a name starting with a dot, a dotted name
+/// with an empty or blank segment (`a..b`).
 fn refused_field_name(key: &str, top_level: bool) -> Option<String> {
     if key.is_empty() {
         return Some("field name cannot be an empty string".into());
@@ -282,9 +282,10 @@ fn refused_field_name(key: &str, top_level: bool) -> Option<String> {
     if key.starts_with('.') {
         return Some(format!("field name starting or ending with a [.] makes object resolution ambiguous: [{key}]"));
     }
+    // Only a dotted name is split into objects (a lone " " is an ordinary name).
     let inner = key.strip_suffix('.').unwrap_or(key);
-    if inner.split('.').any(|segment| segment.trim().is_empty()) {
-        return Some(format!("field name cannot contain only whitespace: ['{key}']"));
+    if inner.contains('.') && inner.split('.').any(|segment| segment.trim().is_empty()) {
+        return Some(format!("object field cannot contain only whitespace: ['{key}']"));
     }
     None
 }

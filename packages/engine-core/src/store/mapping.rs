@@ -21,6 +21,8 @@ pub enum FieldType {
     Text,
     Long,
     Integer,
+    Short,
+    Byte,
     Double,
     Float,
     Date,
@@ -36,6 +38,8 @@ impl FieldType {
             "text" => FieldType::Text,
             "long" => FieldType::Long,
             "integer" => FieldType::Integer,
+            "short" => FieldType::Short,
+            "byte" => FieldType::Byte,
             "double" => FieldType::Double,
             "float" => FieldType::Float,
             "date" => FieldType::Date,
@@ -51,6 +55,8 @@ impl FieldType {
             FieldType::Text => "text",
             FieldType::Long => "long",
             FieldType::Integer => "integer",
+            FieldType::Short => "short",
+            FieldType::Byte => "byte",
             FieldType::Double => "double",
             FieldType::Float => "float",
             FieldType::Date => "date",
@@ -59,9 +65,9 @@ impl FieldType {
         }
     }
 
-    /// i64-backed columns: long, integer and date (epoch millis).
+    /// i64-backed columns: long, integer, short, byte and date (epoch millis).
     pub fn is_i64(self) -> bool {
-        matches!(self, FieldType::Long | FieldType::Integer | FieldType::Date)
+        matches!(self, FieldType::Long | FieldType::Integer | FieldType::Short | FieldType::Byte | FieldType::Date)
     }
 
     pub fn is_f64(self) -> bool {
@@ -291,7 +297,9 @@ pub(crate) fn add_tantivy_field(builder: &mut SchemaBuilder, tantivy_name: &str,
                 .set_index_option(IndexRecordOption::WithFreqsAndPositions);
             builder.add_text_field(tantivy_name, TextOptions::default().set_indexing_options(indexing))
         }
-        FieldType::Long | FieldType::Integer => builder.add_i64_field(tantivy_name, numeric),
+        FieldType::Long | FieldType::Integer | FieldType::Short | FieldType::Byte => {
+            builder.add_i64_field(tantivy_name, numeric)
+        }
         // Dates are column-only: ranges, sorts and aggregations read the column (with its
         // zone map, `columns/zone_map.rs`), and an exact date is a one-point range (`query/lower/exact.rs`).
         // An inverted index of millisecond timestamps (nearly one term per document)

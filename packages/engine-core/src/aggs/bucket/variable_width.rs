@@ -35,7 +35,7 @@ impl Aggregation for VariableWidthHistogram {
     }
 
     fn accepts(&self, _kind: &AggKind, ty: FieldType) -> bool {
-        ty.is_f64() || matches!(ty, FieldType::Long | FieldType::Integer)
+        ty.is_f64() || matches!(ty, FieldType::Long | FieldType::Integer | FieldType::Short | FieldType::Byte)
     }
 
     fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {

@@ -59,7 +59,7 @@ pub(crate) fn exact_term(fm: &FieldMapping, value: &Value) -> Result<Term> {
     };
     Ok(match fm.field_type {
         FieldType::Keyword | FieldType::Text => Term::from_field_text(fm.field, &value_as_text(value)),
-        FieldType::Long | FieldType::Integer => {
+        FieldType::Long | FieldType::Integer | FieldType::Short | FieldType::Byte => {
             let f = coerce_f64(value).ok_or_else(|| bad("not a number"))?;
             check_integer_range(fm, value, f)?;
             if f.fract() != 0.0 {
@@ -99,7 +99,11 @@ pub(crate) fn exact_term(fm: &FieldMapping, value: &Value) -> Result<Term> {
 fn check_integer_range(fm: &FieldMapping, value: &Value, f: f64) -> Result<()> {
     const TWO_63: f64 = 9_223_372_036_854_775_808.0;
     let (fits, type_name) = match fm.field_type {
-        FieldType::Integer => (f >= i32::MIN as f64 && f <= i32::MAX as f64, "an integer"),
+        // ES queries `short` and `byte` fields as `integer` ones (`NumberType.SHORT.termQuery`
+        // delegates to INTEGER): only values past an integer's range are refused.
+        FieldType::Integer | FieldType::Short | FieldType::Byte => {
+            (f >= i32::MIN as f64 && f <= i32::MAX as f64, "an integer")
+        }
         FieldType::Long => {
             let fits = match value {
                 Value::Number(n) if n.is_i64() => true,
@@ -138,7 +142,7 @@ pub(super) fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dy
             let block = crate::ip::query::range_block(r.gt.as_ref(), r.gte.as_ref(), r.lt.as_ref(), r.lte.as_ref())?;
             return Ok(crate::ip::query::block_query(field, block, ctx.scale));
         }
-        FieldType::Long | FieldType::Integer | FieldType::Date => {
+        FieldType::Long | FieldType::Integer | FieldType::Short | FieldType::Byte | FieldType::Date => {
             // Date bounds that round up (`gt`, `lte`) cover the whole unit the text names.
             let read = |v: &Value, round_up: bool| -> Result<f64> {
                 if fm.field_type == FieldType::Date {

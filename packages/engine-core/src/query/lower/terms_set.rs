@@ -27,7 +27,7 @@ pub fn lower_terms_set(ts: &TermsSetAst, ctx: &mut LowerContext) -> Result<Box<d
         }
         TermsSetRequired::Field(name) => {
             let column = match ctx.mapping.get(name) {
-                Some(m) if matches!(m.field_type, crate::store::mapping::FieldType::Long | crate::store::mapping::FieldType::Integer) => {
+                Some(m) if matches!(m.field_type, crate::store::mapping::FieldType::Long | crate::store::mapping::FieldType::Integer | crate::store::mapping::FieldType::Short | crate::store::mapping::FieldType::Byte) => {
                     ctx.mapping.schema.get_field_name(m.field).to_string()
                 }
                 Some(m) => {
