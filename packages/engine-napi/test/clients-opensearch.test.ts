@@ -432,8 +432,7 @@ describe('opensearch-js: scroll and point in time', () => {
     expect(deleted.body.pits?.[0]?.successful).toBe(true);
   });
 
-  // Missing: GET /_search/point_in_time/_all (the candidate answers 405).
-  it.fails('lists open points in time', async () => {
+  it('lists open points in time', async () => {
     await seeded('os-pit-list', 1);
     const pit = await client.createPit({ index: ['os-pit-list'], keep_alive: '1m' });
     const all = await client.getAllPits();
