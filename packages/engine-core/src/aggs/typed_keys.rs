@@ -54,6 +54,8 @@ pub fn type_name(req: &AggRequest) -> &'static str {
         AggKind::TopHits(_) => "top_hits",
         AggKind::RandomSampler(_) => "random_sampler",
         AggKind::WeightedAvg(_) => "weighted_avg",
+        AggKind::Geo(g) if matches!(**g, crate::geo::aggs::GeoAgg::Grid { .. }) => "geohash_grid",
+        AggKind::Geo(_) => "geo_distance",
         AggKind::Pipeline(spec) => match spec.kind {
             PipelineKind::MaxBucket | PipelineKind::MinBucket => "bucket_metric_value",
             PipelineKind::StatsBucket => "stats_bucket",

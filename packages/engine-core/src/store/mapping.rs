@@ -25,6 +25,7 @@ pub enum FieldType {
     Float,
     Date,
     Boolean,
+    GeoPoint,
 }
 
 impl FieldType {
@@ -38,6 +39,7 @@ impl FieldType {
             "float" => FieldType::Float,
             "date" => FieldType::Date,
             "boolean" => FieldType::Boolean,
+            "geo_point" => FieldType::GeoPoint,
             _ => return None,
         })
     }
@@ -52,6 +54,7 @@ impl FieldType {
             FieldType::Float => "float",
             FieldType::Date => "date",
             FieldType::Boolean => "boolean",
+            FieldType::GeoPoint => "geo_point",
         }
     }
 
@@ -295,6 +298,7 @@ pub(crate) fn add_tantivy_field(builder: &mut SchemaBuilder, tantivy_name: &str,
             builder.add_f64_field(tantivy_name, NumericOptions::default().set_fast())
         }
         FieldType::Boolean => builder.add_bool_field(tantivy_name, numeric),
+        FieldType::GeoPoint => crate::geo::add_geo_field(builder, tantivy_name),
     }
 }
 
@@ -405,6 +409,7 @@ fn parse_field(
             // Accepted with ES defaults only: we always index and keep doc values.
             ("index" | "doc_values" | "store" | "norms", _) => {}
             ("analyzer" | "search_analyzer", FieldType::Text) if value == "standard" => {}
+            ("ignore_z_value", FieldType::GeoPoint) if value == true => {}
             _ => {
                 return Err(mapper_err(&format!(
                     "Failed to parse mapping: unknown parameter [{param}] on mapper [{name}] of type [{type_name}]"
@@ -486,9 +491,9 @@ mod tests {
 
     #[test]
     fn rejects_unknown_types_and_parameters() {
-        let err = Mapping::from_mappings_json(&json!({"properties": {"a": {"type": "geo_point"}}})).unwrap_err();
+        let err = Mapping::from_mappings_json(&json!({"properties": {"a": {"type": "geo_shape"}}})).unwrap_err();
         assert_eq!(err.es_type_and_status().0, "mapper_parsing_exception");
-        assert!(err.to_string().contains("No handler for type [geo_point]"));
+        assert!(err.to_string().contains("No handler for type [geo_shape]"));
         let err = Mapping::from_mappings_json(&json!({"properties": {"a": {"type": "long", "bogus": 1}}})).unwrap_err();
         assert!(err.to_string().contains("unknown parameter [bogus]"));
     }
