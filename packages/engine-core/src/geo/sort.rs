@@ -158,7 +158,7 @@ fn reduce(all: &mut [f64], mode: SortMode) -> f64 {
         SortMode::Avg => all.iter().sum::<f64>() / n as f64,
         SortMode::Median => {
             all.sort_unstable_by(f64::total_cmp);
-            if n % 2 == 0 {
+            if n.is_multiple_of(2) {
                 (all[n / 2 - 1] + all[n / 2]) / 2.0
             } else {
                 all[n / 2]
