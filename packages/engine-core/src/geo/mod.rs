@@ -5,6 +5,7 @@
 pub mod aggs;
 pub mod distance;
 pub mod encoding;
+pub mod filter;
 pub mod geohash;
 pub mod parse;
 pub mod query;
