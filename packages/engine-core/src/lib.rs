@@ -7,6 +7,7 @@ pub mod columns;
 pub mod date;
 pub mod engine;
 pub mod error;
+pub mod geo;
 pub mod highlight;
 pub mod ip;
 pub mod knn;

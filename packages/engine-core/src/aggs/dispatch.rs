@@ -64,6 +64,8 @@ impl AggKind {
             AggKind::RandomSampler(_) => &RandomSampler,
             AggKind::WeightedAvg(_) => &WeightedAvg,
             AggKind::IpRange(_) => &crate::ip::range_agg::IpRange,
+            AggKind::Geo(g) if matches!(**g, crate::geo::aggs::GeoAgg::Grid { .. }) => &crate::geo::aggs::GeohashGrid,
+            AggKind::Geo(_) => &crate::geo::aggs::GeoDistanceAgg,
         }
     }
 }
@@ -197,6 +199,8 @@ fn parse_kind(def: &AggDef) -> Result<Parsed> {
         "nested" | "reverse_nested" => by(def, &Nested),
         "composite" => by(def, &Composite),
         "random_sampler" => by(def, &RandomSampler),
+        "geohash_grid" => by(def, &crate::geo::aggs::GeohashGrid),
+        "geo_distance" => by(def, &crate::geo::aggs::GeoDistanceAgg),
         other if crate::pipeline::is_pipeline(other) => by(def, &Pipeline),
         other => Err(EngineError::Parsing(format!("Unknown aggregation type [{other}]"))),
     }
@@ -218,7 +222,7 @@ fn check_field_type(
             ),
         ));
     }
-    if !agg.accepts(kind, ty) {
+    if !agg.accepts(kind, ty) || (ty == FieldType::GeoPoint && !crate::geo::aggs::reads_geo(kind)) {
         return Err(EngineError::shard(
             ShardCause::IllegalArgument,
             format!("Field [{field}] of type [{}] is not supported for aggregation [{kind_name}]", ty.name()),

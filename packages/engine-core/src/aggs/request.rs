@@ -53,6 +53,8 @@ pub enum AggKind {
         /// `offset`, bounds, `keyed`, `order` (`histogram.rs`).
         opts: Box<HistogramOpts>,
     },
+    /// `geohash_grid` and `geo_distance` (`geo/aggs.rs`).
+    Geo(Box<crate::geo::aggs::GeoAgg>),
     Range {
         ranges: Vec<RangeSpec>,
         keys: RangeKeys,

@@ -55,6 +55,8 @@ pub fn type_name(req: &AggRequest) -> &'static str {
         AggKind::RandomSampler(_) => "random_sampler",
         AggKind::WeightedAvg(_) => "weighted_avg",
         AggKind::IpRange(_) => "ip_range",
+        AggKind::Geo(g) if matches!(**g, crate::geo::aggs::GeoAgg::Grid { .. }) => "geohash_grid",
+        AggKind::Geo(_) => "geo_distance",
         AggKind::Pipeline(spec) => match spec.kind {
             PipelineKind::MaxBucket | PipelineKind::MinBucket => "bucket_metric_value",
             PipelineKind::StatsBucket => "stats_bucket",

@@ -275,6 +275,7 @@ impl Extractor<'_> {
             | QueryAst::MatchNone
             | QueryAst::Range(_)
             | QueryAst::Exists { .. }
+            | QueryAst::Geo(_)
             | QueryAst::Ids { .. }
             | QueryAst::Knn(_)
             | QueryAst::MoreLikeThis(_) => {}

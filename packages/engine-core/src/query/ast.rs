@@ -129,6 +129,8 @@ pub enum QueryAst {
     CrossFields(Box<CrossFieldsAst>),
     /// `script`: the documents the script answers true for (`script/`'s Painless subset).
     Script(Box<crate::script::Script>),
+    /// `geo_distance` / `geo_bounding_box` (`geo/query.rs`).
+    Geo(Box<crate::geo::query::GeoQuery>),
 }
 
 #[derive(Debug, Clone, PartialEq)]

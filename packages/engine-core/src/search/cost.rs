@@ -63,6 +63,7 @@ fn may_be_heavy(query: &QueryAst) -> bool {
         | QueryAst::Range(_)
         | QueryAst::Match { .. }
         | QueryAst::Exists { .. }
+        | QueryAst::Geo(_)
         | QueryAst::Ids { .. }
         | QueryAst::CombinedFields { .. }
         | QueryAst::CrossFields(_)

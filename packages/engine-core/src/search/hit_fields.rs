@@ -213,6 +213,7 @@ fn typed(value: &Value, r: &Requested) -> Option<Value> {
         }
         FieldType::Double => coerce_f64(value).map(|v| shown_number(v, r, false)),
         FieldType::Float => coerce_f64(value).map(|v| shown_number(v as f32 as f64, r, false)),
+        FieldType::GeoPoint => crate::geo::parse::geojson(value),
         FieldType::Boolean => match value {
             Value::Bool(b) => Some(Value::Bool(*b)),
             Value::String(s) if s == "true" || s == "false" => Some(Value::Bool(s == "true")),

@@ -28,6 +28,7 @@ fn bad_value(spec: &SortSpec) -> EngineError {
         SortTarget::Score => "_score",
         SortTarget::Doc => "_doc",
         SortTarget::Field { name, .. } => name.as_str(),
+        SortTarget::GeoDistance(g) => g.field.as_str(),
     };
     EngineError::shard(ShardCause::IllegalArgument, format!("Failed to parse search_after value for field [{field}]."))
 }
@@ -66,6 +67,10 @@ fn parse_one(v: &Value, spec: &SortSpec) -> Result<AfterValue> {
     Ok(match &spec.target {
         SortTarget::Score => AfterValue::Num(Some(score_key_es(as_f64(v).ok_or_else(bad)? as f32))),
         SortTarget::Doc => AfterValue::Num(Some(as_i64(v).filter(|d| *d >= 0).ok_or_else(bad)? as u64)),
+        SortTarget::GeoDistance(_) => match v {
+            Value::String(s) if s == "Infinity" => AfterValue::Num(Some(f64_key(f64::INFINITY))),
+            _ => AfterValue::Num(Some(f64_key(as_f64(v).ok_or_else(bad)?))),
+        },
         SortTarget::Field { .. } => match spec.value_type().unwrap_or(FieldType::Long) {
             // The echoed address, as the key it sorts by.
             FieldType::Ip => AfterValue::Str(match v {
@@ -86,6 +91,7 @@ fn parse_one(v: &Value, spec: &SortSpec) -> Result<AfterValue> {
                 Value::String(s) if s == if high { "Infinity" } else { "-Infinity" } => AfterValue::Num(None),
                 _ => AfterValue::Num(Some(f64_key(as_f64(v).ok_or_else(bad)?))),
             },
+            FieldType::GeoPoint => return Err(bad()),
             FieldType::Boolean => AfterValue::Num(match v {
                 Value::Null => None,
                 Value::Bool(b) => Some(u64::from(*b)),

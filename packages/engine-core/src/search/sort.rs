@@ -34,6 +34,8 @@ pub enum SortTarget {
         tantivy_name: String,
         field_type: FieldType,
     },
+    /// `_geo_distance`: by the distance from points (`geo/sort.rs`).
+    GeoDistance(Box<crate::geo::sort::GeoSortSpec>),
 }
 
 /// Which of a document's values a field sort uses; `None` in `SortOpts` means ES's default
@@ -113,6 +115,9 @@ pub fn parse_sort(value: &Value, mapping: &Mapping) -> Result<Vec<SortSpec>> {
 }
 
 fn parse_one(item: &Value, mapping: &Mapping) -> Result<SortSpec> {
+    if let Some(geo) = item.as_object().filter(|o| o.len() == 1).and_then(|o| o.get("_geo_distance")) {
+        return crate::geo::sort::parse_geo_sort(geo, mapping);
+    }
     let (name, opts) = match item {
         Value::String(s) => (s.as_str(), FieldOptions::default()),
         Value::Object(o) if o.len() == 1 => {
@@ -171,6 +176,12 @@ fn field_target(field: &str, unmapped_type: Option<&str>, mapping: &Mapping) -> 
         })?;
         return Ok(SortTarget::Field { name: field.to_string(), tantivy_name: String::new(), field_type });
     };
+    if fm.field_type == FieldType::GeoPoint {
+        return Err(EngineError::shard(
+            ShardCause::IllegalArgument,
+            "can't sort on geo_point field without using specific sorting feature, like geo_distance",
+        ));
+    }
     if fm.field_type == FieldType::Text {
         return Err(EngineError::shard(ShardCause::IllegalArgument, format!("Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [{field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.")));
     }

@@ -71,6 +71,8 @@ pub(super) enum SegSource {
     F64AsI64(Column<f64>),
     Bool(Column<bool>),
     Str(StrColumn),
+    /// `_geo_distance`: the distance as a double.
+    Geo(Box<crate::geo::sort::SegGeoSort>),
     Missing,
 }
 
@@ -147,6 +149,7 @@ impl SegSource {
             SegSource::F64AsI64(c) => pick_i64(c.values_for_doc(doc).map(|v| v as i64), mode).map(i64_key),
             SegSource::Bool(c) => pick(&mut c.values_for_doc(doc).map(u64::from)),
             SegSource::Str(c) => pick(&mut c.term_ords(doc)),
+            SegSource::Geo(g) => Some(f64_key(g.distance(doc, order, Some(mode)))),
             SegSource::Missing => None,
         }
     }

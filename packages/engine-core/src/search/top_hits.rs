@@ -99,6 +99,7 @@ impl Collector for TopHitsCollector {
             let source = match &spec.target {
                 SortTarget::Score => SegSource::Score(self.scale),
                 SortTarget::Doc => SegSource::Doc(segment),
+                SortTarget::GeoDistance(g) => SegSource::Geo(Box::new(crate::geo::sort::SegGeoSort::open(g, reader)?)),
                 // An unmapped field sorted by `unmapped_type`: no document has a value.
                 SortTarget::Field { tantivy_name, .. } if tantivy_name.is_empty() => SegSource::Missing,
                 SortTarget::Field { tantivy_name, field_type, .. } => {
@@ -284,6 +285,9 @@ pub fn sort_values_json(hit: &Hit, specs: &[SortSpec], scale: f32) -> Vec<Value>
             }
             (GlobalPart::Str { value, .. }, _) => value.clone().map_or(Value::Null, Value::String),
             (GlobalPart::Num(_), SortTarget::Score) => serde_json::json!(hit.score / scale),
+            (GlobalPart::Num(k), SortTarget::GeoDistance(_)) => {
+                crate::geo::sort::sort_value_json(unpart(*k, spec.order, false).map_or(f64::INFINITY, f64_from_key))
+            }
             (GlobalPart::Num(k), SortTarget::Doc) => {
                 serde_json::json!(unpart(*k, spec.order, false).unwrap_or(0) as i64)
             }

@@ -72,6 +72,10 @@ pub(crate) fn add_field(
     if fm.field_type == FieldType::Text && has_value(value) {
         doc.add_text(mapping.field_names_field, &fm.name);
     }
+    if fm.field_type == FieldType::GeoPoint {
+        crate::geo::add_points(doc, fm, value, id)?;
+        return Ok(direct);
+    }
     match value {
         Value::Array(items) => {
             for item in items {
@@ -155,6 +159,7 @@ fn add_value(doc: &mut TantivyDocument, fm: &FieldMapping, value: &Value, id: &s
             None if fm.ip.ignore_malformed => {}
             None => return Err(bad()),
         },
+        FieldType::GeoPoint => unreachable!("geo points are added by `geo::add_points`"),
     }
     Ok(())
 }

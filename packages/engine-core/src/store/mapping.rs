@@ -29,6 +29,7 @@ pub enum FieldType {
     Boolean,
     /// An IP address (`ip/`): stored as a fixed-width key in a keyword-like field.
     Ip,
+    GeoPoint,
 }
 
 impl FieldType {
@@ -45,6 +46,7 @@ impl FieldType {
             "date" => FieldType::Date,
             "boolean" => FieldType::Boolean,
             "ip" => FieldType::Ip,
+            "geo_point" => FieldType::GeoPoint,
             _ => return None,
         })
     }
@@ -62,6 +64,7 @@ impl FieldType {
             FieldType::Date => "date",
             FieldType::Boolean => "boolean",
             FieldType::Ip => "ip",
+            FieldType::GeoPoint => "geo_point",
         }
     }
 
@@ -313,6 +316,7 @@ pub(crate) fn add_tantivy_field(builder: &mut SchemaBuilder, tantivy_name: &str,
         FieldType::Boolean => builder.add_bool_field(tantivy_name, numeric),
         // Keys in byte order (`ip/key.rs`): the term dictionary and string column do the rest.
         FieldType::Ip => builder.add_text_field(tantivy_name, exact_text() | FAST),
+        FieldType::GeoPoint => crate::geo::add_geo_field(builder, tantivy_name),
     }
 }
 
@@ -425,6 +429,7 @@ fn parse_field(
             // Accepted with ES defaults only: we always index and keep doc values.
             ("index" | "doc_values" | "store" | "norms", _) => {}
             ("analyzer" | "search_analyzer", FieldType::Text) if value == "standard" => {}
+            ("ignore_z_value", FieldType::GeoPoint) if value == true => {}
             _ => {
                 return Err(mapper_err(&format!(
                     "Failed to parse mapping: unknown parameter [{param}] on mapper [{name}] of type [{type_name}]"
@@ -506,9 +511,9 @@ mod tests {
 
     #[test]
     fn rejects_unknown_types_and_parameters() {
-        let err = Mapping::from_mappings_json(&json!({"properties": {"a": {"type": "geo_point"}}})).unwrap_err();
+        let err = Mapping::from_mappings_json(&json!({"properties": {"a": {"type": "geo_shape"}}})).unwrap_err();
         assert_eq!(err.es_type_and_status().0, "mapper_parsing_exception");
-        assert!(err.to_string().contains("No handler for type [geo_point]"));
+        assert!(err.to_string().contains("No handler for type [geo_shape]"));
         let err = Mapping::from_mappings_json(&json!({"properties": {"a": {"type": "long", "bogus": 1}}})).unwrap_err();
         assert!(err.to_string().contains("unknown parameter [bogus]"));
     }

@@ -78,6 +78,12 @@ fn parse_source(name: &str, kind: &str, body: &Map<String, Value>, mapping: &Map
     })?;
     let resolved =
         mapping.get(&field_name).map(|fm| (mapping.schema.get_field_name(fm.field).to_string(), fm.field_type));
+    if let Some((_, FieldType::GeoPoint)) = resolved {
+        return Err(EngineError::shard(
+            ShardCause::IllegalArgument,
+            format!("Field [{field_name}] of type [geo_point] is not supported for aggregation [composite]"),
+        ));
+    }
     if let Some((_, FieldType::Text)) = resolved {
         return Err(EngineError::shard(ShardCause::IllegalArgument, format!("Fielddata is disabled on [{field_name}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead.")));
     }

@@ -165,7 +165,7 @@ fn range_kind(
     Ok((ranges, keys))
 }
 
-fn render_range(
+pub(crate) fn render_range(
     req: &AggRequest,
     ranges: &[RangeSpec],
     keys: &RangeKeys,

@@ -152,6 +152,6 @@ fn add_zero_buckets(plan: &Plan, buckets: &mut KeyMap<SegBucket>) {
         Accessor::I64(c) => (0..c.values.num_vals()).for_each(|i| add(c.values.get_val(i) as u64)),
         Accessor::F64(c) => (0..c.values.num_vals()).for_each(|i| add(c.values.get_val(i).to_bits())),
         Accessor::Bool(c) => (0..c.values.num_vals()).for_each(|i| add(u64::from(c.values.get_val(i)))),
-        Accessor::Unmapped => {}
+        Accessor::Geo(_) | Accessor::Unmapped => {}
     }
 }

@@ -52,6 +52,8 @@ enum Accessor {
     F64(Column<f64>),
     Bool(Column<bool>),
     Str(StrColumn),
+    /// geo_point: packed encoded points (`geo/encoding.rs`).
+    Geo(Column<u64>),
     Unmapped,
 }
 
@@ -158,6 +160,7 @@ fn build_plan(
             }
             FieldType::Boolean => ff.column_opt::<bool>(name)?.map_or(Accessor::Unmapped, Accessor::Bool),
             FieldType::Text => Accessor::Unmapped,
+            FieldType::GeoPoint => ff.column_opt::<u64>(name)?.map_or(Accessor::Unmapped, Accessor::Geo),
             _ => ff.column_opt::<i64>(name)?.map_or(Accessor::Unmapped, Accessor::I64),
         },
     };
@@ -226,6 +229,7 @@ impl Plan {
             Accessor::Bool(c) => c.values_for_doc(doc).for_each(|v| state.add(u8::from(v) as f64)),
             // value_count on keywords counts values; other metrics reject keywords at parse time.
             Accessor::Str(c) => c.term_ords(doc).for_each(|_| state.add(0.0)),
+            Accessor::Geo(c) => c.values_for_doc(doc).for_each(|_| state.add(0.0)),
             Accessor::Unmapped => {}
         }
         if state.count == before {
@@ -269,6 +273,7 @@ impl Plan {
                     keys.push(0);
                 }
             }
+            (AggKind::Geo(geo), Accessor::Geo(c)) => c.values_for_doc(doc).for_each(|v| geo.push_keys(v, keys)),
             (AggKind::Histogram { .. } | AggKind::Range { .. }, Accessor::I64(c)) => {
                 c.values_for_doc(doc).for_each(|v| self.numeric_keys(v as f64, keys))
             }
@@ -286,7 +291,7 @@ impl Plan {
             (_, Accessor::F64(c)) => keys.extend(c.values_for_doc(doc).map(f64::to_bits)),
             (_, Accessor::Bool(c)) => keys.extend(c.values_for_doc(doc).map(u64::from)),
             (_, Accessor::Str(c)) => keys.extend(c.term_ords(doc)),
-            (_, Accessor::Unmapped) => {}
+            (_, Accessor::Geo(_) | Accessor::Unmapped) => {}
         }
         if keys.is_empty() {
             if let Some(missing) = &self.missing {
@@ -326,6 +331,7 @@ impl Plan {
             Accessor::F64(c) => c.values_for_doc(doc).next().is_some(),
             Accessor::Bool(c) => c.values_for_doc(doc).next().is_some(),
             Accessor::Str(c) => c.term_ords(doc).next().is_some(),
+            Accessor::Geo(c) => c.values_for_doc(doc).next().is_some(),
             Accessor::Unmapped => false,
         }
     }
@@ -367,7 +373,7 @@ impl Plan {
             Accessor::I64(c) => out.extend(c.values_for_doc(doc).map(|v| v as f64)),
             Accessor::F64(c) => out.extend(c.values_for_doc(doc)),
             Accessor::Bool(c) => out.extend(c.values_for_doc(doc).map(|v| u8::from(v) as f64)),
-            Accessor::Str(_) | Accessor::Unmapped => {}
+            Accessor::Str(_) | Accessor::Geo(_) | Accessor::Unmapped => {}
         }
         if out.len() == before {
             out.extend(self.kind.missing_value());

@@ -135,6 +135,8 @@ fn parse_query_at_depth(value: &Value) -> Result<QueryAst> {
         "nested" => nested::parse(body),
         "terms_set" => terms_set::parse(body),
         "script" => script::parse(body),
+        "geo_distance" => crate::geo::query::parse_geo_distance(body),
+        "geo_bounding_box" => crate::geo::query::parse_geo_bounding_box(body),
         other => Err(EngineError::Parsing(format!("unknown query [{other}]"))),
     }
 }

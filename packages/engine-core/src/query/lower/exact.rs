@@ -47,6 +47,7 @@ pub(crate) fn exact_query(fm: &FieldMapping, value: &Value, ctx: &LowerContext) 
 
 /// The term an exact-value query (term, terms, match on non-text) looks up.
 pub(crate) fn exact_term(fm: &FieldMapping, value: &Value) -> Result<Term> {
+    crate::geo::query::refuse_exact(fm)?;
     let bad = |what: &str| {
         EngineError::shard(
             ShardCause::QueryShard,
@@ -76,6 +77,7 @@ pub(crate) fn exact_term(fm: &FieldMapping, value: &Value) -> Result<Term> {
         FieldType::Float => {
             Term::from_field_f64(fm.field, coerce_f64(value).ok_or_else(|| bad("not a number"))? as f32 as f64)
         }
+        FieldType::GeoPoint => unreachable!("refused above"),
         FieldType::Date => Term::from_field_i64(
             fm.field,
             parse_date_value(value, &fm.date_formats)
@@ -137,6 +139,7 @@ pub(crate) fn value_as_text(value: &Value) -> String {
 pub(super) fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
     let Some(fm) = ctx.mapping.get(&r.field) else { return Ok(Box::new(EmptyQuery)) };
     let field = fm.field;
+    crate::geo::query::refuse_range(fm)?;
     let (lower, upper): (Bound<Term>, Bound<Term>) = match fm.field_type {
         FieldType::Ip => {
             let block = crate::ip::query::range_block(r.gt.as_ref(), r.gte.as_ref(), r.lt.as_ref(), r.lte.as_ref())?;
@@ -216,7 +219,7 @@ pub(super) fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dy
             }
             (lower, upper)
         }
-        FieldType::Text | FieldType::Boolean => {
+        FieldType::Text | FieldType::Boolean | FieldType::GeoPoint => {
             return Err(EngineError::shard(
                 ShardCause::QueryShard,
                 format!("failed to create query: range queries on [{}] fields are not supported", fm.field_type.name()),

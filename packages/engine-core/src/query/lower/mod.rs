@@ -147,6 +147,7 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
             let scope = Box::new(ConstScoreQuery::new(ctx.all_docs(), 0.0));
             Box::new(BooleanQuery::new(vec![(Occur::Must, Box::new(query) as Box<dyn Query>), (Occur::Must, scope)]))
         }
+        QueryAst::Geo(q) => crate::geo::query::lower_geo(q, ctx)?,
         QueryAst::NestedObjects => match &ctx.mapping.nested {
             None => Box::new(EmptyQuery),
             Some(nested) => {
