@@ -165,3 +165,20 @@ fn large_bulks_prepared_in_parallel_keep_item_order() {
     let count: serde_json::Value = serde_json::from_str(&e.count("big", b"{}").unwrap()).unwrap();
     assert_eq!(count["count"], 1999);
 }
+
+/// A bulk's documents land in one segment in the bulk's order (as one ES bulk does on one shard),
+/// so hits of equal score come in that order, the same on every run.
+#[test]
+fn equal_scores_come_in_the_order_of_the_bulk() {
+    let (_d, e) = common::engine();
+    e.create_index("ties", common::MAPPING.as_bytes()).unwrap();
+    let ids: Vec<String> = (0..600).map(|i| format!("d{:03}", (i * 7919) % 600)).collect();
+    let mut body = String::new();
+    for id in &ids {
+        body.push_str(&format!("{}\n{}\n", json!({"index": {"_id": id}}), json!({"status": "same"})));
+    }
+    e.bulk(Some("ties"), body.as_bytes(), engine_core::engine::RefreshPolicy::Immediate).unwrap();
+    let out = common::search(&e, "ties", json!({"query": {"term": {"status": "same"}}, "size": 600}));
+    let got: Vec<&str> = out["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap()).collect();
+    assert_eq!(got, ids.iter().map(String::as_str).collect::<Vec<_>>());
+}

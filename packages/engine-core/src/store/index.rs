@@ -339,14 +339,25 @@ impl IndexHandle {
             }
         }
         let durable = st.translog.write(&ops)?;
+        // The whole bulk as one batch: tantivy indexes a batch on one thread into one segment, in
+        // order, as ES indexes a bulk's documents on one shard; documents one by one would be
+        // spread over the indexing threads, and hits of equal score would come in an order that
+        // changes from run to run. Bulks still index in parallel with each other.
+        let mut batch = Vec::with_capacity(docs.len());
         for (delete, doc, nested) in docs {
             if let Some(term) = delete {
-                self.delete_nested_objects(st.writer(), &term);
-                st.writer().delete_term(term);
+                if let (Some(nested), Some(id)) = (&self.mapping.nested, term.value().as_str()) {
+                    batch.push(UserOperation::Delete(Term::from_field_text(nested.root_field, id)));
+                }
+                batch.push(UserOperation::Delete(term));
             }
             if let Some(doc) = doc {
-                self.add_block(st.writer(), doc, nested)?;
+                batch.extend(nested.into_iter().map(UserOperation::Add));
+                batch.push(UserOperation::Add(doc));
             }
+        }
+        if !batch.is_empty() {
+            st.writer().run(batch)?;
         }
         if !ops.is_empty() {
             st.dirty = true;
