@@ -11,6 +11,7 @@ use crate::error::{EngineError, Result, ShardCause};
 use crate::query::ast::QueryAst;
 use crate::query::similarity::{Similarities, TermScoring};
 use crate::query::tantivy::bm25_term::Bm25TermQuery;
+use crate::query::tantivy::field_statistics::FieldStatistics;
 use crate::store::mapping::Mapping;
 
 /// tantivy's BM25 keeps Lucene's old `(k1 + 1)` factor that Lucene 8+ (and so ES) dropped:
@@ -56,17 +57,24 @@ impl<'a> LowerContext<'a> {
         similarities.term_scoring(named)
     }
 
-    /// A scored term of a text or keyword field, by the field's similarity.
+    /// A scored term of a text or keyword field, by the field's similarity, over the documents
+    /// that have the field (`FieldStatistics`).
     pub fn scored_term(&self, term: Term) -> Box<dyn Query> {
-        match self.scoring(term.field()) {
-            TermScoring::Native => Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)),
-            TermScoring::Boosted(f) => {
-                Box::new(BoostQuery::new(Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)), f))
+        let field = term.field();
+        match self.scoring(field) {
+            TermScoring::Native => {
+                FieldStatistics::wrap(field, Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)))
             }
+            TermScoring::Boosted(f) => Box::new(BoostQuery::new(
+                FieldStatistics::wrap(field, Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs))),
+                f,
+            )),
             TermScoring::Constant(score) => {
                 Box::new(ConstScoreQuery::new(Box::new(TermQuery::new(term, IndexRecordOption::Basic)), score))
             }
-            TermScoring::Custom { k1, b, factor } => Box::new(Bm25TermQuery { term, k1, b, factor }),
+            TermScoring::Custom { k1, b, factor } => {
+                FieldStatistics::wrap(field, Box::new(Bm25TermQuery { term, k1, b, factor }))
+            }
         }
     }
 
@@ -79,8 +87,8 @@ impl<'a> LowerContext<'a> {
         what: &str,
     ) -> Result<Box<dyn Query>> {
         Ok(match self.scoring(field) {
-            TermScoring::Native => query,
-            TermScoring::Boosted(f) => Box::new(BoostQuery::new(query, f)),
+            TermScoring::Native => FieldStatistics::wrap(field, query),
+            TermScoring::Boosted(f) => Box::new(BoostQuery::new(FieldStatistics::wrap(field, query), f)),
             TermScoring::Constant(score) => Box::new(ConstScoreQuery::new(query, score)),
             // Refused rather than scored with the wrong parameters.
             TermScoring::Custom { .. } => {

@@ -16,6 +16,7 @@ use crate::error::{EngineError, Result, ShardCause};
 use crate::query::ast::MinimumShouldMatch;
 use crate::query::ast::MltAst;
 use crate::query::tantivy::counting_disjunction::CountingDisjunction;
+use crate::query::tantivy::field_statistics::FieldStatistics;
 use crate::store::mapping::FieldType;
 
 pub fn lower_more_like_this(m: &MltAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
@@ -129,7 +130,8 @@ impl MoreLikeThisQuery {
         let clauses: Vec<(Occur, Box<dyn Query>)> = picked
             .into_iter()
             .map(|(score, term)| {
-                let q: Box<dyn Query> = Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs));
+                let field = term.field();
+                let q = FieldStatistics::wrap(field, Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)));
                 let q: Box<dyn Query> = match self.boost_terms {
                     Some(factor) => Box::new(BoostQuery::new(q, factor * score / weakest)),
                     None => q,

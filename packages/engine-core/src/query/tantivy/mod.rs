@@ -8,6 +8,7 @@ pub mod collect_limits;
 pub mod column_docset;
 pub mod column_range;
 pub mod counting_disjunction;
+pub mod field_statistics;
 pub mod function_score;
 pub mod fuzzy_expansion;
 pub mod phrase_prefix;
