@@ -3,12 +3,14 @@
 //! `don't`, `3.14`, `foo_bar` and `U.S.A` into pieces that ES keeps whole, so phrase and match
 //! queries on real text found different documents than the baseline.
 //!
-//! Rules carried over from Lucene: a word boundary segment is a token when it holds at least one
-//! letter or digit (punctuation and spaces are dropped); a token longer than 255 characters is
-//! split at 255-character intervals rather than dropped. Not carried over: Lucene also emits
-//! emoji sequences as tokens; this tokenizer drops them.
+//! Rules carried over from Lucene: a word boundary segment is a token when it holds a character of
+//! UAX #29's word classes (a letter, a decimal digit; not a fraction, a superscript or a lone
+//! combining mark) or an emoji (`©`, `™`, pictographs), as Lucene emits `<EMOJI>` tokens;
+//! punctuation, symbols and spaces are dropped. A token longer than 255 characters is split at
+//! 255-character intervals rather than dropped.
 
 use tantivy::tokenizer::{LowerCaser, TextAnalyzer, Token, TokenStream, Tokenizer};
+use unicode_properties::{GeneralCategory, UnicodeEmoji, UnicodeGeneralCategory};
 use unicode_segmentation::{UWordBoundIndices, UnicodeSegmentation};
 
 /// ES's `standard` analyzer: the standard tokenizer (UAX #29 words) then lowercase; no stop words.
@@ -25,7 +27,7 @@ pub struct StandardTokenizer {
 }
 
 pub struct StandardTokenStream<'a> {
-    segments: UWordBoundIndices<'a>,
+    segments: Segments<'a>,
     /// The rest of a segment longer than `MAX_TOKEN_CHARS`, still to be emitted in chunks.
     pending: Option<(usize, &'a str)>,
     token: &'a mut Token,
@@ -36,12 +38,64 @@ impl Tokenizer for StandardTokenizer {
 
     fn token_stream<'a>(&'a mut self, text: &'a str) -> StandardTokenStream<'a> {
         self.token.reset();
-        StandardTokenStream { segments: text.split_word_bound_indices(), pending: None, token: &mut self.token }
+        let segments = Segments { words: text.split_word_bound_indices(), rest: None };
+        StandardTokenStream { segments, pending: None, token: &mut self.token }
+    }
+}
+
+/// The cedilla (U+00B8) is a letter to word segmentation since Unicode 16; Lucene's grammar is
+/// older and breaks words at it (`q¸ü` is `q`, `ü` in OpenSearch), so segments are split there.
+const CEDILLA: char = '\u{B8}';
+
+/// UAX #29 word segments, split again at each cedilla (the cedilla alone is not a word).
+struct Segments<'a> {
+    words: UWordBoundIndices<'a>,
+    /// What is left of a segment holding a cedilla: its byte offset and text.
+    rest: Option<(usize, &'a str)>,
+}
+
+impl<'a> Iterator for Segments<'a> {
+    type Item = (usize, &'a str);
+
+    fn next(&mut self) -> Option<(usize, &'a str)> {
+        let (offset, segment) = match self.rest.take() {
+            Some(rest) => rest,
+            None => self.words.next()?,
+        };
+        match segment.find(CEDILLA) {
+            // The piece before the cedilla now, the rest after it later.
+            Some(at) => {
+                let after = at + CEDILLA.len_utf8();
+                if after < segment.len() {
+                    self.rest = Some((offset + after, &segment[after..]));
+                }
+                Some((offset, &segment[..at]))
+            }
+            None => Some((offset, segment)),
+        }
     }
 }
 
 fn is_word(segment: &str) -> bool {
-    segment.chars().any(char::is_alphanumeric)
+    segment.chars().any(|c| c.is_ascii_alphanumeric() || (!c.is_ascii() && is_word_char(c)))
+}
+
+/// A character that makes its segment a token in Lucene's grammar: a letter (cased, modifier,
+/// other), a decimal digit, a letter number (Roman numerals), or an emoji. `char::is_alphanumeric`
+/// also takes the other numbers (`½`, `¹`, circled digits) and the combining marks that are
+/// alphabetic (Hebrew points): Lucene drops those segments. UAX #29 also counts some modifier
+/// symbols as letters (`˴`, `˾`, the Hebrew geresh, Latin tone marks).
+fn is_word_char(c: char) -> bool {
+    use GeneralCategory::*;
+    match c.general_category() {
+        UppercaseLetter | LowercaseLetter | TitlecaseLetter | ModifierLetter | OtherLetter | DecimalNumber
+        | LetterNumber => true,
+        _ => {
+            matches!(c, '\u{2C2}'..='\u{2C5}' | '\u{2D2}'..='\u{2DF}' | '\u{2E5}'..='\u{2EB}' | '\u{2ED}'
+                | '\u{2EF}'..='\u{2FF}' | '\u{5F3}' | '\u{A720}'..='\u{A721}' | '\u{A789}'..='\u{A78A}' | '\u{AB5B}')
+                || c.is_emoji_char()
+        }
+    }
 }
 
 impl<'a> StandardTokenStream<'a> {
@@ -113,6 +167,15 @@ mod tests {
     fn drops_punctuation_and_splits_ideographs() {
         assert_eq!(texts("-- hello , world !! 中文"), ["hello", "world", "中", "文"]);
         assert!(texts("  ... ___ !!").is_empty());
+    }
+
+    #[test]
+    fn keeps_emoji_and_drops_fractions_superscripts_and_lone_marks() {
+        // As OpenSearch 2.19's `_analyze` answers (the differences found on the mail corpus).
+        assert_eq!(texts("Acme© Widget® Tools™ ½ cup x² ¾"), ["Acme", "©", "Widget", "®", "Tools", "™", "cup", "x"]);
+        assert_eq!(texts("\u{FFFD}\u{05B4} ok"), ["ok"]);
+        assert_eq!(texts("Ⅻ é"), ["Ⅻ", "é"]);
+        assert_eq!(texts("q¸ü ¸u s¸ a˴b ˾"), ["q", "ü", "u", "s", "a˴b", "˾"]);
     }
 
     #[test]
