@@ -9,6 +9,12 @@
 //!   spaces (and one optional U+2029): break after all of that;
 //! - a period, then periods or closing punctuation, then at least one space, then a letter
 //!   that is not lowercase: break before that letter (`e.g. the` is one sentence);
+//! - the same with two or more spaces, then a letter or a sentence-start symbol: break there
+//!   too, lowercase or not (`amount.  yesh` is two sentences, `amount.  4 yesh` one);
+//! - a period, then optional spaces, then opening punctuation or sentence-start symbols followed
+//!   by a space (a quoted `> ` line, a `- ` item, a `-----` rule): the break comes *before* the
+//!   period, which starts the next sentence (`client.\n> Having` cuts at `.`). The last two are
+//!   what OpenSearch 2.19's highlighter answers, probed on the mail corpus;
 //! - a period, then periods or closing punctuation, then optional spaces, then opening
 //!   punctuation or other sentence-start symbols followed by a letter: break before them.
 //!
@@ -123,9 +129,14 @@ fn sentence_end(text: &[char], start: usize) -> usize {
             let j = skip_while(text, j, is_space);
             return if j < n && text[j] == '\u{2029}' { j + 1 } else { j };
         }
-        if is_period(c) {
+        // A period that opens a sentence (the rule below put it there) does not end it.
+        if is_period(c) && i > start {
             let j = skip_while(text, i + 1, |c| is_period(c) || is_end_punctuation(c));
             let after_spaces = skip_while(text, j, is_space);
+            let opener_end = skip_while(text, after_spaces, |c| is_start_punctuation(c) || is_sentence_start(c));
+            if opener_end > after_spaces && opener_end < n && is_space(text[opener_end]) {
+                return i;
+            }
             if after_spaces > j
                 && after_spaces < n
                 && text[after_spaces].is_alphabetic()
@@ -133,7 +144,12 @@ fn sentence_end(text: &[char], start: usize) -> usize {
             {
                 return after_spaces;
             }
-            let opener_end = skip_while(text, after_spaces, |c| is_start_punctuation(c) || is_sentence_start(c));
+            if after_spaces >= j + 2
+                && after_spaces < n
+                && (text[after_spaces].is_alphabetic() || opener_end > after_spaces)
+            {
+                return after_spaces;
+            }
             if opener_end > after_spaces && opener_end < n && text[opener_end].is_alphabetic() {
                 return after_spaces;
             }
@@ -172,6 +188,27 @@ mod tests {
     fn a_period_before_lowercase_or_a_digit_is_no_break() {
         assert_eq!(sentences("see e.g. the dog. 5 cats"), ["see e.g. the dog. 5 cats"]);
         assert_eq!(sentences("pi is 3.14 exactly"), ["pi is 3.14 exactly"]);
+    }
+
+    #[test]
+    fn two_spaces_after_a_period_break_before_anything_but_a_digit() {
+        // Each as OpenSearch 2.19's highlighter cut it.
+        assert_eq!(sentences("the amount.  yesh ok"), ["the amount.  ", "yesh ok"]);
+        assert_eq!(sentences("the amount. \nyesh ok"), ["the amount. \n", "yesh ok"]);
+        assert_eq!(sentences("the amount.)\t\tyesh ok"), ["the amount.)\t\t", "yesh ok"]);
+        assert_eq!(sentences("the amount.  4 yesh"), ["the amount.  4 yesh"]);
+        assert_eq!(sentences("the amount.\nyesh"), ["the amount.\nyesh"]);
+        assert_eq!(sentences("the amount:  yesh"), ["the amount:  yesh"]);
+        assert_eq!(sentences("the amount.  , yesh"), ["the amount.  , yesh"]);
+    }
+
+    #[test]
+    fn a_period_before_a_quote_marker_or_a_rule_starts_the_next_sentence() {
+        assert_eq!(sentences("the client.\n> Having it"), ["the client", ".\n> Having it"]);
+        assert_eq!(sentences("the client. * it"), ["the client", ". * it"]);
+        assert_eq!(sentences("ideas.\n\n-----\nThis"), ["ideas", ".\n\n-----\nThis"]);
+        // A marker glued to the word is rule three: the break stays after the spaces.
+        assert_eq!(sentences("the client.\n>Having it"), ["the client.\n", ">Having it"]);
     }
 
     #[test]
