@@ -15,10 +15,10 @@
 use std::cell::OnceCell;
 use std::sync::Arc;
 
+use tantivy::columnar::ColumnIndex;
 use tantivy::query::{Bm25StatisticsProvider, EnableScoring, Query, Weight};
 use tantivy::schema::Field;
 use tantivy::{Searcher, SegmentReader, Term};
-use tantivy::columnar::ColumnIndex;
 
 use crate::columns::segment_cache::SegmentCache;
 
@@ -49,7 +49,8 @@ impl Query for FieldStatistics {
     fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
         match scoring {
             EnableScoring::Enabled { searcher, statistics_provider } => {
-                let scoped = FieldScoped { base: statistics_provider, searcher, field: self.field, docs: OnceCell::new() };
+                let scoped =
+                    FieldScoped { base: statistics_provider, searcher, field: self.field, docs: OnceCell::new() };
                 self.inner.weight(EnableScoring::enabled_from_statistics_provider(&scoped, searcher))
             }
             EnableScoring::Disabled { .. } => self.inner.weight(scoring),
@@ -175,7 +176,11 @@ mod tests {
         let scoped = FieldStatistics::wrap(body, plain.box_clone());
         // Lucene: 3 documents have a body term, 4 body tokens; "apple" is in 2 of them.
         let want = lucene(3.0, 2.0, 1.0, 1.0, 4.0 / 3.0);
-        assert!((top_score(&index, scoped.as_ref()) - want).abs() < 1e-5, "{} vs {want}", top_score(&index, scoped.as_ref()));
+        assert!(
+            (top_score(&index, scoped.as_ref()) - want).abs() < 1e-5,
+            "{} vs {want}",
+            top_score(&index, scoped.as_ref())
+        );
         // tantivy alone counts all 5 documents: a different score, so the test sees the wrapper.
         let tantivy_alone = lucene(5.0, 2.0, 1.0, 1.0, 4.0 / 5.0);
         assert!((top_score(&index, plain.as_ref()) - tantivy_alone).abs() < 1e-5);
@@ -204,9 +209,16 @@ mod tests {
             writer.add_document(d).unwrap();
         }
         writer.commit().unwrap();
-        let scoped = FieldStatistics::wrap(tag, Box::new(TermQuery::new(Term::from_field_text(tag, "blue"), IndexRecordOption::WithFreqs)));
+        let scoped = FieldStatistics::wrap(
+            tag,
+            Box::new(TermQuery::new(Term::from_field_text(tag, "blue"), IndexRecordOption::WithFreqs)),
+        );
         // No norms: every value has length 1, the average is 3 values over 3 documents.
         let want = lucene(3.0, 1.0, 1.0, 1.0, 1.0);
-        assert!((top_score(&index, scoped.as_ref()) - want).abs() < 1e-5, "{} vs {want}", top_score(&index, scoped.as_ref()));
+        assert!(
+            (top_score(&index, scoped.as_ref()) - want).abs() < 1e-5,
+            "{} vs {want}",
+            top_score(&index, scoped.as_ref())
+        );
     }
 }
