@@ -4,6 +4,7 @@ import { createProgress } from './cli/progress.js';
 import { renderOutcome, renderSummary } from './cli/summary.js';
 import { runBench } from './run/bench.js';
 import { runScales } from './run/scales.js';
+import type { Scorecard } from './scorecard/schema.js';
 
 async function main(argv: string[]): Promise<number> {
   let args: ReturnType<typeof parseBenchArgs>;
@@ -34,12 +35,21 @@ async function main(argv: string[]): Promise<number> {
 
   for (const note of args.notes ?? []) console.log(pc.yellow(note));
   const many = args.scales.length > 1;
+  // Each pass's card, so a later pass's card carries the set's cost curve.
+  const passes: Scorecard[] = [];
   const { exitCode } = await runScales(args.settings, args.scales, abort.signal, async (settings, i) => {
     if (many)
       console.log(
         pc.bold(`pass ${i + 1}/${args.scales.length}: ${settings.docs.toLocaleString('en-US')} docs`),
       );
-    const outcome = await runBench({ ...args, settings, progress: createProgress(), abort: abort.signal });
+    const outcome = await runBench({
+      ...args,
+      settings,
+      progress: createProgress(),
+      abort: abort.signal,
+      earlierPasses: passes,
+    });
+    if (outcome.card?.status === 'complete') passes.push(outcome.card);
     if (!outcome.card) {
       console.error(pc.red(`bench: ${outcome.error ?? 'the run failed'}`));
       return { exitCode: 2 as const };

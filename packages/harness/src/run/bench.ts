@@ -38,6 +38,8 @@ export interface BenchOptions {
   /** Run the latency-at-throughput sweeps of the selected throughput.* rows. */
   sweep?: boolean;
   sweepP99Ms?: number;
+  /** The scorecards of this pass set's earlier passes (`--docs 100k,1m`), for its cost curve. */
+  earlierPasses?: readonly Scorecard[];
 }
 
 /**
@@ -170,6 +172,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
     failure,
     engines,
     log: progress.log,
+    earlierPasses: opts.earlierPasses ?? [],
     ...(opts.base ? { baseRevision: opts.base.revision } : {}),
   });
 }

@@ -6,6 +6,7 @@ import { perRound } from '../model/settings.js';
 import { aaLine } from '../scorecard/aa.js';
 import { buildScorecard } from '../scorecard/build.js';
 import { readConformance } from '../scorecard/conformance.js';
+import { costCurveOf } from '../scorecard/costCurve.js';
 import type { Scorecard } from '../scorecard/schema.js';
 import { writeScorecard } from '../scorecard/write.js';
 import { baseOverall } from '../verdict/baseOverall.js';
@@ -41,6 +42,8 @@ export async function finishRun(
     engines: { candidate: RunningEngine; baseline: RunningEngine; base?: RunningEngine };
     baseRevision?: string;
     log: (line: string) => void;
+    /** The pass set's earlier scorecards: with them the card carries the cost curve. */
+    earlierPasses?: readonly Scorecard[];
   },
 ): Promise<BenchOutcome> {
   const { settings } = ctx;
@@ -101,6 +104,8 @@ export async function finishRun(
     else if (note) done.log(note);
   }
   if (ctx.sweeps.length > 0) card.sweeps = ctx.sweeps;
+  const curve = costCurveOf([...(done.earlierPasses ?? []), card]);
+  if (curve) card.costCurve = curve;
   if (settings.aa) {
     // Both sides are OpenSearch: say so on every verdict and record the false-verdict tally.
     for (const row of card.rows)

@@ -1,3 +1,4 @@
+import { growth } from './costCurve.js';
 import type { RowResult, Scorecard, SideMeasurement, SweepSide } from './schema.js';
 
 /** SCORECARD.md: a pure function of the scorecard, so the prose can never drift from the run. */
@@ -163,6 +164,32 @@ function sweepLines(card: Scorecard): string[] {
   return out;
 }
 
+/** "0.31 -> 0.52 (1.68x)": one side's values over the pass set, and how much they grew. */
+function curveCell(values: readonly (number | null)[]): string {
+  const g = growth(values);
+  return `${values.map((v) => (v === null ? 'n/a' : num(v, 3))).join(' -> ')}${g === undefined ? '' : ` (${num(g)}x)`}`;
+}
+
+/** The pass set's cost curve: how each latency row's p50 and CPU per request grow with the corpus. */
+function costCurveLines(card: Scorecard): string[] {
+  const curve = card.costCurve;
+  if (!curve || curve.rows.length === 0) return [];
+  const sizes = curve.docs.map((d) => num(d, 0)).join(', ');
+  return [
+    '## Cost curve',
+    '',
+    `This pass set ran the corpus at ${sizes} documents (scorecards ${curve.runIds.map((id) => `\`${id}\``).join(', ')}), each pass with its own engines and load. Per latency row: each engine's p50 (ms, from the intended send) and engine CPU per request (ms) at each size, in that order, and in brackets the last size's value over the first's.`,
+    '',
+    '| Row | Candidate p50 | Baseline p50 | Candidate CPU | Baseline CPU |',
+    '|---|---|---|---|---|',
+    ...curve.rows.map(
+      (r) =>
+        `| \`${r.id}\` | ${curveCell(r.candidateP50)} | ${curveCell(r.baselineP50)} | ${curveCell(r.candidateCpuMs)} | ${curveCell(r.baselineCpuMs)} |`,
+    ),
+    '',
+  ];
+}
+
 function coverageLines(card: Scorecard): string[] {
   const c = card.coverage;
   if (!c) return [];
@@ -264,6 +291,7 @@ export function renderMarkdown(card: Scorecard): string {
     '',
     ...baseLines(card),
     ...sweepLines(card),
+    ...costCurveLines(card),
     ...coverageLines(card),
     ...conformanceLines(card),
   ];

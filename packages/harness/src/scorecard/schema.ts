@@ -249,6 +249,23 @@ export interface RowResult {
   versusBase?: BaseComparison;
 }
 
+/** Each read row's p50 and CPU per request at every size of a pass set, in pass order. */
+export interface CostCurve {
+  /** The corpus size of each pass, and the run id of its scorecard. */
+  docs: number[];
+  runIds: string[];
+  rows: CostCurveRow[];
+}
+
+/** One value per pass; null where the row was not measured on that side (unsupported, or absent). */
+export interface CostCurveRow {
+  id: string;
+  candidateP50: (number | null)[];
+  baselineP50: (number | null)[];
+  candidateCpuMs: (number | null)[];
+  baselineCpuMs: (number | null)[];
+}
+
 /** One row of the candidate-vs-base-candidate comparison (regressions against main). */
 export interface BaseComparison {
   baseRevision: string;
@@ -352,6 +369,12 @@ export interface Scorecard {
   versusBaseOverall?: BaseOverall;
   sweeps?: Sweep[];
   conformance?: ConformanceSummary;
+  /**
+   * A pass set's cost curve (`--docs 100k,1m`): how each read row's p50 and engine CPU per request
+   * grow with the corpus, over every pass of the set so far, this card's the last. Only on the
+   * second and later passes.
+   */
+  costCurve?: CostCurve;
   /**
    * 0 no LOSE, 1 any LOSE, 2 the run failed, 3 coverage fell, 4 regressed against the base build
    * (a row past the fail margin, or the rows' median CPU per request: scorecard/build.ts).

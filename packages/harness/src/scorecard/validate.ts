@@ -266,6 +266,21 @@ export const scorecardSchema = z.looseObject({
     )
     .optional(),
   conformance: conformance.optional(),
+  costCurve: z
+    .looseObject({
+      docs: z.array(count),
+      runIds: z.array(z.string()),
+      rows: z.array(
+        z.looseObject({
+          id: z.string(),
+          candidateP50: z.array(finite.nullable()),
+          baselineP50: z.array(finite.nullable()),
+          candidateCpuMs: z.array(finite.nullable()),
+          baselineCpuMs: z.array(finite.nullable()),
+        }),
+      ),
+    })
+    .optional(),
   exitCode: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
 });
 
