@@ -2,6 +2,7 @@ import { findChart, runCharts } from '@/lib/chart-files';
 import { getConformance, getSets, type RunView, runDownloads } from '@/lib/data';
 import { compareHref, runHref, runsHref, setRunsHref, setThroughputHref } from '@/lib/routes';
 import { tableSections } from '@/lib/table-rows';
+import { CostCurve } from './cost-curve';
 import { FilterableScoreTable } from './filterable-score-table';
 import { RunFacts } from './run-facts';
 import { RunHeadline } from './run-headline';
@@ -34,6 +35,7 @@ export function RunOverview({ view, label, caption }: { view: RunView; label: st
       </nav>
       <h2 className="section-title">Rows</h2>
       <FilterableScoreTable sections={tableSections(view.sections)} caption={caption} set={set.slug} />
+      <CostCurve scorecard={scorecard} />
       <h2 className="section-title">Where and how it was measured</h2>
       <RunFacts scorecard={scorecard} />
     </>

@@ -1,0 +1,43 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { CostCurve } from '../components/cost-curve';
+import { loadFixtures } from './load-fixtures';
+
+describe('the cost curve on a run page', () => {
+  const [card] = loadFixtures();
+  if (!card) throw new Error('no fixtures');
+
+  it('shows each row at every size of the pass set, with how much each side grew', () => {
+    const html = renderToStaticMarkup(
+      <CostCurve
+        scorecard={{
+          ...card,
+          costCurve: {
+            docs: [100_000, 1_000_000],
+            runIds: ['a', 'b'],
+            rows: [
+              {
+                id: 'query.term',
+                candidateP50: [0.4, 1],
+                baselineP50: [1.2, 6],
+                candidateCpuMs: [0.2, null],
+                baselineCpuMs: [0.9, 4.5],
+              },
+            ],
+          },
+        }}
+      />,
+    );
+    expect(html).toContain('Cost curve');
+    expect(html).toContain('100,000, 1,000,000 documents');
+    expect(html).toContain('<code>query.term</code>');
+    expect(html).toContain('0.400 ms → 1.00 ms<span class="muted"> (2.50x)</span>');
+    expect(html).toContain('1.20 ms → 6.00 ms<span class="muted"> (5.00x)</span>');
+    // A size the row was not measured at has no growth figure.
+    expect(html).toContain('0.200 ms → n/a</td>');
+  });
+
+  it('is absent from a run that was not the later pass of a set', () => {
+    expect(renderToStaticMarkup(<CostCurve scorecard={{ ...card, costCurve: undefined }} />)).toBe('');
+  });
+});
