@@ -25,8 +25,10 @@ export const BENCH_FLAGS: readonly Flag[] = [
     value: 'N[,N...]',
     setting: 'docs',
     help: `corpus size; accepts 20000, 100k, 1m (default ${d.docs}). A list (--docs 100k,1m)
-runs one complete pass per size, in order, each with its own scorecard; the exit
-status is the worst of the passes (2, then 1, then 4, then 3, then 0)`,
+runs one complete pass per size, in order, each with its own scorecard, the last
+one also carrying the set's cost curve (each latency row's p50 and CPU per request
+at every size); the exit status is the worst of the passes (2, then 1, then 4, then
+3, then 0)`,
   },
   setting(
     'corpus',
