@@ -35,8 +35,8 @@ async function main(argv: string[]): Promise<number> {
 
   for (const note of args.notes ?? []) console.log(pc.yellow(note));
   const many = args.scales.length > 1;
-  // Each pass's card, so a later pass's card carries the set's cost curve.
-  const passes: Scorecard[] = [];
+  // Each pass's card (after any --cost-curve-with runs), so a later pass's card carries the curve.
+  const passes: Scorecard[] = [...args.costCurveRuns];
   const { exitCode } = await runScales(args.settings, args.scales, abort.signal, async (settings, i) => {
     if (many)
       console.log(

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { prepareBulk } from '../src/corpus/bulk.js';
 import { generateCorpus } from '../src/corpus/generate.js';
@@ -17,6 +18,18 @@ describe('corpus', () => {
     expect(c.contentHash).not.toBe(a.contentHash);
     expect(a.batches.map((x) => x.docs)).toEqual([1000, 1000, 1000]);
     expect(b.batches.at(-1)?.docs).toBe(3000 - 4 * 700);
+  });
+
+  it('keeps bulk bodies as UTF-8 bytes off the V8 heap, hashing the same NDJSON text', () => {
+    const a = prepareBulk(generateCorpus(42, 1500), 1000);
+    const first = a.batches[0]?.body as Buffer;
+    expect(Buffer.isBuffer(first)).toBe(true);
+    const lines = first.toString('utf8').split('\n');
+    // Action line, source line, per document; the body ends with a newline.
+    expect(lines).toHaveLength(2 * 1000 + 1);
+    expect(JSON.parse(lines[0] as string)).toEqual({ index: { _id: expect.any(String) } });
+    const text = a.batches.map((x) => x.body.toString('utf8')).join('');
+    expect(a.contentHash).toBe(createHash('sha256').update(text, 'utf8').digest('hex'));
   });
 
   it('has unique, increasing timestamps inside the fixed window and explicit ids', () => {

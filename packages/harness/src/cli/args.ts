@@ -6,6 +6,7 @@ import { selectMixed } from '../measure/mixed.js';
 import { selectSweeps } from '../measure/sweep.js';
 import { DEFAULT_SETTINGS, type RunSettings } from '../model/settings.js';
 import { REPO_ROOT } from '../repo.js';
+import type { Scorecard } from '../scorecard/schema.js';
 
 export interface BenchArgs {
   /** settings.docs is the first of `scales`. */
@@ -31,9 +32,12 @@ export interface BenchArgs {
   sweep: boolean;
   /** p99 bound a sweep point must stay under to count as sustained, ms. */
   sweepP99Ms: number;
+  /** Earlier published runs at smaller sizes that open the cost curve (--cost-curve-with). */
+  costCurveRuns: Scorecard[];
 }
 
 import { BENCH_FLAGS, DEFAULT_MIXED_WRITE_RATE, DEFAULT_SWEEP_P99_MS } from './benchFlags.js';
+import { readCostCurveRuns } from './costCurveWith.js';
 import { type FlagValues, parseCount, parseFlags, parsePositive, parseUrl, UsageError } from './flags.js';
 
 export { HELP } from './help.js';
@@ -174,6 +178,16 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       str('sweep-p99-ms') === undefined
         ? DEFAULT_SWEEP_P99_MS
         : parsePositive('sweep-p99-ms', str('sweep-p99-ms') as string),
+    costCurveRuns:
+      str('cost-curve-with') === undefined
+        ? []
+        : readCostCurveRuns(
+            str('cost-curve-with') as string,
+            corpus.name,
+            s.seed,
+            scales,
+            process.env.INIT_CWD ?? process.cwd(),
+          ),
   };
   if (values.mixed === true && values['no-mixed'] === true)
     throw new UsageError('--mixed and --no-mixed contradict each other: pass one');

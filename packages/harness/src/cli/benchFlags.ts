@@ -189,6 +189,13 @@ own comparable set, never compared with single-node runs`,
   },
   { name: 'out', value: 'DIR', help: 'where run folders and history.duckdb go (default <repo>/scorecards)' },
   {
+    name: 'cost-curve-with',
+    value: 'DIR[,DIR...]',
+    help: `earlier complete runs of the same corpus and seed at smaller sizes (their run folders),
+put before this run's passes in the cost curve: a size too long to re-run in one pass set
+(--docs 10m) joins the curve of a published 100k,1m set`,
+  },
+  {
     name: 'verdicts-exit-zero',
     help: `exit 0 once the run completed, whatever its verdicts (the root \`npm run bench\` passes it:
 a LOSE is read in the run's last lines, not in npm's error block); a failed run still exits 2.

@@ -64,7 +64,7 @@ export class EngineClient {
   request(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
-    body?: string,
+    body?: string | Buffer,
     timeoutMs = this.timeoutMs,
   ): Promise<HttpResponse> {
     // NDJSON endpoints: _bulk and _msearch.

@@ -79,7 +79,7 @@ export class Side {
   async send(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
-    body?: string,
+    body?: string | Buffer,
     timeoutMs?: number,
   ): Promise<HttpResponse> {
     this.check();

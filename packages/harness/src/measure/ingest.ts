@@ -78,7 +78,7 @@ type Role = keyof Sides;
 async function ingestChunk(
   side: Side,
   raw: IngestSideRaw,
-  chunk: { n: number; body: string }[],
+  chunk: { n: number; body: Buffer }[],
   index: string,
   settings: RunSettings,
   refreshAfter: boolean,

@@ -52,7 +52,7 @@ export interface MixedOptions {
 export function rewriteBodies(corpus: PreparedCorpus, docs: number, count: number): string[] {
   const pairs: string[] = [];
   for (const batch of corpus.batches) {
-    const lines = batch.body.split('\n');
+    const lines = batch.body.toString('utf8').split('\n');
     for (let i = 0; i + 1 < lines.length && pairs.length < docs * count; i += 2)
       pairs.push(`${lines[i]}\n${lines[i + 1]}\n`);
     if (pairs.length >= docs * count) break;

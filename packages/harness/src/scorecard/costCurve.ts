@@ -4,7 +4,8 @@ import type { CostCurve, RowResult, Scorecard, SideMeasurement } from './schema.
  * The cost curve of a pass set (`--docs 100k,1m`): for each latency row of the last pass, each
  * engine's p50 and CPU per request at every size, so a reader sizing a cluster sees how each
  * engine's cost grows with the corpus, not only who wins at one size. `passes` are the set's
- * scorecards in pass order; fewer than two passes have no curve.
+ * scorecards in pass order (earlier published runs given with --cost-curve-with first); fewer
+ * than two passes have no curve.
  */
 export function costCurveOf(passes: readonly Scorecard[]): CostCurve | undefined {
   const last = passes.at(-1);
@@ -20,6 +21,10 @@ export function costCurveOf(passes: readonly Scorecard[]): CostCurve | undefined
   return {
     docs: passes.map((card) => card.manifest.corpus.docs),
     runIds: passes.map((card) => card.runId),
+    loads: passes.map((card) => ({
+      rate: Number(card.manifest.settings.rate),
+      iterations: Number(card.manifest.settings.iterations),
+    })),
     rows: last.rows
       .filter((r) => r.unit === 'ms')
       .map((r) => ({

@@ -170,6 +170,16 @@ function curveCell(values: readonly (number | null)[]): string {
   return `${values.map((v) => (v === null ? 'n/a' : num(v, 3))).join(' -> ')}${g === undefined ? '' : ` (${num(g)}x)`}`;
 }
 
+/** Said when the sizes ran at different loads: a saturated row's p50 then includes a different queue. */
+function loadNote(curve: NonNullable<Scorecard['costCurve']>): string {
+  const loads = curve.loads ?? [];
+  const words = loads.map(
+    (l) => `${num(l.rate, 0)} req/s with ${num(l.iterations, 0)} timed requests per row`,
+  );
+  if (new Set(words).size <= 1) return '';
+  return ` The sizes ran at different read loads (${words.join('; ')}): a row that saturated an engine has its queue in its p50, so across sizes compare CPU per request, which the load does not change.`;
+}
+
 /** The pass set's cost curve: how each latency row's p50 and CPU per request grow with the corpus. */
 function costCurveLines(card: Scorecard): string[] {
   const curve = card.costCurve;
@@ -178,7 +188,7 @@ function costCurveLines(card: Scorecard): string[] {
   return [
     '## Cost curve',
     '',
-    `This pass set ran the corpus at ${sizes} documents (scorecards ${curve.runIds.map((id) => `\`${id}\``).join(', ')}), each pass with its own engines and load. Per latency row: each engine's p50 (ms, from the intended send) and engine CPU per request (ms) at each size, in that order, and in brackets the last size's value over the first's.`,
+    `The corpus at ${sizes} documents (scorecards ${curve.runIds.map((id) => `\`${id}\``).join(', ')}), each size with its own engines and load. Per latency row: each engine's p50 (ms, from the intended send) and engine CPU per request (ms) at each size, in that order, and in brackets the last size's value over the first's.${loadNote(curve)}`,
     '',
     '| Row | Candidate p50 | Baseline p50 | Candidate CPU | Baseline CPU |',
     '|---|---|---|---|---|',

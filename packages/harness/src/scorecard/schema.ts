@@ -254,6 +254,12 @@ export interface CostCurve {
   /** The corpus size of each pass, and the run id of its scorecard. */
   docs: number[];
   runIds: string[];
+  /**
+   * The open-loop load of each size's read rows (req/s per engine, timed requests per row): a
+   * size taken from an earlier published run (--cost-curve-with) may have run at another, and a
+   * saturated row's p50 includes its queue, so the reader needs both to compare p50 across sizes.
+   */
+  loads?: { rate: number; iterations: number }[];
   rows: CostCurveRow[];
 }
 

@@ -270,6 +270,7 @@ export const scorecardSchema = z.looseObject({
     .looseObject({
       docs: z.array(count),
       runIds: z.array(z.string()),
+      loads: z.array(z.looseObject({ rate: finite, iterations: count })).optional(),
       rows: z.array(
         z.looseObject({
           id: z.string(),
