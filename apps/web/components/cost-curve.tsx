@@ -18,20 +18,33 @@ function Curve({ values }: { values: readonly (number | null)[] }) {
 }
 
 /**
- * A pass set's cost curve (`--docs 100k,1m`), carried by its later pass's scorecard: how each
+ * A pass set's cost curve (`--docs 100k,1m`, perhaps opened by earlier published runs named with
+ * `--cost-curve-with`), carried by its last pass's scorecard: how each
  * engine's p50 and CPU per request grow with the corpus, the figure a reader sizing a cluster needs.
  */
 export function CostCurve({ scorecard }: { scorecard: Scorecard }) {
   const curve = scorecard.costCurve;
   if (!curve || curve.rows.length === 0) return null;
   const sizes = curve.docs.map((d) => integer.format(d)).join(', ');
+  const loadWords = (curve.loads ?? []).map(
+    (l) => `${integer.format(l.rate)} req/s with ${integer.format(l.iterations)} timed requests per row`,
+  );
+  const differentLoads = new Set(loadWords).size > 1;
+  const loads = loadWords.join('; ');
   return (
     <>
       <h2 className="section-title">Cost curve</h2>
       <p>
-        The pass set this run ends ran the corpus at {sizes} documents, each pass with its own engines and
+        The corpus at {sizes} documents (runs {curve.runIds.join(', ')}), each size with its own engines and
         load. Per latency row, each engine's p50 and engine CPU per request at each size, and in brackets the
         last size's value over the first's.
+        {differentLoads ? (
+          <>
+            {' '}
+            The sizes ran at different read loads ({loads}): a row that saturated an engine has its queue in
+            its p50, so across sizes compare CPU per request, which the load does not change.
+          </>
+        ) : null}
       </p>
       <TableScroll label="Cost curve">
         <table className="score-table">

@@ -18,6 +18,7 @@ import {
   VARIANTS,
   type Variant,
 } from './charts';
+import { costCurveData, costCurveSpec } from './cost-curve-chart';
 import type { RowResult, Scorecard, TrendPoint } from './definitions';
 import { ratioDefinition, scoredPercentile } from './headline';
 import {
@@ -136,8 +137,15 @@ function unitTitle(row: Pick<RowResult, 'unit' | 'group'>): string {
   }
 }
 
-/** The row page's charts: its ratio per run, each engine's own number per run, and the latest run's latency. */
-export function rowCharts(row: RowResult, points: readonly TrendPoint[]): ChartFile[] {
+/**
+ * The row page's charts: its ratio per run, each engine's own number per run, the latest run's
+ * latency, and, when that run carries a cost curve (`card`), the row's cost against corpus size.
+ */
+export function rowCharts(
+  row: RowResult,
+  points: readonly TrendPoint[],
+  card?: Pick<Scorecard, 'costCurve'>,
+): ChartFile[] {
   const charts: ChartFile[] = [];
   const trend = trendData(points);
   if (trend.length > 0) {
@@ -166,6 +174,12 @@ export function rowCharts(row: RowResult, points: readonly TrendPoint[]): ChartF
       const alt =
         'Latency over the timed phase of the latest run: p50 (solid) and p99 (dashed) per time bin for both engines.';
       charts.push({ name: 'timeline', alt, size: drillSize, spec: (v) => timelineSpec(timeline, v, alt) });
+    }
+    const cost = card ? costCurveData(card, row.id) : [];
+    if (new Set(cost.map((d) => d.docs)).size > 1) {
+      const alt =
+        "Each engine's p50 (solid) and engine CPU per request (dashed) against the number of documents in the corpus, both on log scales.";
+      charts.push({ name: 'cost', alt, size: drillSize, spec: (v) => costCurveSpec(cost, v, alt) });
     }
   }
   return charts;

@@ -48,7 +48,7 @@ export default async function RowPage({ params }: { params: Promise<Params> }) {
   const { row, scorecard, set, trend, siblings } = view;
   const markers = rowMarkers(row, waiverFor(getWaivers(), row.id, scorecard.createdAt));
   const diffFound = row.diffPath !== undefined && runFileExists(scorecard.runId, row.diffPath);
-  const charts = new Map(rowCharts(row, trend.points).map((chart) => [chart.name, chart]));
+  const charts = new Map(rowCharts(row, trend.points, scorecard).map((chart) => [chart.name, chart]));
   const href = (file: string) => rowFileHref(set.slug, row.id, file);
   const trendChart = charts.get('trend');
   const enginesChart = charts.get('engines');
@@ -203,6 +203,25 @@ export default async function RowPage({ params }: { params: Promise<Params> }) {
               <figcaption>
                 p50 and p99 per time bin through the timed phase: a spike in one engine&apos;s line is a stall
                 (a merge, flush or pause), not noise spread over the run.
+              </figcaption>
+            </figure>
+          </section>
+        ) : null}
+        {charts.get('cost') ? (
+          <section aria-labelledby="cost-heading" data-cost-curve>
+            <h2 id="cost-heading" className="section-title">
+              Cost against corpus size
+            </h2>
+            <figure className="latency-chart">
+              <Chart chart={charts.get('cost') as NonNullable<ReturnType<typeof charts.get>>} href={href} />
+              <figcaption>
+                This row&apos;s p50 and engine CPU per request at{' '}
+                {(scorecard.costCurve?.docs ?? []).map((d) => d.toLocaleString('en-US')).join(', ')} documents
+                (runs {(scorecard.costCurve?.runIds ?? []).join(', ')}): the steeper line is the engine whose
+                cost grows faster with the data.{' '}
+                {new Set((scorecard.costCurve?.loads ?? []).map((l) => `${l.rate}/${l.iterations}`)).size > 1
+                  ? 'The sizes ran at different read loads, and a saturated row carries its queue in its p50: compare the CPU lines across sizes.'
+                  : ''}
               </figcaption>
             </figure>
           </section>

@@ -12,7 +12,11 @@ export function generateStaticParams(): Params[] {
   return getRowParams().flatMap(({ set, id }) => {
     const view = getRowView(set, id);
     return view
-      ? chartFileNames(rowCharts(view.row, view.trend.points)).map((chart) => ({ set, id, chart }))
+      ? chartFileNames(rowCharts(view.row, view.trend.points, view.scorecard)).map((chart) => ({
+          set,
+          id,
+          chart,
+        }))
       : [];
   });
 }
@@ -21,7 +25,7 @@ export async function GET(_request: Request, { params }: { params: Promise<Param
   const { set, id, chart } = await params;
   const view = getRowView(decodeURIComponent(set), decodeURIComponent(id));
   const found = view
-    ? findChart(rowCharts(view.row, view.trend.points), decodeURIComponent(chart))
+    ? findChart(rowCharts(view.row, view.trend.points, view.scorecard), decodeURIComponent(chart))
     : undefined;
   if (!found) return new Response('no such chart', { status: 404 });
   return new Response(await renderSpecSvg(found.chart.spec(found.variant)), {
