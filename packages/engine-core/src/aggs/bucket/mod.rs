@@ -5,6 +5,7 @@ pub mod adjacency_matrix;
 pub mod auto_date_histogram;
 mod auto_date_ladder;
 pub mod composite;
+pub mod composite_segment;
 pub mod date_histogram;
 pub mod filters;
 pub mod global;

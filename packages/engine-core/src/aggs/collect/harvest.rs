@@ -8,7 +8,7 @@ use tantivy::collector::SegmentCollector;
 use super::key_hasher::KeyMap;
 use super::open::SegColumns;
 use super::{Accessor, Plan, SegBucket, SegState, MISSING_ORD};
-use crate::aggs::bucket::composite::SegSources;
+use crate::aggs::bucket::composite_segment::SegSources;
 use crate::aggs::bucket::filters::mask_keys;
 use crate::aggs::bucket::significant::SUBSET_SIZE_KEY;
 use crate::aggs::intermediate::{ords_to_strings, AggFruit, BucketKey, FruitBucket};

@@ -15,6 +15,7 @@ mod harvest;
 pub(crate) mod key_hasher;
 mod numeric_block;
 mod open;
+mod plan;
 mod state;
 
 use date_block::collect_date_block;
@@ -23,11 +24,12 @@ use numeric_block::{collect_numeric_block, BlockValues};
 use state::new_state;
 
 use key_hasher::{KeyMap, TupleMap};
-use open::{open_segment, SegColumns, SegTopHits};
+use open::{SegColumns, SegTopHits};
+use plan::build_plan;
 
 use crate::aggs::bucket::adjacency_matrix::adjacency_keys;
 use crate::aggs::bucket::auto_date_histogram::AutoCollect;
-use crate::aggs::bucket::composite::SegSources;
+use crate::aggs::bucket::composite_segment::SegSources;
 use crate::aggs::bucket::filters::SegFilters;
 use crate::aggs::bucket::histogram;
 use crate::aggs::bucket::nested::for_each_joined;
@@ -35,11 +37,10 @@ use crate::aggs::bucket::random_sampler::SegSampler;
 use crate::aggs::intermediate::{AggFruit, MetricState};
 use crate::aggs::request::{needs_scores, AggKind, AggRequest};
 use crate::aggs::value_format::AggMissing;
-use crate::columns::zone_map::{zone_map, ZoneMap};
+use crate::columns::zone_map::ZoneMap;
 use crate::date::rounding::DateKeyer;
 use crate::nested::levels::SegLevels;
 use crate::search::top_hits::TopHitsSegment;
-use crate::store::mapping::FieldType;
 
 pub struct AggCollector {
     pub aggs: Arc<Vec<AggRequest>>,
@@ -142,59 +143,6 @@ pub struct AggSegment {
     numeric: BlockValues,
 }
 
-fn build_plan(
-    req: &AggRequest,
-    segment: SegmentOrdinal,
-    reader: &SegmentReader,
-    weights: &[Box<dyn Weight>],
-    next: &mut usize,
-) -> tantivy::Result<Plan> {
-    let filters = SegFilters::open(&req.kind, weights, next, reader)?;
-    let ff = reader.fast_fields();
-    let accessor = match &req.field.resolved {
-        None => Accessor::Unmapped,
-        Some((name, ty)) => match ty {
-            FieldType::Keyword | FieldType::Ip => ff.str(name)?.map_or(Accessor::Unmapped, Accessor::Str),
-            FieldType::Double | FieldType::Float => {
-                ff.column_opt::<f64>(name)?.map_or(Accessor::Unmapped, Accessor::F64)
-            }
-            FieldType::Boolean => ff.column_opt::<bool>(name)?.map_or(Accessor::Unmapped, Accessor::Bool),
-            FieldType::Text => Accessor::Unmapped,
-            FieldType::GeoPoint => ff.column_opt::<u64>(name)?.map_or(Accessor::Unmapped, Accessor::Geo),
-            _ => ff.column_opt::<i64>(name)?.map_or(Accessor::Unmapped, Accessor::I64),
-        },
-    };
-    let subs =
-        req.subs.iter().map(|s| build_plan(s, segment, reader, weights, next)).collect::<tantivy::Result<_>>()?;
-    let (columns, top_hits) = open_segment(&req.kind, segment, reader)?;
-    let zones = match (&req.kind, &req.field.resolved, &accessor) {
-        (AggKind::DateHistogram { .. } | AggKind::AutoDateHistogram(_), Some((name, _)), Accessor::I64(column)) => {
-            zone_map(reader.segment_id(), name, column)
-        }
-        _ => None,
-    };
-    Ok(Plan {
-        kind: req.kind.clone(),
-        columns,
-        top_hits,
-        accessor,
-        subs,
-        filters,
-        date_keys: date_keyer(&req.kind),
-        auto: match &req.kind {
-            AggKind::AutoDateHistogram(spec) => Some(AutoCollect::new(spec, !req.subs.is_empty())),
-            _ => None,
-        },
-        sampler: SegSampler::open(&req.kind, reader),
-        levels: match &req.kind {
-            AggKind::Join(_) => Some(SegLevels::open(reader)?),
-            _ => None,
-        },
-        zones,
-        missing: req.field.missing.clone(),
-    })
-}
-
 /// The bucket keys (range indexes) of a `numeric_word` bit set, ascending.
 fn mask_keys(mut mask: u64) -> impl Iterator<Item = u64> {
     std::iter::from_fn(move || {
@@ -204,15 +152,6 @@ fn mask_keys(mut mask: u64) -> impl Iterator<Item = u64> {
             u64::from(i)
         })
     })
-}
-
-fn date_keyer(kind: &AggKind) -> Option<DateKeyer> {
-    match kind {
-        AggKind::DateHistogram { interval, opts, .. } => {
-            Some(DateKeyer::new(opts.rounding(*interval), opts.hard_bounds))
-        }
-        _ => None,
-    }
 }
 
 impl Plan {

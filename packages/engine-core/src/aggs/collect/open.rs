@@ -5,7 +5,7 @@
 use tantivy::collector::Collector;
 use tantivy::{SegmentOrdinal, SegmentReader};
 
-use crate::aggs::bucket::composite::SegSources;
+use crate::aggs::bucket::composite_segment::SegSources;
 use crate::aggs::bucket::source_text::SourceText;
 use crate::aggs::metric::matrix_stats::{MatrixColumns, WeightedColumns};
 use crate::aggs::request::AggKind;

@@ -1,0 +1,79 @@
+//! A segment's collection plan for one aggregation request (and its sub-aggregations): the
+//! column or columns it reads, its filters, date rounding, zone map, sampler and nested levels,
+//! opened once per segment before any document is collected.
+
+use tantivy::query::Weight;
+use tantivy::{SegmentOrdinal, SegmentReader};
+
+use super::open::open_segment;
+use super::{Accessor, Plan};
+use crate::aggs::bucket::auto_date_histogram::AutoCollect;
+use crate::aggs::bucket::filters::SegFilters;
+use crate::aggs::bucket::random_sampler::SegSampler;
+use crate::aggs::request::{AggKind, AggRequest};
+use crate::columns::zone_map::zone_map;
+use crate::date::rounding::DateKeyer;
+use crate::nested::levels::SegLevels;
+use crate::store::mapping::FieldType;
+
+pub(super) fn build_plan(
+    req: &AggRequest,
+    segment: SegmentOrdinal,
+    reader: &SegmentReader,
+    weights: &[Box<dyn Weight>],
+    next: &mut usize,
+) -> tantivy::Result<Plan> {
+    let filters = SegFilters::open(&req.kind, weights, next, reader)?;
+    let ff = reader.fast_fields();
+    let accessor = match &req.field.resolved {
+        None => Accessor::Unmapped,
+        Some((name, ty)) => match ty {
+            FieldType::Keyword | FieldType::Ip => ff.str(name)?.map_or(Accessor::Unmapped, Accessor::Str),
+            FieldType::Double | FieldType::Float => {
+                ff.column_opt::<f64>(name)?.map_or(Accessor::Unmapped, Accessor::F64)
+            }
+            FieldType::Boolean => ff.column_opt::<bool>(name)?.map_or(Accessor::Unmapped, Accessor::Bool),
+            FieldType::Text => Accessor::Unmapped,
+            FieldType::GeoPoint => ff.column_opt::<u64>(name)?.map_or(Accessor::Unmapped, Accessor::Geo),
+            _ => ff.column_opt::<i64>(name)?.map_or(Accessor::Unmapped, Accessor::I64),
+        },
+    };
+    let subs =
+        req.subs.iter().map(|s| build_plan(s, segment, reader, weights, next)).collect::<tantivy::Result<_>>()?;
+    let (columns, top_hits) = open_segment(&req.kind, segment, reader)?;
+    let zones = match (&req.kind, &req.field.resolved, &accessor) {
+        (AggKind::DateHistogram { .. } | AggKind::AutoDateHistogram(_), Some((name, _)), Accessor::I64(column)) => {
+            zone_map(reader.segment_id(), name, column)
+        }
+        _ => None,
+    };
+    Ok(Plan {
+        kind: req.kind.clone(),
+        columns,
+        top_hits,
+        accessor,
+        subs,
+        filters,
+        date_keys: date_keyer(&req.kind),
+        auto: match &req.kind {
+            AggKind::AutoDateHistogram(spec) => Some(AutoCollect::new(spec, !req.subs.is_empty())),
+            _ => None,
+        },
+        sampler: SegSampler::open(&req.kind, reader),
+        levels: match &req.kind {
+            AggKind::Join(_) => Some(SegLevels::open(reader)?),
+            _ => None,
+        },
+        zones,
+        missing: req.field.missing.clone(),
+    })
+}
+
+fn date_keyer(kind: &AggKind) -> Option<DateKeyer> {
+    match kind {
+        AggKind::DateHistogram { interval, opts, .. } => {
+            Some(DateKeyer::new(opts.rounding(*interval), opts.hard_bounds))
+        }
+        _ => None,
+    }
+}
