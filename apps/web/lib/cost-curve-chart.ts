@@ -63,7 +63,12 @@ export function costCurveSpec(
   return {
     ...base(drillSize(variant), description),
     data: { values: data.map((d) => ({ ...d })) },
-    mark: { type: 'line', strokeWidth: 2, point: { size: 40, filled: true } },
+    // The lines carry the legends (a dashed swatch reads as CPU); the points mark the measured
+    // sizes without a legend of their own, which would draw the dash swatches as dots.
+    layer: [
+      { mark: { type: 'line', strokeWidth: 2 } },
+      { mark: { type: 'point', size: 40, filled: true }, encoding: { strokeDash: { value: [1, 0] } } },
+    ],
     encoding: {
       x: {
         field: 'docs',
