@@ -1,3 +1,4 @@
+import { differingLoads, growth } from '@everycell/harness/costCurve';
 import type { Scorecard } from '@/lib/definitions';
 import { formatMs } from '@/lib/format';
 import { TableScroll } from './table-scroll';
@@ -6,9 +7,7 @@ const integer = new Intl.NumberFormat('en-US');
 
 /** One side's values over the pass set, "0.310 ms -> 0.520 ms", and how many times it grew. */
 function Curve({ values }: { values: readonly (number | null)[] }) {
-  const first = values[0];
-  const last = values.at(-1);
-  const grew = first != null && last != null && first > 0 ? last / first : undefined;
+  const grew = growth(values);
   return (
     <>
       {values.map((v) => (v === null ? 'n/a' : formatMs(v))).join(' → ')}
@@ -26,11 +25,7 @@ export function CostCurve({ scorecard }: { scorecard: Scorecard }) {
   const curve = scorecard.costCurve;
   if (!curve || curve.rows.length === 0) return null;
   const sizes = curve.docs.map((d) => integer.format(d)).join(', ');
-  const loadWords = (curve.loads ?? []).map(
-    (l) => `${integer.format(l.rate)} req/s with ${integer.format(l.iterations)} timed requests per row`,
-  );
-  const differentLoads = new Set(loadWords).size > 1;
-  const loads = loadWords.join('; ');
+  const loads = differingLoads(curve);
   return (
     <>
       <h2 className="section-title">Cost curve</h2>
@@ -38,11 +33,11 @@ export function CostCurve({ scorecard }: { scorecard: Scorecard }) {
         The corpus at {sizes} documents (runs {curve.runIds.join(', ')}), each size with its own engines and
         load. Per latency row, each engine's p50 and engine CPU per request at each size, and in brackets the
         last size's value over the first's.
-        {differentLoads ? (
+        {loads.length > 0 ? (
           <>
             {' '}
-            The sizes ran at different read loads ({loads}): a row that saturated an engine has its queue in
-            its p50, so across sizes compare CPU per request, which the load does not change.
+            The sizes ran at different read loads ({loads.join('; ')}): a row that saturated an engine has its
+            queue in its p50, so across sizes compare CPU per request, which the load does not change.
           </>
         ) : null}
       </p>

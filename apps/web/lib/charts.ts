@@ -84,6 +84,26 @@ export const verdictShape = {
   title: 'Verdict',
   scale: { domain: [...VERDICT_ORDER], range: VERDICT_ORDER.map((v) => VERDICT_SHAPE[v]) },
 };
+/**
+ * A field of two values drawn solid and dashed, its legend swatches as lines so the two read as
+ * line styles (p50 / p99, p50 / CPU per request).
+ */
+export function solidThenDashed(field: string, title: string, domain: readonly [string, string]) {
+  return {
+    field,
+    type: 'nominal' as const,
+    title,
+    legend: { symbolType: 'stroke', symbolStrokeWidth: 2, symbolStrokeColor: INK, symbolSize: 260 },
+    scale: {
+      domain: [...domain],
+      range: [
+        [1, 0],
+        [6, 4],
+      ],
+    },
+  };
+}
+
 export const engineColour = {
   field: 'engine',
   type: 'nominal' as const,

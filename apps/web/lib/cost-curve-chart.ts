@@ -5,9 +5,9 @@
  * words only.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { base, type Engine, engineColour, type Variant } from './charts';
+import { base, type Engine, engineColour, solidThenDashed, type Variant } from './charts';
 import type { Scorecard } from './definitions';
-import { drillSize } from './latency-charts';
+import { drillSize, only } from './latency-charts';
 
 export type CostMeasure = 'p50' | 'CPU per request';
 
@@ -40,19 +40,7 @@ export function costCurveData(card: Pick<Scorecard, 'costCurve'>, rowId: string)
   );
 }
 
-const measureDash = {
-  field: 'measure',
-  type: 'nominal' as const,
-  title: 'Measure',
-  legend: { symbolType: 'stroke', symbolStrokeWidth: 2, symbolStrokeColor: '#374151', symbolSize: 260 },
-  scale: {
-    domain: ['p50', 'CPU per request'],
-    range: [
-      [1, 0],
-      [6, 4],
-    ],
-  },
-};
+const measureDash = solidThenDashed('measure', 'Measure', ['p50', 'CPU per request']);
 
 export function costCurveSpec(
   data: readonly CostDatum[],
@@ -85,7 +73,7 @@ export function costCurveSpec(
         axis: { format: '~g', grid: true },
       },
       color: engineColour,
-      strokeDash: variant === 'narrow' ? { ...measureDash, legend: null } : measureDash,
+      strokeDash: only(variant, measureDash),
       // One line per engine and measure.
       detail: [{ field: 'engine' }, { field: 'measure' }],
     },

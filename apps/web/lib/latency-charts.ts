@@ -8,7 +8,15 @@
  * Only numbers and fixed words ("Candidate", "p99", "sustained", ...) reach the charts.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { base, type ChartSize, ENGINES, type Engine, engineColour, type Variant } from './charts';
+import {
+  base,
+  type ChartSize,
+  ENGINES,
+  type Engine,
+  engineColour,
+  solidThenDashed,
+  type Variant,
+} from './charts';
 import type { RowResult, Sweep } from './definitions';
 
 export function drillSize(variant: Variant): ChartSize {
@@ -16,24 +24,11 @@ export function drillSize(variant: Variant): ChartSize {
 }
 
 /** The narrow drawings keep only the engine legend (see base() in charts.ts). */
-function only<T extends object>(variant: Variant, encoding: T): T {
+export function only<T extends object>(variant: Variant, encoding: T): T {
   return variant === 'narrow' ? { ...encoding, legend: null } : encoding;
 }
 
-const percentileDash = {
-  field: 'stat',
-  type: 'nominal' as const,
-  title: 'Percentile',
-  // Swatches drawn as lines in the legend, so solid and dashed read as p50 and p99.
-  legend: { symbolType: 'stroke', symbolStrokeWidth: 2, symbolStrokeColor: '#374151', symbolSize: 260 },
-  scale: {
-    domain: ['p50', 'p99'],
-    range: [
-      [1, 0],
-      [6, 4],
-    ],
-  },
-};
+const percentileDash = solidThenDashed('stat', 'Percentile', ['p50', 'p99']);
 
 export interface EcdfDatum {
   engine: Engine;

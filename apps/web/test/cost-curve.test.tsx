@@ -38,51 +38,40 @@ describe('the cost curve on a run page', () => {
   });
 
   it('says when the sizes ran at different read loads, and only then', () => {
-    const curve = {
-      docs: [1_000_000, 10_000_000],
-      runIds: ['b', 'c'],
-      rows: [
-        {
-          id: 'query.term',
-          candidateP50: [1, 9],
-          baselineP50: [6, 80],
-          candidateCpuMs: [0.5, 4],
-          baselineCpuMs: [4.5, 40],
-        },
-      ],
-    };
-    const differing = renderToStaticMarkup(
-      <CostCurve
-        scorecard={{
-          ...card,
-          costCurve: {
-            ...curve,
-            loads: [
-              { rate: 200, iterations: 600 },
-              { rate: 50, iterations: 200 },
-            ],
-          },
-        }}
-      />,
-    );
+    const withLoads = (loads: { rate: number; iterations: number }[]) =>
+      renderToStaticMarkup(
+        <CostCurve
+          scorecard={{
+            ...card,
+            costCurve: {
+              docs: [1_000_000, 10_000_000],
+              runIds: ['b', 'c'],
+              loads,
+              rows: [
+                {
+                  id: 'query.term',
+                  candidateP50: [1, 9],
+                  baselineP50: [6, 80],
+                  candidateCpuMs: [0.5, 4],
+                  baselineCpuMs: [4.5, 40],
+                },
+              ],
+            },
+          }}
+        />,
+      );
+    const differing = withLoads([
+      { rate: 200, iterations: 600 },
+      { rate: 50, iterations: 200 },
+    ]);
     expect(differing).toContain('(runs b, c)');
     expect(differing).toContain(
       'different read loads (200 req/s with 600 timed requests per row; 50 req/s with 200 timed requests per row)',
     );
-    const same = renderToStaticMarkup(
-      <CostCurve
-        scorecard={{
-          ...card,
-          costCurve: {
-            ...curve,
-            loads: [
-              { rate: 200, iterations: 600 },
-              { rate: 200, iterations: 600 },
-            ],
-          },
-        }}
-      />,
-    );
+    const same = withLoads([
+      { rate: 200, iterations: 600 },
+      { rate: 200, iterations: 600 },
+    ]);
     expect(same).not.toContain('different read loads');
   });
 

@@ -43,3 +43,16 @@ export function growth(values: readonly (number | null)[]): number | undefined {
   const last = values.at(-1);
   return first == null || last == null || first <= 0 ? undefined : last / first;
 }
+
+/**
+ * Each size's read load in words when the sizes ran at different loads, else nothing: a row that
+ * saturated an engine has its queue in its p50, so across such sizes only CPU per request compares.
+ * SCORECARD.md and the site say it from this one place.
+ */
+export function differingLoads(curve: Pick<CostCurve, 'loads'>): string[] {
+  const count = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 0 });
+  const words = (curve.loads ?? []).map(
+    (l) => `${count(l.rate)} req/s with ${count(l.iterations)} timed requests per row`,
+  );
+  return new Set(words).size > 1 ? words : [];
+}

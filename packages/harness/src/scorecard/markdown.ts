@@ -1,4 +1,4 @@
-import { growth } from './costCurve.js';
+import { differingLoads, growth } from './costCurve.js';
 import type { RowResult, Scorecard, SideMeasurement, SweepSide } from './schema.js';
 
 /** SCORECARD.md: a pure function of the scorecard, so the prose can never drift from the run. */
@@ -172,11 +172,8 @@ function curveCell(values: readonly (number | null)[]): string {
 
 /** Said when the sizes ran at different loads: a saturated row's p50 then includes a different queue. */
 function loadNote(curve: NonNullable<Scorecard['costCurve']>): string {
-  const loads = curve.loads ?? [];
-  const words = loads.map(
-    (l) => `${num(l.rate, 0)} req/s with ${num(l.iterations, 0)} timed requests per row`,
-  );
-  if (new Set(words).size <= 1) return '';
+  const words = differingLoads(curve);
+  if (words.length === 0) return '';
   return ` The sizes ran at different read loads (${words.join('; ')}): a row that saturated an engine has its queue in its p50, so across sizes compare CPU per request, which the load does not change.`;
 }
 

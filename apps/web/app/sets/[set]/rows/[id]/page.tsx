@@ -1,3 +1,4 @@
+import { differingLoads } from '@everycell/harness/costCurve';
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Chart } from '@/components/chart';
@@ -219,7 +220,7 @@ export default async function RowPage({ params }: { params: Promise<Params> }) {
                 {(scorecard.costCurve?.docs ?? []).map((d) => d.toLocaleString('en-US')).join(', ')} documents
                 (runs {(scorecard.costCurve?.runIds ?? []).join(', ')}): the steeper line is the engine whose
                 cost grows faster with the data.{' '}
-                {new Set((scorecard.costCurve?.loads ?? []).map((l) => `${l.rate}/${l.iterations}`)).size > 1
+                {differingLoads(scorecard.costCurve ?? {}).length > 0
                   ? 'The sizes ran at different read loads, and a saturated row carries its queue in its p50: compare the CPU lines across sizes.'
                   : ''}
               </figcaption>
