@@ -19,7 +19,7 @@ mod passes;
 pub mod pit;
 mod request;
 mod rescore;
-mod score_top;
+pub(crate) mod score_top;
 pub mod scroll;
 pub mod search_after;
 pub mod sort;

@@ -12,17 +12,20 @@
 //! built without a searcher (an aggregation's filter) falls back to every term within the
 //! distance, which only differs when more than `max_expansions` terms qualify.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::OnceLock;
 
 use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder, DFA, SINK_STATE};
+use tantivy::index::SegmentId;
+use tantivy::postings::TermInfo;
 use tantivy::query::{
-    Bm25StatisticsProvider, BooleanQuery, BoostQuery, EnableScoring, FuzzyTermQuery, Occur, Query, TermQuery,
-    TermSetQuery, Weight,
+    Bm25StatisticsProvider, Bm25Weight, BooleanQuery, EnableScoring, FuzzyTermQuery, Occur, Query, TermSetQuery, Weight,
 };
-use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::schema::Field;
 use tantivy::{Searcher, Term};
 use tantivy_fst::Automaton;
+
+use super::blended_terms::{BlendedTerm, BlendedTermsWeight};
 
 #[derive(Debug, Clone)]
 pub struct FuzzyExpansionQuery {
@@ -120,39 +123,45 @@ impl FuzzyExpansionQuery {
         self.text.split_at(at)
     }
 
-    /// The kept terms with their boosts, best first.
-    fn expand(&self, searcher: &Searcher) -> tantivy::Result<Vec<(Term, f32)>> {
+    /// The kept terms with their boosts, best first, each with where it is in every segment
+    /// that has it; and the segments looked at.
+    fn expand(&self, searcher: &Searcher) -> tantivy::Result<(Vec<Expansion>, HashSet<SegmentId>)> {
         let (prefix, rest) = self.split_prefix();
         let dfa = builder(self.max_edits, self.transpositions).build_dfa(rest);
         let automaton = Prefixed { prefix: prefix.as_bytes(), dfa: &dfa };
-        let mut found: BTreeMap<Vec<u8>, u8> = BTreeMap::new();
+        let mut found: BTreeMap<Vec<u8>, (u8, HashMap<SegmentId, TermInfo>)> = BTreeMap::new();
+        let mut seen = HashSet::new();
         for reader in searcher.segment_readers() {
+            let segment = reader.segment_id();
+            seen.insert(segment);
             let index = reader.inverted_index(self.field)?;
             let mut stream = index.terms().search(&automaton).into_stream()?;
             while stream.advance() {
                 let key = stream.key();
-                if !found.contains_key(key) {
-                    let edits = match dfa.eval(&key[prefix.len()..]) {
-                        Distance::Exact(d) => d,
-                        Distance::AtLeast(_) => continue,
-                    };
-                    found.insert(key.to_vec(), edits);
+                if let Some((_, infos)) = found.get_mut(key) {
+                    infos.insert(segment, stream.value().clone());
+                    continue;
                 }
+                let edits = match dfa.eval(&key[prefix.len()..]) {
+                    Distance::Exact(d) => d,
+                    Distance::AtLeast(_) => continue,
+                };
+                found.insert(key.to_vec(), (edits, HashMap::from([(segment, stream.value().clone())])));
             }
         }
         let text_chars = self.text.chars().count();
-        let mut scored: Vec<(Vec<u8>, f32)> = found
+        let mut scored: Vec<Expansion> = found
             .into_iter()
-            .map(|(key, edits)| {
+            .map(|(key, (edits, infos)): (Vec<u8>, _)| {
                 let chars = String::from_utf8_lossy(&key).chars().count();
                 let boost = if edits == 0 { 1.0 } else { 1.0 - edits as f32 / chars.min(text_chars).max(1) as f32 };
-                (key, boost)
+                Expansion { term: Term::from_field_bytes(self.field, key.as_slice()), boost, infos }
             })
             .collect();
         // Highest boost first; the BTreeMap already put equal boosts in term order (stable sort).
-        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+        scored.sort_by(|a, b| b.boost.total_cmp(&a.boost));
         scored.truncate(self.max_expansions);
-        Ok(scored.into_iter().map(|(key, boost)| (Term::from_field_bytes(self.field, &key), boost)).collect())
+        Ok((scored, seen))
     }
 
     /// Without a searcher: every term within the distance, the prefix enforced by intersection.
@@ -172,27 +181,33 @@ impl FuzzyExpansionQuery {
 impl Query for FuzzyExpansionQuery {
     fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
         let Some(searcher) = scoring.searcher() else { return self.unexpanded().weight(scoring) };
-        let terms = self.expand(searcher)?;
+        let (terms, seen) = self.expand(searcher)?;
         match scoring {
             EnableScoring::Enabled { statistics_provider, .. } => {
                 let mut max_doc_freq = 0;
-                for (term, _) in &terms {
-                    max_doc_freq = max_doc_freq.max(statistics_provider.doc_freq(term)?);
+                for e in &terms {
+                    max_doc_freq = max_doc_freq.max(statistics_provider.doc_freq(&e.term)?);
                 }
                 let blended = Blended { inner: statistics_provider, max_doc_freq };
-                let clauses = terms
+                let terms = terms
                     .into_iter()
-                    .map(|(term, boost)| {
-                        let q: Box<dyn Query> = Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs));
-                        let q: Box<dyn Query> = if boost == 1.0 { q } else { Box::new(BoostQuery::new(q, boost)) };
-                        (Occur::Should, q)
+                    .map(|e| {
+                        let bm25 = Bm25Weight::for_terms(&blended, std::slice::from_ref(&e.term))?;
+                        Ok(BlendedTerm { term: e.term, bm25, boost: e.boost, infos: e.infos })
                     })
-                    .collect();
-                BooleanQuery::new(clauses).weight(EnableScoring::Enabled { searcher, statistics_provider: &blended })
+                    .collect::<tantivy::Result<Vec<_>>>()?;
+                Ok(Box::new(BlendedTermsWeight::new(self.field, terms, seen)))
             }
-            EnableScoring::Disabled { .. } => TermSetQuery::new(terms.into_iter().map(|(t, _)| t)).weight(scoring),
+            EnableScoring::Disabled { .. } => TermSetQuery::new(terms.into_iter().map(|e| e.term)).weight(scoring),
         }
     }
+}
+
+/// A kept term: its boost, and its term info in each segment that has it.
+struct Expansion {
+    term: Term,
+    boost: f32,
+    infos: HashMap<SegmentId, TermInfo>,
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! (`boosting`, `function_score`), or where a faster path pays (a range over a column with its
 //! zone map, a counting disjunction for `more_like_this`, the filter cache, cached regex automata).
 
+pub mod blended_terms;
 pub mod bm25_term;
 pub mod boosting;
 pub mod collect_limits;
