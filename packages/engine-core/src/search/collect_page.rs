@@ -147,8 +147,11 @@ pub fn collect_page(handle: &IndexHandle, searcher: &Searcher, req: &SearchReque
             rest.into_iter().partition(|i| plain && lone_filter(&req.aggs[*i]).is_some());
         let pick = |idx: &[usize]| idx.iter().map(|i| req.aggs[*i].clone()).collect::<Vec<_>>();
         let (top, main_fruits) = if rest.is_empty() {
-            let zone =
+            let mut zone =
                 if plain { sort_zone::ZoneSortCollector::for_page(&hits_collector, deadline.is_some()) } else { None };
+            if let Some(zone) = zone.as_mut() {
+                zone.seek = sort_zone::seek_weight(handle, searcher, &req.query)?;
+            }
             let (top, late) = match zone {
                 Some(column) => (searcher.search(hits_query, &column)?, false),
                 // Only the total is wanted: counted the query's cheapest way (a range counts

@@ -14,7 +14,8 @@ use std::sync::Arc;
 
 use tantivy::columnar::Column;
 use tantivy::index::SegmentId;
-use tantivy::{BitSet, DocId};
+use tantivy::query::Weight;
+use tantivy::{BitSet, DocId, DocSet, SegmentReader, TERMINATED};
 
 use super::sort::Order;
 use super::sort_key::{i64_key, part};
@@ -24,6 +25,9 @@ use crate::columns::segment_cache::SegmentCache;
 /// a multi-segment index during a load keeps each live segment's ranks, and the ranks of
 /// merged-away segments go when the cache is emptied at this size.
 const CACHE_DOCS: usize = 16 << 20;
+
+/// A page being filled: (sort key, doc) in a max-heap whose top is the page's worst.
+pub type PageHeap = BinaryHeap<(u128, DocId)>;
 
 /// Document ids by ascending (value, doc id) of a column with one value per document.
 pub struct Ranks {
@@ -90,6 +94,88 @@ impl Ranks {
             }
         }
         Some(page)
+    }
+}
+
+impl Ranks {
+    /// The page as `page` finds it, with matches tested by `weight`'s scorer instead of a bit
+    /// set of every match: the walk goes in batches, each batch's documents tested in document
+    /// order by one fresh scorer (a scorer only moves forward), so a page costs about its walk
+    /// and not the matches (a term filter over a fifth of 10M documents: ~2M postings collected
+    /// for a page of 20). Batches start at `first_batch` and double. `None` once `budget`
+    /// documents were walked without proving the page complete.
+    #[allow(clippy::too_many_arguments)]
+    pub fn page_seeking(
+        &self,
+        column: &Column<i64>,
+        weight: &dyn Weight,
+        reader: &SegmentReader,
+        order: Order,
+        after: Option<u128>,
+        limit: usize,
+        first_batch: usize,
+        budget: usize,
+    ) -> tantivy::Result<Option<PageHeap>> {
+        let mut page: PageHeap = BinaryHeap::with_capacity(limit + 1);
+        if limit == 0 {
+            return Ok(Some(page));
+        }
+        let n = self.docs.len();
+        let doc_at = |i: usize| match order {
+            Order::Asc => self.docs[i],
+            Order::Desc => self.docs[n - 1 - i],
+        };
+        let key_of = |doc: DocId| part(column.first(doc).map(i64_key), order);
+        let alive = reader.alive_bitset();
+        let first = after.map_or(0, |after| partition_point(n, |i| key_of(doc_at(i)) <= after));
+        let stop = first.saturating_add(budget).min(n);
+        let (mut start, mut batch) = (first, first_batch.max(64));
+        let (mut sorted, mut matched) = (Vec::new(), Vec::new());
+        while start < n {
+            if start >= stop {
+                return Ok(None);
+            }
+            let end = (start + batch).min(stop);
+            sorted.clear();
+            sorted.extend((start..end).map(doc_at));
+            sorted.sort_unstable();
+            matched.clear();
+            let mut scorer = weight.scorer(reader, 1.0)?;
+            for &doc in &sorted {
+                let mut at = scorer.doc();
+                if at < doc {
+                    at = scorer.seek(doc);
+                }
+                if at == TERMINATED {
+                    break;
+                }
+                if at == doc && alive.is_none_or(|a| a.is_alive(doc)) {
+                    matched.push(doc);
+                }
+            }
+            for doc in (start..end).map(doc_at) {
+                if matched.binary_search(&doc).is_err() {
+                    continue;
+                }
+                let key = key_of(doc);
+                if page.len() < limit {
+                    page.push((key, doc));
+                    continue;
+                }
+                let worst = *page.peek().expect("the page is full");
+                // Values only get worse from here; equal ones may still win on a lower doc id.
+                if key > worst.0 {
+                    return Ok(Some(page));
+                }
+                if (key, doc) < worst {
+                    page.pop();
+                    page.push((key, doc));
+                }
+            }
+            start = end;
+            batch = batch.saturating_mul(2);
+        }
+        Ok(Some(page))
     }
 }
 

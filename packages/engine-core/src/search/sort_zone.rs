@@ -15,15 +15,19 @@ use std::collections::BinaryHeap;
 
 use tantivy::collector::Collector;
 use tantivy::columnar::Column;
-use tantivy::query::Weight;
-use tantivy::{BitSet, DocAddress, DocId, SegmentOrdinal, SegmentReader};
+use tantivy::query::{EnableScoring, Weight};
+use tantivy::{BitSet, DocAddress, DocId, Searcher, SegmentOrdinal, SegmentReader};
 
+use super::lower_query;
 use super::search_after::AfterValue;
 use super::sort::{Order, SortTarget};
 use super::sort_key::{i64_key, part};
-use super::sort_rank::Ranks;
+use super::sort_rank::{PageHeap, Ranks};
 use super::top_hits::{GlobalPart, Hit, TopHitsCollector, TopHitsFruit};
 use crate::columns::zone_map::{self, ZoneMap, BLOCK_ROWS};
+use crate::error::Result;
+use crate::query::ast::QueryAst;
+use crate::store::index::IndexHandle;
 use crate::store::mapping::FieldType;
 
 /// Up to this many matches in a segment, their values are read directly (no walk).
@@ -46,6 +50,9 @@ pub struct ZoneSortCollector {
     pub walk: Walk,
     /// `search_after`: only documents whose sort key (as `part` encodes it) is greater.
     pub after: Option<u128>,
+    /// A weight with the query's matches that counts a segment without walking it
+    /// (`seek_weight`): with it a page walked by ranks tests only the documents it visits.
+    pub seek: Option<Box<dyn Weight>>,
 }
 
 /// How a segment's page is found once its matches are known.
@@ -92,6 +99,31 @@ impl Collector for ZoneSortCollector {
     }
 }
 
+/// The weight for `ZoneSortCollector::seek`: the request's query without the wrappers that do
+/// not change which documents match, when what is left counts a segment without a walk (a
+/// term's document frequency, every document); `None` for other queries, whose count would
+/// cost about what the bit set of their matches does.
+pub fn seek_weight(handle: &IndexHandle, searcher: &Searcher, ast: &QueryAst) -> Result<Option<Box<dyn Weight>>> {
+    let Some(core) = counted_without_walk(ast) else { return Ok(None) };
+    let query = lower_query(handle, core)?;
+    Ok(Some(query.weight(EnableScoring::disabled_from_searcher(searcher))?))
+}
+
+fn counted_without_walk(ast: &QueryAst) -> Option<&QueryAst> {
+    match ast {
+        QueryAst::Term { .. } | QueryAst::MatchAll => Some(ast),
+        QueryAst::Boost { query, .. } | QueryAst::Named { query, .. } => counted_without_walk(query),
+        QueryAst::ConstantScore { filter, .. } => counted_without_walk(filter),
+        QueryAst::Bool(b) if b.should.is_empty() && b.must_not.is_empty() => {
+            match (b.must.as_slice(), b.filter.as_slice()) {
+                ([only], []) | ([], [only]) => counted_without_walk(only),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 impl ZoneSortCollector {
     /// The zone-map sort for a page sorted by one integer/date field alone, without scores,
     /// `search_after` or a timeout; `None` otherwise.
@@ -122,7 +154,38 @@ impl ZoneSortCollector {
             scale: hits.scale,
         };
         let column = tantivy_name.clone();
-        Some(ZoneSortCollector { inner, column, order: spec.order, walk: Walk::Auto, after })
+        Some(ZoneSortCollector { inner, column, order: spec.order, walk: Walk::Auto, after, seek: None })
+    }
+
+    /// The page of a segment walked by ranks, its matches tested by seeking `seek`, and the
+    /// segment's total from `seek`'s count; `None` when the walk is not expected to be short
+    /// or ran past its budget (the bit-set path then serves the segment).
+    fn by_seeking(
+        &self,
+        seek: &dyn Weight,
+        reader: &SegmentReader,
+        column: &Column<i64>,
+    ) -> tantivy::Result<Option<(PageHeap, u64)>> {
+        let total = seek.count(reader)? as u64;
+        if total == 0 {
+            return Ok(Some((BinaryHeap::new(), 0)));
+        }
+        let limit = self.inner.limit as u64;
+        let expected = limit * reader.max_doc() as u64 / total;
+        let (pick, budget) = match self.walk {
+            Walk::Auto => (total > FEW_MATCHES as u64 && expected * 4 < total, expected * 8 + 1024),
+            Walk::Ranks => (true, u64::MAX),
+            Walk::Zones => (false, 0),
+        };
+        if !pick {
+            return Ok(None);
+        }
+        let Some(ranks) = Ranks::of(reader.segment_id(), &self.column, column) else { return Ok(None) };
+        let first_batch = (expected * 2).min(1 << 20) as usize;
+        let budget = usize::try_from(budget).unwrap_or(usize::MAX);
+        let page =
+            ranks.page_seeking(column, seek, reader, self.order, self.after, self.inner.limit, first_batch, budget)?;
+        Ok(page.map(|page| (page, total)))
     }
 
     fn by_zones(
@@ -133,6 +196,11 @@ impl ZoneSortCollector {
         column: &Column<i64>,
         map: &ZoneMap,
     ) -> tantivy::Result<TopHitsFruit> {
+        if let Some(seek) = &self.seek {
+            if let Some((page, total)) = self.by_seeking(seek.as_ref(), reader, column)? {
+                return Ok(Self::fruit(segment, page, total));
+            }
+        }
         // The matches in order while they are few (then reading their values beats any walk:
         // 5-20 `ids` sorted by time at 1M made the block walk check ~1M bits to find them), in a
         // bit set once they are not.
@@ -318,16 +386,23 @@ mod tests {
                     for limit in [1, 10, 700, 30_000] {
                         let plain = searcher.search(query.as_ref(), &collector(order, limit, after)).unwrap();
                         let at = format!("{query:?} {order:?} {limit} after {after:?}");
-                        for walk in [Walk::Auto, Walk::Zones, Walk::Ranks] {
+                        // With and without a seek weight (the matches tested by seeking).
+                        for (walk, seek) in
+                            [Walk::Auto, Walk::Zones, Walk::Ranks].into_iter().flat_map(|w| [(w, false), (w, true)])
+                        {
                             let mut zoned =
                                 ZoneSortCollector::for_page(&collector(order, limit, after), false).unwrap();
                             zoned.walk = walk;
+                            if seek {
+                                zoned.seek =
+                                    Some(query.weight(EnableScoring::disabled_from_searcher(&searcher)).unwrap());
+                            }
                             let zoned = searcher.search(query.as_ref(), &zoned).unwrap();
-                            assert_eq!(zoned.total, plain.total, "{at} {walk:?}");
+                            assert_eq!(zoned.total, plain.total, "{at} {walk:?} seek {seek}");
                             let ids = |f: &TopHitsFruit| {
                                 f.hits.iter().map(|h| (h.key.clone(), h.address)).collect::<Vec<_>>()
                             };
-                            assert_eq!(ids(&zoned), ids(&plain), "{at} {walk:?}");
+                            assert_eq!(ids(&zoned), ids(&plain), "{at} {walk:?} seek {seek}");
                         }
                     }
                 }

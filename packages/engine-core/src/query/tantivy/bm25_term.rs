@@ -69,6 +69,16 @@ impl Weight for Bm25TermWeight {
         })
     }
 
+    /// Without deletions the term's document frequency, as tantivy's own term weight counts:
+    /// a sorted page's total (`sort_zone.rs`) then costs a dictionary lookup, not a walk.
+    fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
+        if let Some(alive) = reader.alive_bitset() {
+            return Ok(self.scorer(reader, 1.0)?.count(alive));
+        }
+        let info = reader.inverted_index(self.term.field())?.get_term_info(&self.term)?;
+        Ok(info.map_or(0, |info| info.doc_freq))
+    }
+
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
         if let Some(mut s) = self.open(reader, 1.0)? {
             if s.seek(doc) == doc {
@@ -146,5 +156,31 @@ mod tests {
         // Other parameters rank differently: b = 0 ignores length, so more occurrences win.
         let flat = top(&Bm25TermQuery { term, k1: 1.2, b: 0.0, factor: 1.0 });
         assert_eq!(flat[0].1.doc_id, 2);
+    }
+
+    #[test]
+    fn counts_as_many_as_it_matches_with_and_without_deletions() {
+        let mut schema = SchemaBuilder::new();
+        let body = schema.add_text_field("body", TEXT);
+        let index = Index::create_in_ram(schema.build());
+        let mut writer = index.writer_with_num_threads(1, 15_000_000).unwrap();
+        for text in ["fox", "the quick fox", "fox fox jumps", "dog", "fox and dog"] {
+            writer.add_document(doc!(body => text)).unwrap();
+        }
+        writer.commit().unwrap();
+        let fox = Bm25TermQuery { term: Term::from_field_text(body, "fox"), k1: 1.2, b: 0.75, factor: 1.0 };
+        let count = |searcher: &tantivy::Searcher| {
+            let weight = fox.weight(EnableScoring::disabled_from_searcher(searcher)).unwrap();
+            let counted: u32 = searcher.segment_readers().iter().map(|r| weight.count(r).unwrap()).sum();
+            assert_eq!(
+                counted as usize,
+                searcher.search(&fox, &TopDocs::with_limit(100).order_by_score()).unwrap().len()
+            );
+            counted
+        };
+        assert_eq!(count(&index.reader().unwrap().searcher()), 4);
+        writer.delete_term(Term::from_field_text(body, "quick"));
+        writer.commit().unwrap();
+        assert_eq!(count(&index.reader().unwrap().searcher()), 3);
     }
 }
