@@ -15,6 +15,7 @@ use crate::date::{parse_date_value, parse_format_list};
 use crate::error::{EngineError, Result, ShardCause};
 use crate::query::ast::RangeAst;
 use crate::query::tantivy::column_range::ColumnRangeQuery;
+use crate::query::tantivy::double_range::DoubleRangeQuery;
 use crate::store::document::coerce_f64;
 use crate::store::mapping::{FieldMapping, FieldType};
 
@@ -188,18 +189,19 @@ pub(super) fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dy
                     },
                 )
             };
-            let term = |f: f64| Term::from_field_f64(field, f);
             let lower = match (&r.gt, &r.gte) {
-                (Some(v), _) => Bound::Excluded(term(read(v)?)),
-                (None, Some(v)) => Bound::Included(term(read(v)?)),
-                _ => Bound::Included(term(f64::NEG_INFINITY)),
+                (Some(v), _) => Bound::Excluded(read(v)?),
+                (None, Some(v)) => Bound::Included(read(v)?),
+                _ => Bound::Included(f64::NEG_INFINITY),
             };
             let upper = match (&r.lt, &r.lte) {
-                (Some(v), _) => Bound::Excluded(term(read(v)?)),
-                (None, Some(v)) => Bound::Included(term(read(v)?)),
-                _ => Bound::Included(term(f64::INFINITY)),
+                (Some(v), _) => Bound::Excluded(read(v)?),
+                (None, Some(v)) => Bound::Included(read(v)?),
+                _ => Bound::Included(f64::INFINITY),
             };
-            (lower, upper)
+            let column = ctx.mapping.schema.get_field_name(field).to_string();
+            let query = DoubleRangeQuery::new(field, column, lower, upper);
+            return Ok(Box::new(ConstScoreQuery::new(Box::new(query), ctx.scale)));
         }
         FieldType::Keyword => {
             let term = |v: &Value| Term::from_field_text(field, &value_as_text(v));

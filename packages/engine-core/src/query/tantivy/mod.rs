@@ -9,6 +9,7 @@ pub mod collect_limits;
 pub mod column_docset;
 pub mod column_range;
 pub mod counting_disjunction;
+pub mod double_range;
 pub mod field_statistics;
 pub mod function_score;
 pub mod fuzzy_expansion;
