@@ -18,7 +18,7 @@ mod open;
 mod plan;
 mod state;
 
-use date_block::collect_date_block;
+use date_block::{collect_date_block, Scratch};
 use harvest::harvest_state;
 use numeric_block::{collect_numeric_block, BlockValues};
 use state::new_state;
@@ -469,7 +469,9 @@ impl SegmentCollector for AggSegment {
                 }
             }
             if let SegState::Buckets(buckets) = &mut *state {
-                if collect_date_block(plan, buckets, docs, &mut self.values) {
+                let mut scratch =
+                    Scratch { values: &mut self.values, numeric: &mut self.numeric, keys: &mut self.keys };
+                if collect_date_block(plan, buckets, docs, &mut scratch) {
                     continue;
                 }
             }
