@@ -49,7 +49,7 @@ pub(super) fn collect_date_block(
         let end = at + docs[at..].partition_point(|d| d / BLOCK_ROWS == block);
         let (min, max) = zones.bounds(block as usize);
         match (date_key(plan, min), date_key(plan, max)) {
-            (Some(low), Some(high)) if low == high => add(plan, buckets, low, &docs[at..end], scratch),
+            (Some(low), Some(high)) if low == high => add_run(plan, buckets, low, &docs[at..end], scratch),
             _ => collect_values(plan, buckets, &docs[at..end], scratch),
         }
         at = end;
@@ -76,13 +76,13 @@ fn collect_values(plan: &Plan, buckets: &mut KeyMap<SegBucket>, docs: &[DocId], 
         }
         // Added before keying the next value: a new bucket may coarsen auto_date_histogram.
         if let Some((key, _, _, first)) = run.take() {
-            add(plan, buckets, key, &docs[first..i], scratch);
+            add_run(plan, buckets, key, &docs[first..i], scratch);
         }
         // A document without a value is in no bucket: it ends the run and starts none.
         run = value.and_then(|v| plan.date_bucket(v)).map(|(key, start, end)| (key, start, end, i));
     }
     if let Some((key, _, _, first)) = run {
-        add(plan, buckets, key, &docs[first..], scratch);
+        add_run(plan, buckets, key, &docs[first..], scratch);
     }
     *scratch.values = values;
 }
@@ -94,7 +94,7 @@ fn date_key(plan: &Plan, ms: i64) -> Option<u64> {
 
 /// Adds `docs` to the bucket and its sub-aggregations (a new bucket may coarsen
 /// auto_date_histogram's rung, which has no sub-aggregations here).
-fn add(plan: &Plan, buckets: &mut KeyMap<SegBucket>, key: u64, docs: &[DocId], scratch: &mut Scratch) {
+pub(super) fn add_run(plan: &Plan, buckets: &mut KeyMap<SegBucket>, key: u64, docs: &[DocId], scratch: &mut Scratch) {
     let mut created = false;
     let bucket = buckets.entry(key).or_insert_with(|| {
         created = true;

@@ -11,6 +11,7 @@ use tantivy::query::Weight;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
 mod date_block;
+mod dense_block;
 mod harvest;
 pub(crate) mod key_hasher;
 mod numeric_block;
@@ -18,7 +19,8 @@ mod open;
 mod plan;
 mod state;
 
-use date_block::{collect_date_block, Scratch};
+use date_block::{add_run, collect_date_block, Scratch};
+use dense_block::collect_dense_block;
 use harvest::harvest_state;
 use numeric_block::{collect_numeric_block, BlockValues};
 use state::new_state;
@@ -140,6 +142,8 @@ pub struct AggSegment {
     keys: Vec<u64>,
     /// A block's column values (`collect_block`).
     values: Vec<Option<i64>>,
+    /// A block's keyword ordinals (`dense_block.rs`).
+    ords: Vec<Option<u64>>,
     numeric: BlockValues,
 }
 
@@ -428,7 +432,14 @@ impl Collector for AggCollector {
             .map(|a| build_plan(a, segment, reader, &self.filter_weights, &mut next))
             .collect::<tantivy::Result<_>>()?;
         let states = plans.iter().map(new_state).collect();
-        Ok(AggSegment { plans, states, keys: Vec::new(), values: Vec::new(), numeric: BlockValues::default() })
+        Ok(AggSegment {
+            plans,
+            states,
+            keys: Vec::new(),
+            values: Vec::new(),
+            ords: Vec::new(),
+            numeric: BlockValues::default(),
+        })
     }
 
     /// Only a `top_hits` ordered by (or tracking) relevance needs scores.
@@ -456,9 +467,9 @@ impl SegmentCollector for AggSegment {
         }
     }
 
-    /// Without scores tantivy hands over blocks of documents: a dense keyword composite, a plain
-    /// date histogram, numeric metrics and plain histogram / range buckets take a block through
-    /// bulk column reads, the rest per document.
+    /// Without scores tantivy hands over blocks of documents: a dense keyword composite, plain
+    /// keyword terms, `global`, a date histogram, numeric metrics and plain histogram / range
+    /// buckets take a block through bulk column reads, the rest per document.
     fn collect_block(&mut self, docs: &[DocId]) {
         for (plan, state) in self.plans.iter().zip(self.states.iter_mut()) {
             if let (SegState::CompositeDense { slots, counts }, Some(SegColumns::Composite(sources))) =
@@ -468,9 +479,19 @@ impl SegmentCollector for AggSegment {
                     continue;
                 }
             }
+            if let SegState::Dense { counts, .. } = &mut *state {
+                if collect_dense_block(plan, counts, docs, &mut self.ords) {
+                    continue;
+                }
+            }
             if let SegState::Buckets(buckets) = &mut *state {
                 let mut scratch =
                     Scratch { values: &mut self.values, numeric: &mut self.numeric, keys: &mut self.keys };
+                // `global`: every document of the block is in its one bucket.
+                if plan.kind == AggKind::Global && plan.filters.is_none() && plan.sampler.is_none() {
+                    add_run(plan, buckets, 0, docs, &mut scratch);
+                    continue;
+                }
                 if collect_date_block(plan, buckets, docs, &mut scratch) {
                     continue;
                 }
