@@ -1,7 +1,8 @@
-//! Keyword `terms` / `cardinality` counted by ordinal a block at a time and `global` taken a
-//! block at a time (`aggs/collect/dense_block.rs`, `collect/mod.rs`): the answers must be the
-//! ones computed here from the documents, with documents missing the field, on one large
-//! segment and on several small ones, and with deletions (the per-document path).
+//! Keyword `terms` / `cardinality` counted by ordinal a block at a time, `global` taken a block
+//! at a time, and `missing` skipping blocks of a column every document has a value in
+//! (`aggs/collect/dense_block.rs`, `collect/mod.rs`): the answers must be the ones computed
+//! here from the documents, with documents missing the field, on one large segment and on
+//! several small ones, and with deletions (the per-document path).
 mod common;
 
 use std::collections::BTreeMap;
@@ -16,8 +17,8 @@ const STATUSES: [&str; 5] = ["a", "b", "c", "d", "e"];
 
 /// (status, bytes) of document `i`; `None` where the field is left out.
 fn fields(i: usize) -> (Option<&'static str>, Option<i64>) {
-    let status = (i % 11 != 0).then_some(STATUSES[(i * 7) % 5]);
-    let bytes = (i % 13 != 0).then_some(((i * 37) % 1_000) as i64);
+    let status = (!i.is_multiple_of(11)).then_some(STATUSES[(i * 7) % 5]);
+    let bytes = (!i.is_multiple_of(13)).then_some(((i * 37) % 1_000) as i64);
     (status, bytes)
 }
 
@@ -27,7 +28,7 @@ fn indexed(chunk: usize) -> (tempfile::TempDir, Engine) {
     let docs: Vec<Value> = (0..DOCS)
         .map(|i| {
             let (status, bytes) = fields(i);
-            let mut doc = json!({ "title": "x" });
+            let mut doc = json!({ "title": "x", "ok": i.is_multiple_of(2) });
             if let Some(s) = status {
                 doc["status"] = json!(s);
             }
@@ -70,6 +71,8 @@ fn terms_cardinality_and_global_equal_the_documents() {
             let body = json!({"size": 0, "query": {"match_all": {}}, "aggs": {
                 "status": {"terms": {"field": "status", "size": 10}},
                 "distinct": {"cardinality": {"field": "status"}},
+                "no_status": {"missing": {"field": "status"}},
+                "no_ok": {"missing": {"field": "ok"}},
                 "everyone": {"global": {}, "aggs": {"bytes": {"avg": {"field": "bytes"}}, "n": {"value_count": {"field": "bytes"}}}}
             }});
             let found = search(&engine, "t", body);
@@ -84,6 +87,9 @@ fn terms_cardinality_and_global_equal_the_documents() {
             let want: BTreeMap<String, u64> = counts.iter().map(|(k, v)| (k.to_string(), *v)).collect();
             assert_eq!(got, want, "{at}");
             assert_eq!(aggs["distinct"]["value"], json!(counts.len()), "{at}");
+            let without_status = (0..DOCS).filter(|&i| live(i) && fields(i).0.is_none()).count();
+            assert_eq!(aggs["no_status"]["doc_count"], json!(without_status), "{at}");
+            assert_eq!(aggs["no_ok"]["doc_count"], json!(0), "{at}");
             assert_eq!(aggs["everyone"]["doc_count"], json!((0..DOCS).filter(|&i| live(i)).count()), "{at}");
             assert_eq!(aggs["everyone"]["n"]["value"], json!(n), "{at}");
             assert_eq!(aggs["everyone"]["bytes"]["value"], json!(sum as f64 / n as f64), "{at}");

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use tantivy::collector::{Collector, SegmentCollector};
-use tantivy::columnar::{Column, StrColumn};
+use tantivy::columnar::{Column, ColumnIndex, StrColumn};
 use tantivy::query::Weight;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
@@ -279,6 +279,19 @@ impl Plan {
         }
     }
 
+    /// Whether the segment's column holds exactly one value for every document.
+    fn every_doc_has_value(&self) -> bool {
+        let full = |index: &ColumnIndex| matches!(index, ColumnIndex::Full);
+        match &self.accessor {
+            Accessor::I64(c) => full(&c.index),
+            Accessor::F64(c) => full(&c.index),
+            Accessor::Bool(c) => full(&c.index),
+            Accessor::Geo(c) => full(&c.index),
+            Accessor::Str(c) => full(&c.ords().index),
+            Accessor::Unmapped => false,
+        }
+    }
+
     /// Histogram: the bucket start's f64 bits. Range: the index of every range holding `v`.
     fn numeric_keys(&self, v: f64, keys: &mut Vec<u64>) {
         match (&self.kind, self.numeric_word(v)) {
@@ -487,6 +500,14 @@ impl SegmentCollector for AggSegment {
             if let SegState::Buckets(buckets) = &mut *state {
                 let mut scratch =
                     Scratch { values: &mut self.values, numeric: &mut self.numeric, keys: &mut self.keys };
+                // `missing` over a column where every document has a value: nothing to add.
+                if plan.kind == AggKind::Missing
+                    && plan.filters.is_none()
+                    && plan.missing.is_none()
+                    && plan.every_doc_has_value()
+                {
+                    continue;
+                }
                 // `global`: every document of the block is in its one bucket.
                 if plan.kind == AggKind::Global && plan.filters.is_none() && plan.sampler.is_none() {
                     add_run(plan, buckets, 0, docs, &mut scratch);
