@@ -49,8 +49,11 @@ impl CountBy {
         match ast {
             _ if !track => CountBy::Nothing,
             QueryAst::MatchAll => CountBy::LiveDocs,
-            QueryAst::Range(_) => CountBy::Weight,
+            // A term's count is its document frequency (without deletions), a range's its
+            // column's or dictionary's: no walk.
+            QueryAst::Range(_) | QueryAst::Term { .. } => CountBy::Weight,
             QueryAst::Boost { query, .. } | QueryAst::Named { query, .. } => CountBy::for_query(query, track),
+            QueryAst::ConstantScore { filter, .. } => CountBy::for_query(filter, track),
             _ => CountBy::Scorer,
         }
     }
