@@ -13,6 +13,7 @@ use std::sync::Arc;
 use tantivy::columnar::{Column, ColumnIndex};
 use tantivy::index::SegmentId;
 
+use super::partition_point;
 use super::segment_cache::SegmentCache;
 
 /// Documents' worth of ranks kept (4 bytes each: 64 MiB), across every segment and column.
@@ -64,18 +65,4 @@ impl DoubleRanks {
         };
         end.saturating_sub(start) as u32
     }
-}
-
-/// The first index in `0..n` where `pred` turns false (`pred` holds on a prefix).
-fn partition_point(n: usize, pred: impl Fn(usize) -> bool) -> usize {
-    let (mut low, mut high) = (0, n);
-    while low < high {
-        let mid = low + (high - low) / 2;
-        if pred(mid) {
-            low = mid + 1;
-        } else {
-            high = mid;
-        }
-    }
-    low
 }

@@ -19,6 +19,7 @@ use tantivy::{BitSet, DocId, DocSet, SegmentReader, TERMINATED};
 
 use super::sort::Order;
 use super::sort_key::{i64_key, part};
+use crate::columns::partition_point;
 use crate::columns::segment_cache::SegmentCache;
 
 /// Documents' worth of ranks kept (4 bytes each: 64 MiB), across every segment and column:
@@ -177,18 +178,4 @@ impl Ranks {
         }
         Ok(Some(page))
     }
-}
-
-/// The first index in `0..n` where `pred` turns false (`pred` holds on a prefix).
-fn partition_point(n: usize, pred: impl Fn(usize) -> bool) -> usize {
-    let (mut low, mut high) = (0, n);
-    while low < high {
-        let mid = low + (high - low) / 2;
-        if pred(mid) {
-            low = mid + 1;
-        } else {
-            high = mid;
-        }
-    }
-    low
 }
