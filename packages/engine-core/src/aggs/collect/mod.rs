@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use tantivy::collector::{Collector, SegmentCollector};
-use tantivy::columnar::{Column, ColumnIndex, StrColumn};
+use tantivy::columnar::{Column, StrColumn};
 use tantivy::query::Weight;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
@@ -268,30 +268,6 @@ impl Plan {
         }
     }
 
-    fn has_value(&self, doc: DocId) -> bool {
-        match &self.accessor {
-            Accessor::I64(c) => c.values_for_doc(doc).next().is_some(),
-            Accessor::F64(c) => c.values_for_doc(doc).next().is_some(),
-            Accessor::Bool(c) => c.values_for_doc(doc).next().is_some(),
-            Accessor::Str(c) => c.term_ords(doc).next().is_some(),
-            Accessor::Geo(c) => c.values_for_doc(doc).next().is_some(),
-            Accessor::Unmapped => false,
-        }
-    }
-
-    /// Whether the segment's column holds exactly one value for every document.
-    fn every_doc_has_value(&self) -> bool {
-        let full = |index: &ColumnIndex| matches!(index, ColumnIndex::Full);
-        match &self.accessor {
-            Accessor::I64(c) => full(&c.index),
-            Accessor::F64(c) => full(&c.index),
-            Accessor::Bool(c) => full(&c.index),
-            Accessor::Geo(c) => full(&c.index),
-            Accessor::Str(c) => full(&c.ords().index),
-            Accessor::Unmapped => false,
-        }
-    }
-
     /// Histogram: the bucket start's f64 bits. Range: the index of every range holding `v`.
     fn numeric_keys(&self, v: f64, keys: &mut Vec<u64>) {
         match (&self.kind, self.numeric_word(v)) {
@@ -316,23 +292,6 @@ impl Plan {
                 Some(ranges.iter().enumerate().fold(0, |m, (i, r)| if r.contains(v) { m | 1 << i } else { m }))
             }
             _ => None,
-        }
-    }
-
-    /// The doc's values for the quantiles (or their `missing` value); its row for matrix_stats.
-    fn push_values(&self, doc: DocId, out: &mut Vec<f64>) {
-        if let Some(SegColumns::Matrix(columns)) = &self.columns {
-            return columns.push_row(doc, out);
-        }
-        let before = out.len();
-        match &self.accessor {
-            Accessor::I64(c) => out.extend(c.values_for_doc(doc).map(|v| v as f64)),
-            Accessor::F64(c) => out.extend(c.values_for_doc(doc)),
-            Accessor::Bool(c) => out.extend(c.values_for_doc(doc).map(|v| u8::from(v) as f64)),
-            Accessor::Str(_) | Accessor::Geo(_) | Accessor::Unmapped => {}
-        }
-        if out.len() == before {
-            out.extend(self.kind.missing_value());
         }
     }
 }

@@ -2,10 +2,11 @@
 //! column or columns it reads, its filters, date rounding, zone map, sampler and nested levels,
 //! opened once per segment before any document is collected.
 
+use tantivy::columnar::ColumnIndex;
 use tantivy::query::Weight;
-use tantivy::{SegmentOrdinal, SegmentReader};
+use tantivy::{DocId, SegmentOrdinal, SegmentReader};
 
-use super::open::open_segment;
+use super::open::{open_segment, SegColumns};
 use super::{Accessor, Plan};
 use crate::aggs::bucket::auto_date_histogram::AutoCollect;
 use crate::aggs::bucket::filters::SegFilters;
@@ -75,5 +76,49 @@ fn date_keyer(kind: &AggKind) -> Option<DateKeyer> {
             Some(DateKeyer::new(opts.rounding(*interval), opts.hard_bounds))
         }
         _ => None,
+    }
+}
+
+/// What a plan knows of its documents' values.
+impl Plan {
+    pub(super) fn has_value(&self, doc: DocId) -> bool {
+        match &self.accessor {
+            Accessor::I64(c) => c.values_for_doc(doc).next().is_some(),
+            Accessor::F64(c) => c.values_for_doc(doc).next().is_some(),
+            Accessor::Bool(c) => c.values_for_doc(doc).next().is_some(),
+            Accessor::Str(c) => c.term_ords(doc).next().is_some(),
+            Accessor::Geo(c) => c.values_for_doc(doc).next().is_some(),
+            Accessor::Unmapped => false,
+        }
+    }
+
+    /// Whether the segment's column holds exactly one value for every document.
+    pub(super) fn every_doc_has_value(&self) -> bool {
+        let full = |index: &ColumnIndex| matches!(index, ColumnIndex::Full);
+        match &self.accessor {
+            Accessor::I64(c) => full(&c.index),
+            Accessor::F64(c) => full(&c.index),
+            Accessor::Bool(c) => full(&c.index),
+            Accessor::Geo(c) => full(&c.index),
+            Accessor::Str(c) => full(&c.ords().index),
+            Accessor::Unmapped => false,
+        }
+    }
+
+    /// The doc's values for the quantiles (or their `missing` value); its row for matrix_stats.
+    pub(super) fn push_values(&self, doc: DocId, out: &mut Vec<f64>) {
+        if let Some(SegColumns::Matrix(columns)) = &self.columns {
+            return columns.push_row(doc, out);
+        }
+        let before = out.len();
+        match &self.accessor {
+            Accessor::I64(c) => out.extend(c.values_for_doc(doc).map(|v| v as f64)),
+            Accessor::F64(c) => out.extend(c.values_for_doc(doc)),
+            Accessor::Bool(c) => out.extend(c.values_for_doc(doc).map(|v| u8::from(v) as f64)),
+            Accessor::Str(_) | Accessor::Geo(_) | Accessor::Unmapped => {}
+        }
+        if out.len() == before {
+            out.extend(self.kind.missing_value());
+        }
     }
 }
