@@ -16,6 +16,10 @@ pub enum EngineError {
     /// ES's `ElasticsearchParseException`, e.g. a time value with an unknown unit.
     #[error("{0}")]
     Parse(String),
+    /// A `parse_exception` with a `caused_by`: a body ES reads as a map (index creation,
+    /// `_mapping`) that is not well-formed JSON ("Failed to parse content to map").
+    #[error("{reason}")]
+    ParseCaused { reason: String, cause_type: &'static str, cause_reason: String },
     /// Jackson's errors for JSON that is not well-formed: truncated, or a bad token.
     #[error("{0}")]
     JsonEof(String),
@@ -59,6 +63,9 @@ pub enum EngineError {
     /// `_update` of a document that does not exist (and no upsert).
     #[error("[{id}]: document missing")]
     DocumentMissing { index: String, id: String },
+    /// A write or read without `routing` on an index whose mapping requires it.
+    #[error("routing is required for [{index}]/[{id}]")]
+    RoutingMissing { index: String, id: String },
     #[error("{0}")]
     ActionRequestValidation(String),
     /// ES's `resource_not_found_exception` (404), e.g. `GET _source` of a missing document.
@@ -135,6 +142,7 @@ impl EngineError {
             EngineError::Parse(_) => ("parse_exception", 400),
             EngineError::JsonEof(_) => ("json_e_o_f_exception", 400),
             EngineError::JsonParse(_) => ("json_parse_exception", 400),
+            EngineError::ParseCaused { .. } => ("parse_exception", 400),
             EngineError::IndexNotFound(_) | EngineError::RequireAlias(_) => ("index_not_found_exception", 404),
             EngineError::IndexAlreadyExists(_) => ("resource_already_exists_exception", 400),
             EngineError::InvalidIndexName { .. } => ("invalid_index_name_exception", 400),
@@ -150,6 +158,7 @@ impl EngineError {
             }
             EngineError::DocumentMissing { .. } => ("document_missing_exception", 404),
             EngineError::ActionRequestValidation(_) => ("action_request_validation_exception", 400),
+            EngineError::RoutingMissing { .. } => ("routing_missing_exception", 400),
             EngineError::ResourceNotFound(_) => ("resource_not_found_exception", 404),
             // ES answers an aggregation that fails on the shard with 500, other shard failures 400.
             EngineError::SearchPhase { cause: ShardCause::AggregationExecution, .. } => {
@@ -179,6 +188,10 @@ impl EngineError {
                 cause["resource.id"] = json!(index);
                 cause["index_uuid"] = json!("_na_");
                 cause["index"] = json!(index);
+            }
+            EngineError::RoutingMissing { index, .. } => {
+                cause["index"] = json!(index);
+                cause["index_uuid"] = json!("_na_");
             }
             EngineError::DocumentMissing { index, .. } => {
                 cause["index_uuid"] = json!("_na_");
@@ -239,7 +252,9 @@ impl EngineError {
         let cause = self.cause_json();
         let mut error = cause.clone();
         error["root_cause"] = json!([cause]);
-        if let EngineError::XContentParseCaused { cause_type, cause_reason, .. } = self {
+        if let EngineError::XContentParseCaused { cause_type, cause_reason, .. }
+        | EngineError::ParseCaused { cause_type, cause_reason, .. } = self
+        {
             error["caused_by"] = json!({ "type": cause_type, "reason": cause_reason });
         }
         json!({ "error": error, "status": self.status() })
@@ -267,6 +282,22 @@ impl From<std::io::Error> for EngineError {
 /// `json_e_o_f_exception`, a bad token a `json_parse_exception`; well-formed JSON that does
 /// not fit (serde data errors) stays an `x_content_parse_exception`, except a duplicate key
 /// (`strict_json`), which Jackson finds while tokenizing.
+/// A body ES converts to a map first (index creation, `_mapping`) that does not parse: its
+/// `parse_exception`, the JSON error as the cause.
+pub fn content_to_map_error(e: &serde_json::Error) -> EngineError {
+    let cause = json_syntax_error(e);
+    let cause_type = match cause {
+        EngineError::JsonEof(_) => "json_e_o_f_exception",
+        EngineError::JsonParse(_) => "json_parse_exception",
+        _ => "x_content_parse_exception",
+    };
+    EngineError::ParseCaused {
+        reason: "Failed to parse content to map".into(),
+        cause_type,
+        cause_reason: cause.to_string(),
+    }
+}
+
 pub fn json_syntax_error(e: &serde_json::Error) -> EngineError {
     let reason = format!("[{}:{}] {}", e.line(), e.column(), e);
     match e.classify() {

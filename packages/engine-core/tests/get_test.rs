@@ -34,7 +34,9 @@ fn mget_mixes_found_missing_and_error_items() {
         serde_json::from_str(&e.mget(Some("logs"), br#"{"ids": ["2", 10]}"#, &Map::new()).unwrap()).unwrap();
     assert_eq!(ids["docs"][1]["_source"]["bytes"], 1000);
     assert!(e.mget(None, br#"{"ids": ["1"]}"#, &Map::new()).is_err());
-    assert!(e.mget(Some("logs"), br#"{"docs": [{"_id": "1", "routing": "x"}]}"#, &Map::new()).is_err());
+    assert!(e.mget(Some("logs"), br#"{"docs": [{"_id": "1", "colour": "x"}]}"#, &Map::new()).is_err());
+    let routed = e.mget(Some("logs"), br#"{"docs": [{"_id": "1", "routing": "x"}]}"#, &Map::new()).unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&routed).unwrap()["docs"][0]["found"], true);
 }
 
 fn params(pairs: &[(&str, &str)]) -> Map<String, Value> {

@@ -173,7 +173,7 @@ fn timeout_returns_partial_results_flagged_timed_out() {
     assert_eq!(in_time["timed_out"], false);
     assert_eq!(in_time["hits"]["total"]["value"], 10);
     let body = error(&engine, json!({"timeout": "soon"}));
-    assert_eq!(body["error"]["type"], "parse_exception");
+    assert_eq!(body["error"]["type"], "illegal_argument_exception");
     let via_url: Value =
         serde_json::from_str(&engine.search("logs", b"{}", json!({"timeout": "1nanos"}).as_object().unwrap()).unwrap())
             .unwrap();

@@ -40,6 +40,10 @@ fn an_index_body_with_a_key_twice_is_refused() {
     let (_d, e) = common::engine();
     let body = br#"{"mappings":{"properties":{"a":{"type":"keyword"},"a":{"type":"long"}}}}"#;
     let err = e.create_index("dup", body).unwrap_err();
-    assert_eq!(err.es_type_and_status(), ("json_parse_exception", 400), "{err}");
-    assert!(err.to_string().contains("Duplicate field 'a'"), "{err}");
+    // ES reads the body as a map first: its parse_exception, the JSON error as the cause.
+    assert_eq!(err.es_type_and_status(), ("parse_exception", 400), "{err}");
+    let shown = err.to_es_body();
+    assert_eq!(shown["error"]["reason"], "Failed to parse content to map");
+    assert_eq!(shown["error"]["caused_by"]["type"], "json_parse_exception");
+    assert!(shown["error"]["caused_by"]["reason"].as_str().unwrap().contains("Duplicate field 'a'"), "{shown}");
 }

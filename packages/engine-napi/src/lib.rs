@@ -8,7 +8,6 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::Arc;
 
-use engine_core::engine::RefreshPolicy;
 use engine_core::{Engine, EngineError};
 use napi::bindgen_prelude::{AsyncTask, Buffer};
 use napi::{Env, Error, Status, Task};
@@ -84,7 +83,7 @@ fn params_map(params: &str) -> engine_core::Result<Map<String, Value>> {
 /// the async task and the sync twin use.
 enum Call {
     Search { index: String, body: Vec<u8>, params: String },
-    Bulk { index: Option<String>, body: Vec<u8>, refresh: Option<String> },
+    Bulk { index: Option<String>, body: Vec<u8>, params: String },
     Refresh { index: String, params: String },
     ForceMerge { index: String, params: String },
     Count { index: String, body: Vec<u8>, params: String },
@@ -96,9 +95,7 @@ enum Call {
 fn run(engine: &Engine, call: &Call) -> engine_core::Result<String> {
     match call {
         Call::Search { index, body, params } => engine.search(index, body, &params_map(params)?),
-        Call::Bulk { index, body, refresh } => {
-            engine.bulk(index.as_deref(), body, RefreshPolicy::parse(refresh.as_deref())?)
-        }
+        Call::Bulk { index, body, params } => engine.bulk_with(index.as_deref(), body, &params_map(params)?),
         Call::Refresh { index, params } => engine.refresh_with(index, &params_map(params)?),
         Call::ForceMerge { index, params } => engine.force_merge(index, &params_map(params)?),
         Call::Count { index, body, params } => engine.count_with(index, body, &params_map(params)?),
@@ -246,8 +243,8 @@ impl NativeEngine {
     }
 
     #[napi(ts_return_type = "Promise<Reply>")]
-    pub fn bulk(&self, index: Option<String>, body: Buffer, refresh: Option<String>) -> AsyncTask<EngineTask> {
-        self.task(Call::Bulk { index, body: body.to_vec(), refresh })
+    pub fn bulk(&self, index: Option<String>, body: Buffer, params: String) -> AsyncTask<EngineTask> {
+        self.task(Call::Bulk { index, body: body.to_vec(), params })
     }
 
     /// `GET /{index}/_doc/{id}` (404 when not found).

@@ -55,6 +55,8 @@ describe('single-document writes', () => {
     expect((await source('1'))._source).toEqual({ n: 0, tag: 'patched', meta: { a: 1, b: 3 } });
     const noop = await req(server.url, 'POST', '/w/_update/1', { doc: { tag: 'patched' } });
     expect([noop.status, noop.json.result, noop.json._version]).toEqual([200, 'noop', before._version + 1]);
+    // The reads above are real-time: like ES's, they leave what search sees to a refresh.
+    await req(server.url, 'POST', '/w/_refresh');
     const found = await req(server.url, 'POST', '/w/_search?track_total_hits=true', {
       query: { term: { tag: 'patched' } },
     });

@@ -4,8 +4,12 @@
  */
 import { type Reply, type Route, WRITE_WAIT_PARAMS } from './route.js';
 
-/** `GET _doc`, `_source` and `_mget` (`preference` picks a copy: there is one). */
+/**
+ * `GET _doc`, `_source` and `_mget` (`preference` picks a copy: there is one; `routing` picks no
+ * shard of a one-shard index, and is checked against `_routing.required`).
+ */
 const GET_PARAMS = [
+  'routing',
   '_source',
   '_source_includes',
   '_source_excludes',
@@ -22,6 +26,7 @@ const MGET_PARAMS = GET_PARAMS.filter((p) => p !== 'version' && p !== 'version_t
 const head = (reply: Reply): Reply => ({ status: reply.status, body: undefined });
 const INDEX_PARAMS = [
   'refresh',
+  'routing',
   'op_type',
   'if_seq_no',
   'if_primary_term',
@@ -65,13 +70,13 @@ export const docRoutes: Route[] = [
   {
     methods: ['POST'],
     pattern: [':index', '_doc'],
-    params: ['refresh', 'op_type', 'require_alias', ...WRITE_WAIT_PARAMS],
+    params: ['refresh', 'routing', 'op_type', 'require_alias', ...WRITE_WAIT_PARAMS],
     handler: (e, req, v) => e.indexDoc(v.index ?? '', undefined, req.body, req.params),
   },
   {
     methods: ['PUT', 'POST'],
     pattern: [':index', '_create', ':id'],
-    params: ['refresh', 'require_alias', ...WRITE_WAIT_PARAMS],
+    params: ['refresh', 'routing', 'require_alias', ...WRITE_WAIT_PARAMS],
     handler: (e, req, v) => e.indexDoc(v.index ?? '', v.id ?? '', req.body, req.params, true),
   },
   {

@@ -99,8 +99,8 @@ export class Engine {
     return this.#native.clusterHealth();
   }
 
-  bulk(index: string | undefined, body: Buffer, refresh: string | undefined): Promise<Reply> {
-    return this.#native.bulk(index, body, refresh);
+  bulk(index: string | undefined, body: Buffer, params: Record<string, string> = {}): Promise<Reply> {
+    return this.#native.bulk(index, body, paramsJson(params));
   }
 
   refresh(index: string, params: Record<string, string> = {}): Promise<Reply> {

@@ -60,6 +60,16 @@ const MSEARCH_PARAMS = [
   'max_concurrent_shard_requests',
   'pre_filter_shard_size',
 ];
+/** `_bulk`'s URL parameters: `refresh`, and defaults for the items (`routing`, `_source*` of updates). */
+const BULK_PARAMS = [
+  'refresh',
+  'routing',
+  '_source',
+  '_source_includes',
+  '_source_excludes',
+  'require_alias',
+  ...WRITE_WAIT_PARAMS,
+];
 const HEALTH_PARAMS = ['timeout', 'master_timeout', 'local', 'wait_for_status', 'wait_for_active_shards'];
 
 const routes: Route[] = [
@@ -92,14 +102,14 @@ const routes: Route[] = [
   {
     methods: ['POST', 'PUT'],
     pattern: ['_bulk'],
-    params: ['refresh', ...WRITE_WAIT_PARAMS],
-    handler: (e, req) => e.bulk(undefined, req.body, req.params.refresh),
+    params: BULK_PARAMS,
+    handler: (e, req) => e.bulk(undefined, req.body, req.params),
   },
   {
     methods: ['POST', 'PUT'],
     pattern: [':index', '_bulk'],
-    params: ['refresh', ...WRITE_WAIT_PARAMS],
-    handler: (e, req, v) => e.bulk(v.index, req.body, req.params.refresh),
+    params: BULK_PARAMS,
+    handler: (e, req, v) => e.bulk(v.index, req.body, req.params),
   },
   {
     methods: ['POST', 'GET'],

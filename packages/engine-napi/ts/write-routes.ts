@@ -9,7 +9,15 @@ export const writeRoutes: Route[] = [
   {
     methods: ['DELETE'],
     pattern: [':index', '_doc', ':id'],
-    params: ['refresh', 'if_seq_no', 'if_primary_term', 'version', 'version_type', ...WRITE_WAIT_PARAMS],
+    params: [
+      'refresh',
+      'routing',
+      'if_seq_no',
+      'if_primary_term',
+      'version',
+      'version_type',
+      ...WRITE_WAIT_PARAMS,
+    ],
     handler: (e, req, v) => e.deleteDoc(v.index ?? '', v.id ?? '', req.params),
   },
   {
@@ -17,7 +25,10 @@ export const writeRoutes: Route[] = [
     pattern: [':index', '_update', ':id'],
     params: [
       'refresh',
+      'routing',
       'retry_on_conflict',
+      'version',
+      'version_type',
       'if_seq_no',
       'if_primary_term',
       '_source',

@@ -1,7 +1,8 @@
 //! `POST /{index}/_delete_by_query`: deletes every document matching a query in the index's
 //! current snapshot, like ES (documents written after it starts are not seen). Matches are
 //! streamed segment by segment and deleted in batches of 1,000 ids (ES's scroll size), so
-//! memory stays flat however many documents match.
+//! memory stays flat however many documents match. Over several indices (a list, a wildcard,
+//! an alias) each index is done in turn and the counts are summed.
 
 use std::time::Instant;
 
@@ -9,6 +10,8 @@ use serde_json::{json, Value};
 use tantivy::query::EnableScoring;
 use tantivy::{DocSet, TERMINATED};
 
+use super::resolve::Target;
+use super::Engine;
 use crate::error::{json_syntax_error, EngineError, Result};
 use crate::query::ast::QueryAst;
 use crate::query::dsl::parse_query;
@@ -39,6 +42,57 @@ fn flush(handle: &IndexHandle, ids: &mut Vec<String>, tally: &mut Tally) -> Resu
     }
     tally.batches += 1;
     Ok(())
+}
+
+/// `_delete_by_query` over `targets` (each with its alias filter); `max_docs` bounds them all.
+pub(crate) fn over_targets(
+    engine: &Engine,
+    targets: &[Target],
+    body: &[u8],
+    max_docs: Option<u64>,
+    refresh: bool,
+) -> Result<String> {
+    let started = Instant::now();
+    let mut sums = json!({ "total": 0, "deleted": 0, "batches": 0, "version_conflicts": 0 });
+    let mut remaining = max_docs;
+    for target in targets {
+        if remaining == Some(0) {
+            break;
+        }
+        let request = match &target.filter {
+            Some(filter) => super::multi_search::with_filter(body, filter)?,
+            None => body.to_vec(),
+        };
+        let reply = delete_by_query(engine.get(&target.index)?.as_ref(), &request, remaining, refresh)?;
+        let reply: Value = serde_json::from_str(&reply).map_err(|e| EngineError::Internal(e.to_string()))?;
+        for key in ["total", "deleted", "batches", "version_conflicts"] {
+            sums[key] = json!(sums[key].as_u64().unwrap_or(0) + reply[key].as_u64().unwrap_or(0));
+        }
+        remaining = remaining.map(|r| r.saturating_sub(reply["total"].as_u64().unwrap_or(0)));
+    }
+    let mut out = reply_body(started, 0, &Tally::default());
+    for key in ["total", "deleted", "batches", "version_conflicts"] {
+        out[key] = sums[key].clone();
+    }
+    Ok(out.to_string())
+}
+
+/// ES's `_delete_by_query` reply.
+fn reply_body(started: Instant, total: u64, tally: &Tally) -> Value {
+    json!({
+        "took": started.elapsed().as_millis() as u64,
+        "timed_out": false,
+        "total": total,
+        "deleted": tally.deleted,
+        "batches": tally.batches,
+        "version_conflicts": tally.conflicts,
+        "noops": 0,
+        "retries": { "bulk": 0, "search": 0 },
+        "throttled_millis": 0,
+        "requests_per_second": -1.0,
+        "throttled_until_millis": 0,
+        "failures": [],
+    })
 }
 
 pub fn delete_by_query(handle: &IndexHandle, body: &[u8], max_docs: Option<u64>, refresh: bool) -> Result<String> {
@@ -96,19 +150,5 @@ pub fn delete_by_query(handle: &IndexHandle, body: &[u8], max_docs: Option<u64>,
     if refresh {
         handle.refresh()?;
     }
-    Ok(json!({
-        "took": started.elapsed().as_millis() as u64,
-        "timed_out": false,
-        "total": total,
-        "deleted": tally.deleted,
-        "batches": tally.batches,
-        "version_conflicts": tally.conflicts,
-        "noops": 0,
-        "retries": { "bulk": 0, "search": 0 },
-        "throttled_millis": 0,
-        "requests_per_second": -1.0,
-        "throttled_until_millis": 0,
-        "failures": [],
-    })
-    .to_string())
+    Ok(reply_body(started, total, &tally).to_string())
 }

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{EngineError, Result};
 use crate::search::SourceFilter;
-use crate::store::bulk::{execute_bulk, parse_bulk, Indices};
+use crate::store::bulk::{execute_bulk, parse_bulk, parse_bulk_with, BulkDefaults, Indices};
 use crate::store::get::ReadOptions;
 use crate::store::index::IndexHandle;
 use crate::store::names::validate_index_name;
@@ -46,6 +46,11 @@ pub(crate) fn url_source_filter(params: &Map<String, Value>) -> Result<Option<So
     Ok(Some(filter))
 }
 
+/// The URL's `routing` (an empty value is none, as in ES).
+fn routing_param(params: &Map<String, Value>) -> Option<String> {
+    params.get("routing").map(param_text).filter(|r| !r.is_empty())
+}
+
 /// `GET _doc` and `_mget` URL parameters.
 fn read_options(params: &Map<String, Value>) -> Result<ReadOptions> {
     let flag = |k: &str| -> Result<bool> {
@@ -72,6 +77,7 @@ fn read_options(params: &Map<String, Value>) -> Result<ReadOptions> {
         not_realtime: params.get("realtime").is_some() && !flag("realtime")?,
         refresh: flag("refresh")?,
         version,
+        routing: routing_param(params),
     })
 }
 
@@ -146,6 +152,20 @@ impl Engine {
         execute_bulk(items, self, refresh != RefreshPolicy::None)
     }
 
+    /// `POST [/{index}]/_bulk` with its URL parameters (`refresh`, and the items' defaults:
+    /// `routing`, `_source*` for updates, `require_alias`).
+    pub fn bulk_with(&self, default_index: Option<&str>, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+        let refresh = refresh_param(params)?;
+        let defaults = BulkDefaults {
+            index: default_index.map(str::to_string),
+            routing: routing_param(params),
+            source: url_source_filter(params)?.map(|f| f.to_body()),
+            require_alias: params.get("require_alias").is_some_and(|v| param_text(v) != "false"),
+        };
+        let items = parse_bulk_with(body, &defaults)?;
+        execute_bulk(items, self, refresh != RefreshPolicy::None)
+    }
+
     /// Runs a single-document write on the index's current handle, applying the mapping
     /// update a document needs first (dynamic mapping) and running it again; an update that
     /// lost a race runs again up to `retries` times.
@@ -188,7 +208,7 @@ impl Engine {
         let refresh = refresh_param(params)?;
         let refreshed = refresh != RefreshPolicy::None;
         let reply = self.with_dynamic_mapping(name, 0, |handle| {
-            writes::index_doc(handle, id, cond.clone(), source.as_bytes(), refreshed)
+            writes::index_doc(handle, id, cond.clone(), routing_param(params), source.as_bytes(), refreshed)
         })?;
         Ok(forced_refresh(reply, refresh))
     }
@@ -198,13 +218,28 @@ impl Engine {
         let cond = conditions(params, WriteKind::Delete)?;
         let refresh = refresh_param(params)?;
         let index = self.write_index(name)?.unwrap_or_else(|| name.to_string());
-        let reply = writes::delete_doc(self.get(&index)?.as_ref(), id, cond, refresh != RefreshPolicy::None)?;
+        let routing = routing_param(params);
+        let reply = writes::delete_doc(
+            self.get(&index)?.as_ref(),
+            id,
+            cond,
+            routing.as_deref(),
+            refresh != RefreshPolicy::None,
+        )?;
         Ok(forced_refresh(reply, refresh))
     }
 
     /// `POST /{index}/_update/{id}`: partial doc merge or upsert; the ES body and status. A
     /// missing index is created first, as ES does, so the answer is then "document missing".
     pub fn update_doc(&self, name: &str, id: &str, body: &[u8], params: &Map<String, Value>) -> Result<(String, u16)> {
+        // ES's REST layer refuses these before anything else (an update reads the version it writes over).
+        if params.contains_key("version") || params.contains_key("version_type") {
+            return Err(EngineError::ActionRequestValidation(
+                "Validation Failed: 1: internal versioning can not be used for optimistic concurrency control. \
+                 Please use `if_seq_no` and `if_primary_term` instead;"
+                    .into(),
+            ));
+        }
         let retry_on_conflict = match params.get("retry_on_conflict") {
             None => 0,
             Some(v) => param_text(v).parse().map_err(|_| {
@@ -220,7 +255,12 @@ impl Engine {
                 "Validation Failed: 1: compare and write operations can not be retried;".into(),
             ));
         }
-        let options = writes::UpdateOptions { retry_on_conflict, cond, source: url_source_filter(params)? };
+        let options = writes::UpdateOptions {
+            retry_on_conflict,
+            cond,
+            source: url_source_filter(params)?,
+            routing: routing_param(params),
+        };
         let refresh = refresh_param(params)?;
         let refreshed = refresh != RefreshPolicy::None;
         let reply = self.with_dynamic_mapping(name, retry_on_conflict, |handle| {

@@ -3,10 +3,11 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::error::{json_syntax_error, EngineError, Result};
+use crate::error::{EngineError, Result};
 use crate::store::bulk::Indices;
 use crate::store::mapping_update::render;
 
+use super::resolve::ResolveOptions;
 use super::Engine;
 
 /// The definition at dotted `path` in rendered mappings (`properties` and multi-field `fields`).
@@ -53,12 +54,19 @@ impl Engine {
         if body.iter().all(u8::is_ascii_whitespace) {
             return Err(EngineError::RequestBodyRequired);
         }
-        let update: Value = serde_json::from_slice(body).map_err(|e| json_syntax_error(&e))?;
+        let update: Value = crate::strict_json::from_slice(body).map_err(|e| crate::error::content_to_map_error(&e))?;
         if !update.is_object() {
             return Err(EngineError::MapperParsing("Failed to parse mapping: mappings must be an object".into()));
         }
-        self.get(name)?;
-        self.update_mapping(name, &update)?;
+        let options = ResolveOptions { allow_no_indices: false, ..ResolveOptions::default() };
+        let targets = self.resolve(name, options)?;
+        // Every index must accept the change before any takes it.
+        for target in &targets {
+            self.get(&target.index)?.mapping.extend(&update)?;
+        }
+        for target in &targets {
+            self.update_mapping(&target.index, &update)?;
+        }
         Ok(json!({ "acknowledged": true }).to_string())
     }
 

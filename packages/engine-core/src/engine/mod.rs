@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
-use crate::error::{json_syntax_error, EngineError, Result};
+use crate::error::{EngineError, Result};
 use crate::search::contexts::ReaderContexts;
 use crate::search::pit::{self, Dialect};
 use crate::search::scroll;
@@ -74,7 +74,7 @@ fn parse_json_body(body: &[u8]) -> Result<Value> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(Value::Null);
     }
-    crate::strict_json::from_slice(body).map_err(|e| json_syntax_error(&e))
+    crate::strict_json::from_slice(body).map_err(|e| crate::error::content_to_map_error(&e))
 }
 
 impl Engine {
@@ -193,7 +193,11 @@ impl Engine {
             })?),
         };
         let refresh = refresh_param(params)? != RefreshPolicy::None;
-        delete_by_query::delete_by_query(self.get(name)?.as_ref(), body, max_docs, refresh)
+        if let Ok(handle) = self.get(name) {
+            return delete_by_query::delete_by_query(handle.as_ref(), body, max_docs, refresh);
+        }
+        let targets = self.resolve(name, resolve::ResolveOptions::default())?;
+        delete_by_query::over_targets(self, &targets, body, max_docs, refresh)
     }
 
     /// Every index with its doc count and store size, by name (for `_cat/indices`).
@@ -296,11 +300,19 @@ impl Engine {
     /// `_count` on one index.
     fn count_one(&self, name: &str, body: &[u8], params: &Map<String, Value>) -> Result<String> {
         let uri = uri_query::for_count(body, params)?;
-        let mut terminate_after = None;
+        let (mut terminate_after, mut min_score) = (None, None);
         for (key, value) in uri.params.iter() {
             match key.as_str() {
                 // One shard: routing and preference pick nothing.
                 "routing" | "preference" => {}
+                "min_score" => {
+                    let text = crate::store::versioning::param_text(value);
+                    min_score = Some(text.parse::<f32>().map_err(|_| {
+                        EngineError::IllegalArgument(format!(
+                            "Failed to parse float parameter [min_score] with value [{text}]"
+                        ))
+                    })?);
+                }
                 "terminate_after" => {
                     let text = crate::store::versioning::param_text(value);
                     terminate_after = Some(text.parse::<u64>().map_err(|_| {
@@ -316,7 +328,7 @@ impl Engine {
                 }
             }
         }
-        let reply = crate::search::count(self.get(name)?.as_ref(), &uri.body)?;
+        let reply = crate::search::count(self.get(name)?.as_ref(), &uri.body, min_score)?;
         let Some(limit) = terminate_after else { return Ok(reply) };
         // One shard counts up to the limit and says whether it stopped there.
         let mut v: Value = serde_json::from_str(&reply).map_err(|e| EngineError::Internal(e.to_string()))?;

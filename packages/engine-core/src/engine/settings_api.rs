@@ -70,7 +70,7 @@ impl Engine {
         if body.iter().all(u8::is_ascii_whitespace) {
             return Err(EngineError::RequestBodyRequired);
         }
-        let changes: Value = serde_json::from_slice(body).map_err(|e| json_syntax_error(&e))?;
+        let changes: Value = crate::strict_json::from_slice(body).map_err(|e| json_syntax_error(&e))?;
         let changes = changes.get("settings").cloned().unwrap_or(changes);
         let options = ResolveOptions { allow_no_indices: false, ..ResolveOptions::default() };
         let targets = self.resolve(index, options)?;

@@ -188,7 +188,7 @@ impl ReaderContexts {
 pub fn parse_keep_alive(name: &str, v: Option<&Value>) -> Result<Duration> {
     let v =
         v.ok_or_else(|| EngineError::ActionRequestValidation(format!("Validation Failed: 1: [{name}] is required;")))?;
-    super::deadline::parse_timeout(v)?
+    super::deadline::parse_time_value(name, v)?
         .filter(|d| !d.is_zero())
         .ok_or_else(|| EngineError::IllegalArgument(format!("[{name}] must be a positive time value")))
 }

@@ -18,6 +18,12 @@ const CHECK_EVERY: u32 = 4096;
 
 /// ES time values as `timeout` takes them: `500ms`, `1s`, `2m`, `10micros`, `-1` (none).
 pub fn parse_timeout(v: &Value) -> Result<Option<Duration>> {
+    parse_time_value("timeout", v)
+}
+
+/// An ES time value of the setting or parameter `name`; one without a known unit is ES's
+/// `illegal_argument_exception` naming it.
+pub fn parse_time_value(name: &str, v: &Value) -> Result<Option<Duration>> {
     let text = match v {
         Value::String(s) => s.trim().to_string(),
         Value::Number(n) => n.to_string(),
@@ -29,8 +35,8 @@ pub fn parse_timeout(v: &Value) -> Result<Option<Duration>> {
     let split = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
     let (num, unit) = text.split_at(split);
     let bad = || {
-        EngineError::Parse(format!(
-            "failed to parse setting [timeout] with value [{text}] as a time value: unit is missing or unrecognized"
+        EngineError::IllegalArgument(format!(
+            "failed to parse setting [{name}] with value [{text}] as a time value: unit is missing or unrecognized"
         ))
     };
     let n: u64 = num.parse().map_err(|_| bad())?;
@@ -109,6 +115,9 @@ mod tests {
         assert_eq!(parse_timeout(&json!("2m")).unwrap(), Some(Duration::from_secs(120)));
         assert_eq!(parse_timeout(&json!("-1")).unwrap(), None);
         let err = parse_timeout(&json!("5 parsecs")).unwrap_err();
-        assert_eq!(err.es_type_and_status(), ("parse_exception", 400));
+        assert_eq!(err.es_type_and_status(), ("illegal_argument_exception", 400));
+        assert!(err.to_string().contains("setting [timeout]"));
+        let err = parse_time_value("scroll", &json!("soon")).unwrap_err();
+        assert!(err.to_string().starts_with("failed to parse setting [scroll] with value [soon]"));
     }
 }

@@ -99,6 +99,10 @@ impl<'a> HitsRender<'a> {
             out.push_str("null");
         }
         out.push_str(&req.opts.meta.render(self.searcher, hit.address));
+        if let Some(routing) = handle.mapping.routing_field.and_then(|f| doc.get_first(f)).and_then(|v| v.as_str()) {
+            out.push_str(r#","_routing":"#);
+            crate::store::index::push_json_str(out, routing);
+        }
         if let Some(weight) = &self.explain {
             let reader = self.searcher.segment_reader(hit.address.segment_ord);
             if let Ok(explanation) = weight.explain(reader, hit.address.doc_id) {

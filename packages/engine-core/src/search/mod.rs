@@ -59,6 +59,7 @@ fn now_ms() -> i64 {
 
 pub(crate) fn lower_query(handle: &IndexHandle, query: &QueryAst) -> Result<Box<dyn tantivy::query::Query>> {
     let mut ctx = LowerContext::new(&handle.mapping, now_ms());
+    ctx.index_name = Some(&handle.name);
     if has_similarities(handle) {
         ctx = ctx.with_similarities(&handle.settings.similarity);
     }
@@ -188,8 +189,9 @@ pub fn execute(
     Ok(Executed { body: out, last_sort, total })
 }
 
-/// `_count`: `{"query": ...}` or an empty body.
-pub fn count(handle: &IndexHandle, body: &[u8]) -> Result<String> {
+/// `_count`: `{"query": ...}` or an empty body; `min_score` (the URL's) leaves out matches
+/// scoring below it, which then need scoring.
+pub fn count(handle: &IndexHandle, body: &[u8], min_score: Option<f32>) -> Result<String> {
     // ES reads a `_count` body as a query and reports what breaks it (a duplicate key
     // included) as a `parsing_exception`; `_search` lets Jackson's own error through.
     let obj = parse_body(body).map_err(|e| match e {
@@ -207,7 +209,11 @@ pub fn count(handle: &IndexHandle, body: &[u8]) -> Result<String> {
     }
     let query = crate::nested::root_only(query, &handle.mapping);
     crate::query::limits::check_clause_count(&query)?;
-    let lowered = lower_query(handle, &query)?;
+    let mut lowered = lower_query(handle, &query)?;
+    if let Some(min) = min_score {
+        lowered =
+            Box::new(crate::query::tantivy::collect_limits::MinScoreQuery::new(lowered, min * score_scale(handle)));
+    }
     let searcher = handle.searcher();
     // Segments count independently (tantivy's `Count` asks each weight for its count).
     let n = if parallel::worth_it(&searcher) {

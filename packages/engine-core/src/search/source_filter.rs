@@ -51,6 +51,14 @@ impl SourceFilter {
         })
     }
 
+    /// The filter in the shape a request body gives it (`from_body` reads it back).
+    pub fn to_body(&self) -> Value {
+        if !self.enabled {
+            return Value::Bool(false);
+        }
+        serde_json::json!({ "includes": self.includes, "excludes": self.excludes })
+    }
+
     /// Applies to stored source bytes; `None` when `_source` is off.
     pub fn apply(&self, raw: &[u8]) -> Option<String> {
         if !self.enabled {

@@ -27,8 +27,14 @@ pub struct BulkItem<'a> {
 
 impl<'a> BulkItem<'a> {
     /// One `index` write (the single-document API's shape).
-    pub fn index(index: &str, id: Option<&str>, cond: Conditions, source: &'a [u8]) -> BulkItem<'a> {
-        let meta = ActionMeta { cond, ..ActionMeta::default() };
+    pub fn index(
+        index: &str,
+        id: Option<&str>,
+        cond: Conditions,
+        routing: Option<String>,
+        source: &'a [u8],
+    ) -> BulkItem<'a> {
+        let meta = ActionMeta { cond, routing, ..ActionMeta::default() };
         BulkItem {
             action: Action::Index,
             index: index.to_string(),
@@ -45,8 +51,25 @@ fn trim(line: &[u8]) -> &[u8] {
     &line[start..end]
 }
 
+/// What a bulk's URL gives every item that does not say otherwise (`/{index}/_bulk`,
+/// `?routing=`, `?_source=` for updates, `?require_alias=`).
+#[derive(Debug, Clone, Default)]
+pub struct BulkDefaults {
+    pub index: Option<String>,
+    pub routing: Option<String>,
+    /// `_source` of update items, in the shape an action line gives it.
+    pub source: Option<Value>,
+    pub require_alias: bool,
+}
+
 /// Splits the NDJSON body into items; request-level problems fail the whole bulk, as in ES.
 pub fn parse_bulk<'a>(body: &'a [u8], default_index: Option<&str>) -> Result<Vec<BulkItem<'a>>> {
+    parse_bulk_with(body, &BulkDefaults { index: default_index.map(str::to_string), ..BulkDefaults::default() })
+}
+
+/// `parse_bulk` with the URL's defaults.
+pub fn parse_bulk_with<'a>(body: &'a [u8], defaults: &BulkDefaults) -> Result<Vec<BulkItem<'a>>> {
+    let default_index = defaults.index.as_deref();
     if body.iter().all(u8::is_ascii_whitespace) {
         return Err(EngineError::RequestBodyRequired);
     }
@@ -65,6 +88,13 @@ pub fn parse_bulk<'a>(body: &'a [u8], default_index: Option<&str>) -> Result<Vec
         let index = index
             .ok_or_else(|| EngineError::ActionRequestValidation("Validation Failed: 1: index is missing;".into()))?;
         let id = meta.id.take();
+        if meta.routing.is_none() {
+            meta.routing.clone_from(&defaults.routing);
+        }
+        if action == Action::Update && meta.source.is_none() {
+            meta.source.clone_from(&defaults.source);
+        }
+        meta.require_alias |= defaults.require_alias;
         if matches!(action, Action::Delete | Action::Update) && id.is_none() {
             return Err(EngineError::ActionRequestValidation("Validation Failed: 1: id is missing;".into()));
         }
@@ -183,6 +213,7 @@ fn run_update(
         retry_on_conflict: item.meta.retry_on_conflict,
         cond: item.meta.cond.clone(),
         source: filter,
+        routing: item.meta.routing.clone(),
     };
     handle_for(handles, &item.index)?;
     let (mut races, mut remaps) = (0, 0);
@@ -308,11 +339,15 @@ fn prepare_all(
 pub(super) fn prepare(handle: &IndexHandle, item: &mut BulkItem<'_>) -> Result<PreparedWrite> {
     // Cloned, not taken: a document prepared again after a mapping update needs them too.
     let cond = item.meta.cond.clone();
+    let routing = item.meta.routing.clone();
     if item.action == Action::Delete {
-        return Ok(PreparedWrite::Delete { id: item.id.clone().unwrap_or_default(), cond });
+        let id = item.id.clone().unwrap_or_default();
+        crate::store::routing::check(handle, &id, routing.as_deref(), false)?;
+        return Ok(PreparedWrite::Delete { id, cond });
     }
     let raw = item.source.unwrap_or_default();
-    let source: Value = serde_json::from_slice(raw)
+    // Strict, as ES's parser: a key given twice is refused, not silently the last value.
+    let source: Value = crate::strict_json::from_slice(raw)
         .map_err(|e| EngineError::DocumentParsing(format!("[{}:{}] failed to parse: {e}", e.line(), e.column())))?;
     if let Some(id) = &item.id {
         if id.len() > 512 {
@@ -326,11 +361,12 @@ pub(super) fn prepare(handle: &IndexHandle, item: &mut BulkItem<'_>) -> Result<P
     item.meta.auto_id |= item.id.is_none();
     let auto = item.meta.auto_id;
     let id = item.id.get_or_insert_with(crate::store::ids::auto_id).clone();
+    crate::store::routing::check(handle, &id, routing.as_deref(), true)?;
     let doc = build_document(&handle.mapping, &id, &source, raw)?;
     let nested = crate::nested::documents::nested_documents(&handle.mapping, &id, &source)?;
     let mut cond = cond;
     cond.create |= item.action == Action::Create;
-    Ok(PreparedWrite::Index { id, auto, cond, doc, nested, raw: raw.to_vec() })
+    Ok(PreparedWrite::Index { id, auto, cond, doc, nested, raw: raw.to_vec(), routing })
 }
 
 /// `{"<action>": {...result or error..., "status": N}}`, appended to `out`.

@@ -1,6 +1,6 @@
-//! Real-time document reads: `GET /{index}/_doc/{id}` and `_mget`. Like ES, a read of an
-//! index with writes not yet visible refreshes it first, so a document is readable as soon
-//! as its write was acknowledged.
+//! Real-time document reads: `GET /{index}/_doc/{id}` and `_mget`. Like ES, a document is
+//! readable as soon as its write was acknowledged, without the read making it visible to
+//! search (`IndexHandle::realtime_searcher`).
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
@@ -32,6 +32,8 @@ pub struct ReadOptions {
     pub refresh: bool,
     /// `version`: the document must have this (internal) version, else ES's 409.
     pub version: Option<u64>,
+    /// `routing`: checked against `_routing.required` (one shard: it selects nothing).
+    pub routing: Option<String>,
 }
 
 /// A live document found by id: where it is, its version and sequence number.
@@ -54,10 +56,16 @@ impl<'a> Lookup<'a> {
     /// Like ES, a read of an index with writes not yet visible refreshes it first (unless it
     /// asks not to be real-time).
     fn new(handle: &'a IndexHandle, options: &ReadOptions) -> Result<Lookup<'a>> {
-        if options.refresh || (!options.not_realtime && handle.has_pending_writes()) {
-            handle.refresh()?;
-        }
-        Ok(Lookup { handle, searcher: handle.searcher(), columns: HashMap::new() })
+        let searcher = if options.not_realtime {
+            // ES refreshes for `refresh=true` only on a read that is not real-time.
+            if options.refresh {
+                handle.refresh()?;
+            }
+            handle.searcher()
+        } else {
+            handle.realtime_searcher()?
+        };
+        Ok(Lookup { handle, searcher, columns: HashMap::new() })
     }
 
     fn locate(&mut self, id: &str) -> Result<Option<Located>> {
@@ -87,11 +95,10 @@ impl<'a> Lookup<'a> {
         Ok(None)
     }
 
-    /// The stored `_source` bytes: the document exactly as sent (validated JSON at index time).
-    fn source(&self, at: &Located) -> Result<Vec<u8>> {
-        let stored: TantivyDocument = self.searcher.doc(at.address)?;
-        let raw = stored.get_first(self.handle.mapping.source_field).and_then(|v| v.as_bytes());
-        Ok(raw.unwrap_or(b"{}").to_vec())
+    /// The stored document: `_source` (the document exactly as sent, validated JSON at index
+    /// time) and `_routing`.
+    fn stored(&self, at: &Located) -> Result<TantivyDocument> {
+        Ok(self.searcher.doc(at.address)?)
     }
 
     /// The ES get body, written into `out`; true when the document was found.
@@ -109,15 +116,23 @@ impl<'a> Lookup<'a> {
         let found = located.is_some();
         match located {
             Some(at) => {
-                let _ =
-                    write!(out, r#","_version":{},"_seq_no":{},"_primary_term":1,"found":true"#, at.version, at.seq_no);
+                let mapping = &self.handle.mapping;
+                let _ = write!(out, r#","_version":{},"_seq_no":{},"_primary_term":1"#, at.version, at.seq_no);
+                let stored = self.stored(&at)?;
+                if let Some(routing) = mapping.routing_field.and_then(|f| stored.get_first(f)).and_then(|v| v.as_str())
+                {
+                    out.push_str(r#","_routing":"#);
+                    push_json_str(out, routing);
+                }
+                out.push_str(r#","found":true"#);
                 let filter = match &options.source {
                     Some(filter) => Some(filter),
                     None if options.stored_fields => None,
                     None => Some(&ALL),
                 };
                 if let Some(filter) = filter {
-                    if let Some(source) = filter.apply(&self.source(&at)?) {
+                    let raw = stored.get_first(mapping.source_field).and_then(|v| v.as_bytes()).unwrap_or(b"{}");
+                    if let Some(source) = filter.apply(raw) {
                         out.push_str(r#","_source":"#);
                         out.push_str(&source);
                     }
@@ -134,14 +149,20 @@ static ALL: SourceFilter = SourceFilter { enabled: true, includes: Vec::new(), e
 
 /// The ES get body (`found` true or false) as JSON text, and whether it was found.
 pub fn get_doc_body(handle: &IndexHandle, id: &str, options: &ReadOptions) -> Result<(String, bool)> {
+    crate::store::routing::check(handle, id, options.routing.as_deref(), false)?;
+    read_doc(handle, id, options)
+}
+
+fn read_doc(handle: &IndexHandle, id: &str, options: &ReadOptions) -> Result<(String, bool)> {
     let mut out = String::new();
     let found = Lookup::new(handle, options)?.write_doc(id, options, &mut out)?;
     Ok((out, found))
 }
 
-/// The ES get body as a JSON value (for `_update`, which merges into `_source`).
+/// The ES get body as a JSON value (for `_update`, which merges into `_source`; the update
+/// itself checked its routing).
 pub fn get_doc(handle: &IndexHandle, id: &str) -> Result<Value> {
-    let (body, _) = get_doc_body(handle, id, &ReadOptions::default())?;
+    let (body, _) = read_doc(handle, id, &ReadOptions::default())?;
     serde_json::from_str(&body).map_err(|e| EngineError::Internal(format!("get: {e}")))
 }
 
@@ -177,6 +198,7 @@ pub fn mget(
                             "_index" | "_id" => {}
                             "_source" => options.source = Some(SourceFilter::from_body(v)?),
                             "stored_fields" => options.stored_fields = true,
+                            "routing" | "_routing" => options.routing = Some(crate::store::versioning::param_text(v)),
                             other => {
                                 return Err(EngineError::Parsing(format!("[docs] option [{other}] is not supported")))
                             }
@@ -211,11 +233,14 @@ pub fn mget(
         })?;
         item.clear();
         let written = match &handles[index] {
-            Some(handle) => match lookups.entry(index) {
-                Entry::Occupied(e) => e.into_mut().write_doc(id, options, &mut item).map(|_| ()),
-                Entry::Vacant(e) => Lookup::new(handle, defaults)
-                    .and_then(|l| e.insert(l).write_doc(id, options, &mut item))
-                    .map(|_| ()),
+            Some(handle) => match crate::store::routing::check(handle, id, options.routing.as_deref(), false) {
+                Err(e) => Err(e),
+                Ok(()) => match lookups.entry(index) {
+                    Entry::Occupied(e) => e.into_mut().write_doc(id, options, &mut item).map(|_| ()),
+                    Entry::Vacant(e) => Lookup::new(handle, defaults)
+                        .and_then(|l| e.insert(l).write_doc(id, options, &mut item))
+                        .map(|_| ()),
+                },
             },
             // Asked again for the error itself (index_not_found, with its metadata).
             None => Err(lookup(index).err().unwrap_or_else(|| EngineError::IndexNotFound(index.to_string()))),

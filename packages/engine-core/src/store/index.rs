@@ -44,6 +44,10 @@ struct WriterState {
     /// Committed by a flush but not yet visible: the next refresh reloads the reader.
     unreloaded: bool,
     last_refresh: Instant,
+    /// Real-time gets' own reader, opened the first time a get needs writes search cannot see
+    /// yet: they are committed and read through it, as ES's real-time get reads without
+    /// refreshing what searches see. `stale` until reloaded after a commit.
+    realtime: Option<(IndexReader, bool)>,
 }
 
 pub struct IndexHandle {
@@ -60,6 +64,12 @@ pub struct IndexHandle {
 }
 
 impl WriterState {
+    fn mark_realtime_stale(&mut self) {
+        if let Some((_, stale)) = &mut self.realtime {
+            *stale = true;
+        }
+    }
+
     fn writer(&self) -> &IndexWriter {
         self.writer.as_ref().expect("a writer outside a mapping swap")
     }
@@ -104,7 +114,9 @@ impl IndexHandle {
         let meta: Value = serde_json::from_slice(&std::fs::read(dir.join(META_FILE))?)
             .map_err(|e| EngineError::Internal(format!("corrupt {META_FILE} in {}: {e}", dir.display())))?;
         let settings = IndexSettings::parse(&meta["settings"])?;
-        let mut mapping = Mapping::from_mappings_json(&meta["mappings"])?;
+        let on_disk = Index::open_in_dir(dir.join(TANTIVY_DIR))?.schema();
+        let routed = on_disk.get_field(crate::store::mapping::ROUTING_FIELD).is_ok();
+        let mut mapping = Mapping::from_stored_mappings(&meta["mappings"], routed)?;
         let mut mappings_json = meta["mappings"].clone();
         for update in meta["mapping_updates"].as_array().into_iter().flatten() {
             mapping = mapping.extend(update)?;
@@ -112,7 +124,7 @@ impl IndexHandle {
         }
         // A crash between recording an update and rewriting tantivy's schema leaves the
         // schema behind the mapping (never ahead): catch it up before opening a writer.
-        if Index::open_in_dir(dir.join(TANTIVY_DIR))?.schema().num_fields() < mapping.schema.num_fields() {
+        if on_disk.num_fields() < mapping.schema.num_fields() {
             write_tantivy_schema(&dir.join(TANTIVY_DIR), &mapping.schema)?;
         }
         let (index, writer, reader) = open_tantivy(dir)?;
@@ -138,6 +150,7 @@ impl IndexHandle {
                 dirty: false,
                 unreloaded: false,
                 last_refresh: Instant::now(),
+                realtime: None,
             })),
         };
         drop(index);
@@ -175,6 +188,9 @@ impl IndexHandle {
                 let nested = crate::nested::documents::nested_documents(&self.mapping, &op.id, &source)?;
                 doc.add_u64(self.mapping.version_field, op.version);
                 doc.add_u64(self.mapping.seq_no_field, op.seq_no);
+                if let (Some(field), Some(value)) = (self.mapping.routing_field, &op.routing) {
+                    doc.add_text(field, value);
+                }
                 self.add_block(st.writer(), doc, nested)?;
             }
             let deleted = op.kind == OpKind::Delete;
@@ -198,6 +214,7 @@ impl IndexHandle {
         if st.dirty {
             st.writer_mut().commit()?;
             st.reader.reload()?;
+            st.mark_realtime_stale();
             st.translog.truncate()?;
             let now = Instant::now();
             st.tombstones.retain(|_, (_, at)| now.duration_since(*at) < TOMBSTONE_TTL);
@@ -237,6 +254,7 @@ impl IndexHandle {
             }
         }
         st.reader.reload()?;
+        st.mark_realtime_stale();
         st.writer().garbage_collect_files().wait()?;
         crate::store::memory_release::note_write();
         Ok(())
@@ -270,11 +288,13 @@ impl IndexHandle {
                 let (_, writer, reader) = open_tantivy(&self.dir)?;
                 st.writer = Some(writer);
                 st.reader = reader;
+                st.realtime = None;
                 return Err(e);
             }
         };
         st.writer = Some(writer);
         st.reader = reader.clone();
+        st.realtime = None;
         let mut mappings_json = self.mappings_json.clone();
         merge_json(&mut mappings_json, update);
         Ok(IndexHandle {
@@ -316,13 +336,41 @@ impl IndexHandle {
     /// (ES's flush is durability, not a refresh): the next refresh reloads the reader.
     pub fn flush(&self) -> Result<()> {
         let mut st = lock(&self.state);
+        Self::commit_unpublished(&mut st)
+    }
+
+    /// Commits pending writes and empties the translog, leaving what searches see as it is.
+    fn commit_unpublished(st: &mut WriterState) -> Result<()> {
         if st.dirty {
             st.writer_mut().commit()?;
             st.translog.truncate()?;
             st.dirty = false;
             st.unreloaded = true;
+            st.mark_realtime_stale();
         }
         Ok(())
+    }
+
+    /// What a real-time get reads: every acknowledged write. Writes searches cannot see yet are
+    /// committed (as a flush commits them) and read through the gets' own reader, so a get never
+    /// makes them visible to search (ES's real-time get does not refresh either).
+    pub fn realtime_searcher(&self) -> Result<Searcher> {
+        let mut st = lock(&self.state);
+        if !st.dirty && !st.unreloaded {
+            return Ok(st.reader.searcher());
+        }
+        Self::commit_unpublished(&mut st)?;
+        let index = st.writer().index().clone();
+        let (reader, stale) = match st.realtime.take() {
+            Some(open) => open,
+            None => (index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?, false),
+        };
+        if stale {
+            reader.reload()?;
+        }
+        let searcher = reader.searcher();
+        st.realtime = Some((reader, false));
+        Ok(searcher)
     }
 
     /// True when writes are pending and the refresh interval has elapsed.
@@ -330,11 +378,6 @@ impl IndexHandle {
         let Some(interval) = self.settings.refresh_interval_ms else { return false };
         let st = lock(&self.state);
         (st.dirty || st.unreloaded) && st.last_refresh.elapsed() >= Duration::from_millis(interval)
-    }
-
-    pub fn has_pending_writes(&self) -> bool {
-        let st = lock(&self.state);
-        st.dirty || st.unreloaded
     }
 
     pub fn searcher(&self) -> Searcher {

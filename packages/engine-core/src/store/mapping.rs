@@ -10,7 +10,7 @@ use tantivy::schema::{
 };
 
 use crate::date::DateFormat;
-use crate::error::Result;
+use crate::error::{EngineError, Result};
 use crate::store::dynamic::{DynamicRules, KnownPaths};
 
 pub(crate) mod properties;
@@ -161,6 +161,12 @@ pub struct Mapping {
     pub dynamic: DynamicRules,
     /// Every mapped path, for the per-document dynamic mapping check.
     pub known: KnownPaths,
+    /// ES's `_routing`: the value a write was routed with, stored and indexed so reads and
+    /// hits show it and `term` finds it. `None` for an index written by a build before it
+    /// existed (its schema has no such field: routed writes are refused there).
+    pub routing_field: Option<Field>,
+    /// `_routing.required` of the mapping: every write and read must name a routing value.
+    pub routing_required: bool,
 }
 
 pub const ID_FIELD: &str = "_id";
@@ -168,22 +174,37 @@ pub const SOURCE_FIELD: &str = "_source";
 pub const VERSION_FIELD: &str = "_version";
 pub const SEQ_NO_FIELD: &str = "_seq_no";
 pub const FIELD_NAMES_FIELD: &str = "_field_names";
+pub const ROUTING_FIELD: &str = "_routing";
 pub const NESTED_PATH_FIELD: &str = "_nested_path";
 pub const NESTED_ROOT_FIELD: &str = "_nested_root";
 
 impl Mapping {
     /// Parses `mappings` (the object holding `properties`) and builds the schema.
     pub fn from_mappings_json(mappings: &Value) -> Result<Mapping> {
+        Self::from_stored_mappings(mappings, true)
+    }
+
+    /// As `from_mappings_json`, for an index on disk: `routing_field` says whether its schema
+    /// was built with the `_routing` field (indexes created before it existed were not).
+    pub(crate) fn from_stored_mappings(mappings: &Value, routing_field: bool) -> Result<Mapping> {
         let mut parsed = Parsed::default();
+        let mut routing_required = false;
         let mut rules = DynamicRules::default();
         if !mappings.is_null() {
             let obj = mappings
                 .as_object()
                 .ok_or_else(|| mapper_err("Failed to parse mapping: mappings must be an object"))?;
+            if obj.len() == 1 && obj.get("_doc").is_some_and(Value::is_object) {
+                return Err(EngineError::IllegalArgument(
+                    "The mapping definition cannot be nested under a type [_doc] unless include_type_name is set to true."
+                        .into(),
+                ));
+            }
             for (key, value) in obj {
                 match key.as_str() {
                     "properties" => parse_properties(value, "", None, &mut parsed)?,
                     "_source" | "_meta" => {}
+                    "_routing" => routing_required = parse_routing_option(value)?,
                     other if rules.apply_root_option(other, value)? => {}
                     other => {
                         return Err(mapper_err(&format!(
@@ -195,10 +216,15 @@ impl Mapping {
         }
         let vectors = crate::knn::parse_vector_specs(mappings)?;
         rules.objects = std::mem::take(&mut parsed.object_dynamic);
-        Ok(Self::build(parsed, vectors, rules))
+        Ok(Mapping { routing_required, ..Self::build(parsed, vectors, rules, routing_field) })
     }
 
-    fn build(parsed: Parsed, vector_specs: Vec<crate::knn::VectorSpec>, dynamic: DynamicRules) -> Mapping {
+    fn build(
+        parsed: Parsed,
+        vector_specs: Vec<crate::knn::VectorSpec>,
+        dynamic: DynamicRules,
+        routing_field: bool,
+    ) -> Mapping {
         let Parsed { specs, nested: nested_paths, .. } = parsed;
         let mut builder = SchemaBuilder::new();
         let id_field = builder.add_text_field(ID_FIELD, exact_text() | STORED | FAST);
@@ -219,8 +245,12 @@ impl Mapping {
             path_field: builder.add_u64_field(NESTED_PATH_FIELD, NumericOptions::default().set_indexed().set_fast()),
             root_field: builder.add_text_field(NESTED_ROOT_FIELD, exact_text()),
         });
+        // Last of all at creation, so an index from before it keeps every other field's number.
+        let routing_field = routing_field.then(|| builder.add_text_field(ROUTING_FIELD, exact_text() | STORED));
         let known = known_paths(&fields, &vectors, nested.as_ref());
         Mapping {
+            routing_field,
+            routing_required: false,
             nested,
             dynamic,
             known,
@@ -245,6 +275,24 @@ impl Mapping {
         let prefix = format!("{path}.");
         self.fields.keys().any(|f| f.starts_with(&prefix))
     }
+}
+
+/// `_routing` of a mapping: `{"required": true|false}`; whether routing is required.
+pub(crate) fn parse_routing_option(value: &Value) -> Result<bool> {
+    let obj = value.as_object().ok_or_else(|| mapper_err(&format!("[_routing] config must be an object: {value}")))?;
+    let mut required = false;
+    for (key, v) in obj {
+        match (key.as_str(), v) {
+            ("required", Value::Bool(b)) => required = *b,
+            ("required", Value::String(s)) if s == "true" || s == "false" => required = s == "true",
+            _ => {
+                return Err(mapper_err(&format!(
+                "Failed to parse mapping: Mapping definition for [_routing] has unsupported parameters:  [{key} : {v}]"
+            )))
+            }
+        }
+    }
+    Ok(required)
 }
 
 /// The paths a document may hold that the mapping already covers.

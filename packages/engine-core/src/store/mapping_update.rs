@@ -31,6 +31,15 @@ impl Mapping {
                     parse_properties(value, "", None, &mut parsed)?
                 }
                 "_source" | "_meta" => {}
+                "_routing" => {
+                    let required = crate::store::mapping::parse_routing_option(value)?;
+                    if required != self.routing_required {
+                        return Err(illegal(format!(
+                            "Mapper for [_routing] conflicts with existing mapper:\n\tCannot update parameter [required] from [{}] to [{required}]",
+                            self.routing_required
+                        )));
+                    }
+                }
                 other if rules.apply_root_option(other, value)? => {}
                 other => {
                     return Err(EngineError::MapperParsing(format!(
@@ -129,8 +138,30 @@ fn normalize(v: &mut Value) {
                 *d = Value::String(b.to_string());
             }
         }
+        if let Some(Value::Object(properties)) = map.get_mut("properties") {
+            expand_dotted(properties);
+        }
         for child in map.values_mut() {
             normalize(child);
+        }
+    }
+}
+
+/// ES shows a dotted field name of a mapping (`"user.name"`) as the objects it stands for
+/// (`user` holding `name`), merged with any object of that name; deeper dots are expanded
+/// when `normalize` reaches the inner `properties`.
+fn expand_dotted(properties: &mut Map<String, Value>) {
+    let dotted: Vec<String> = properties.keys().filter(|k| k.contains('.')).cloned().collect();
+    for key in dotted {
+        let Some((head, rest)) = key.split_once('.') else { continue };
+        let Some(definition) = properties.remove(&key) else { continue };
+        let object = properties.entry(head.to_string()).or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(object) = object {
+            if let Value::Object(inner) =
+                object.entry("properties".to_string()).or_insert_with(|| Value::Object(Map::new()))
+            {
+                inner.insert(rest.to_string(), definition);
+            }
         }
     }
 }
@@ -139,6 +170,17 @@ fn normalize(v: &mut Value) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn renders_dotted_names_as_objects() {
+        let given = json!({"properties": {"user.name": {"type": "keyword"}, "user": {"properties": {"age": {"type": "long"}}},
+            "a.b.c": {"type": "long", "fields": {"x.y": {"type": "keyword"}}}}});
+        let shown = render(&given);
+        assert_eq!(shown["properties"]["user"]["properties"]["name"]["type"], "keyword");
+        assert_eq!(shown["properties"]["user"]["properties"]["age"]["type"], "long");
+        assert_eq!(shown["properties"]["a"]["properties"]["b"]["properties"]["c"]["fields"]["x.y"]["type"], "keyword");
+        assert!(shown["properties"].get("user.name").is_none());
+    }
 
     #[test]
     fn appends_fields_keeping_existing_numbers() {

@@ -13,6 +13,7 @@ pub mod mapping;
 pub mod mapping_update;
 pub mod memory_release;
 pub mod names;
+pub mod routing;
 pub mod settings;
 pub mod translog;
 pub mod versioning;

@@ -10,7 +10,9 @@
 //! queueing one fsync each behind the lock; each is still acknowledged only once durable.
 //!
 //! Record layout: `[u32 len][u32 crc32(payload)][payload]`, payload =
-//! `[u8 kind][u64 version][u64 seq_no][u32 id_len][id][source bytes]`. A torn or corrupt tail
+//! `[u8 kind][u64 version][u64 seq_no][u32 id_len][id][source bytes]`; an index operation with a
+//! routing value is kind 3 and has `[u32 routing_len][routing]` between the id and the source
+//! (kinds 1 and 2 are as they always were, so an older log still replays). A torn or corrupt tail
 //! (a write that never returned, so never acknowledged) ends the replay and is cut off.
 
 use std::fs::{File, OpenOptions};
@@ -34,7 +36,12 @@ pub struct Op {
     pub version: u64,
     pub seq_no: u64,
     pub source: Vec<u8>,
+    /// The write's `routing` value (index operations only).
+    pub routing: Option<String>,
 }
+
+/// The record kind of an index operation that carries a routing value.
+const ROUTED_INDEX: u8 = 3;
 
 pub struct Translog {
     file: File,
@@ -142,12 +149,17 @@ impl Translog {
 }
 
 fn encode(op: &Op) -> Vec<u8> {
-    let mut payload = Vec::with_capacity(21 + op.id.len() + op.source.len());
-    payload.push(op.kind as u8);
+    let routing = op.routing.as_deref().filter(|_| op.kind == OpKind::Index);
+    let mut payload = Vec::with_capacity(25 + op.id.len() + routing.map_or(0, str::len) + op.source.len());
+    payload.push(if routing.is_some() { ROUTED_INDEX } else { op.kind as u8 });
     payload.extend_from_slice(&op.version.to_le_bytes());
     payload.extend_from_slice(&op.seq_no.to_le_bytes());
     payload.extend_from_slice(&(op.id.len() as u32).to_le_bytes());
     payload.extend_from_slice(op.id.as_bytes());
+    if let Some(routing) = routing {
+        payload.extend_from_slice(&(routing.len() as u32).to_le_bytes());
+        payload.extend_from_slice(routing.as_bytes());
+    }
     payload.extend_from_slice(&op.source);
     let mut record = Vec::with_capacity(8 + payload.len());
     record.extend_from_slice(&(payload.len() as u32).to_le_bytes());
@@ -177,7 +189,7 @@ fn decode_one(bytes: &[u8], pos: usize) -> Option<(Op, usize)> {
         return None;
     }
     let kind = match payload[0] {
-        1 => OpKind::Index,
+        1 | ROUTED_INDEX => OpKind::Index,
         2 => OpKind::Delete,
         _ => return None,
     };
@@ -186,8 +198,17 @@ fn decode_one(bytes: &[u8], pos: usize) -> Option<(Op, usize)> {
     let seq_no = u64_at(base + 9)?;
     let id_len = u32_at(base + 17)? as usize;
     let id = std::str::from_utf8(payload.get(21..21 + id_len)?).ok()?.to_string();
-    let source = payload.get(21 + id_len..)?.to_vec();
-    Some((Op { kind, id, version, seq_no, source }, pos + 8 + len))
+    let mut at = 21 + id_len;
+    let routing = if payload[0] == ROUTED_INDEX {
+        let routing_len = u32_at(base + at)? as usize;
+        let routing = std::str::from_utf8(payload.get(at + 4..at + 4 + routing_len)?).ok()?.to_string();
+        at += 4 + routing_len;
+        Some(routing)
+    } else {
+        None
+    };
+    let source = payload.get(at..)?.to_vec();
+    Some((Op { kind, id, version, seq_no, source, routing }, pos + 8 + len))
 }
 
 #[cfg(test)]
@@ -195,7 +216,23 @@ mod tests {
     use super::*;
 
     fn op(id: &str) -> Op {
-        Op { kind: OpKind::Index, id: id.into(), version: 1, seq_no: 3, source: br#"{"a":1}"#.to_vec() }
+        Op { kind: OpKind::Index, id: id.into(), version: 1, seq_no: 3, source: br#"{"a":1}"#.to_vec(), routing: None }
+    }
+
+    #[test]
+    fn routing_values_survive_and_unrouted_records_keep_their_layout() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("translog.log");
+        let (mut log, _) = Translog::open(&path).unwrap();
+        let routed = Op { routing: Some("tenant-7".into()), ..op("r") };
+        let delete = Op { kind: OpKind::Delete, source: Vec::new(), ..op("d") };
+        log.append(&[op("a"), routed.clone(), delete.clone()]).unwrap();
+        drop(log);
+        assert_eq!(Translog::open(&path).unwrap().1, vec![op("a"), routed, delete]);
+        // An unrouted index record is byte for byte the layout older builds wrote and read.
+        let plain = encode(&op("a"));
+        assert_eq!(plain[8], 1);
+        assert_eq!(&plain[8 + 21 + 1..], br#"{"a":1}"#);
     }
 
     #[test]

@@ -35,10 +35,11 @@ pub fn index_doc(
     handle: &IndexHandle,
     id: Option<&str>,
     cond: Conditions,
+    routing: Option<String>,
     source: &[u8],
     refresh: bool,
 ) -> Result<(String, u16)> {
-    let mut item = BulkItem::index(&handle.name, id, cond, source);
+    let mut item = BulkItem::index(&handle.name, id, cond, routing, source);
     let write = prepare(handle, &mut item)?;
     let outcome = handle.write(vec![write])?.pop().expect("one write, one outcome");
     // As a bulk does: the index refreshes even when its one item failed.
@@ -60,7 +61,14 @@ pub fn source_text(body: &[u8]) -> Option<String> {
 }
 
 /// `DELETE /{index}/_doc/{id}`: 200 `deleted`, or 404 `not_found`.
-pub fn delete_doc(handle: &IndexHandle, id: &str, cond: Conditions, refresh: bool) -> Result<(String, u16)> {
+pub fn delete_doc(
+    handle: &IndexHandle,
+    id: &str,
+    cond: Conditions,
+    routing: Option<&str>,
+    refresh: bool,
+) -> Result<(String, u16)> {
+    crate::store::routing::check(handle, id, routing, false)?;
     let o = write_one(handle, PreparedWrite::Delete { id: id.to_string(), cond }, refresh)?;
     Ok((render(handle, &o), o.status))
 }
@@ -134,6 +142,8 @@ pub struct UpdateOptions {
     pub cond: Conditions,
     /// `_source` of the URL or action line: the updated document to return as `get`.
     pub source: Option<SourceFilter>,
+    /// `routing` of the URL or action line; without it the document keeps the routing it has.
+    pub routing: Option<String>,
 }
 
 /// `POST /{index}/_update/{id}`, one attempt: the write's outcome and, when `_source` asks for
@@ -151,8 +161,11 @@ pub fn update(
         None => options.source.clone(),
     };
     let doc = req.doc.as_ref().expect("validated");
+    crate::store::routing::check(handle, id, options.routing.as_deref(), true)?;
     {
         let current = get_doc(handle, id)?;
+        // As ES's update: the request's routing, else the one the document was written with.
+        let routing = options.routing.clone().or_else(|| current["_routing"].as_str().map(str::to_string));
         let found = current["found"] == true;
         let (source, create) = if found {
             let mut source = current["_source"].as_object().cloned().unwrap_or_default();
@@ -189,7 +202,7 @@ pub fn update(
         let mut cond = options.cond.clone();
         cond.create = create;
         cond.expect_version = if found { current["_version"].as_u64() } else { None };
-        let write = PreparedWrite::Index { id: id.to_string(), auto: false, cond, doc: built, nested, raw };
+        let write = PreparedWrite::Index { id: id.to_string(), auto: false, cond, doc: built, nested, raw, routing };
         let o = write_one(handle, write, false)?;
         let get = render_get(&o, &source, filter.as_ref());
         Ok((o, get))

@@ -33,6 +33,7 @@ pub struct HitsContext {
     pub index: String,
     pub id_field: Field,
     pub source_field: Field,
+    pub routing_field: Option<Field>,
     /// Internal scores are this times the shown ones (the index's similarity).
     pub scale: f32,
 }
@@ -44,6 +45,7 @@ impl HitsContext {
             index: index.to_string(),
             id_field: mapping.id_field,
             source_field: mapping.source_field,
+            routing_field: mapping.routing_field,
             scale,
         }
     }
@@ -164,6 +166,10 @@ fn render_top_hits(spec: &TopHitsSpec, fruit: &TopHitsFruit) -> Value {
                 obj.insert("_index".into(), json!(ctx.index));
                 obj.insert("_id".into(), json!(id));
                 obj.insert("_score".into(), if scoring { json!(hit.score / ctx.scale) } else { Value::Null });
+                let routing = ctx.routing_field.and_then(|f| doc.as_ref()?.get_first(f)).and_then(|v| v.as_str());
+                if let Some(routing) = routing {
+                    obj.insert("_routing".into(), json!(routing));
+                }
                 let raw = doc
                     .as_ref()
                     .and_then(|d| d.get_first(ctx.source_field))

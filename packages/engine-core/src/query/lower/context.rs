@@ -35,6 +35,8 @@ pub struct LowerContext<'a> {
     pub(super) similarities: Option<&'a Similarities>,
     /// Internal scores are this times the scores shown: constant scores are lowered at it.
     pub scale: f32,
+    /// The index searched, for queries on `_index` (`None`: such a query matches nothing).
+    pub index_name: Option<&'a str>,
 }
 
 impl<'a> LowerContext<'a> {

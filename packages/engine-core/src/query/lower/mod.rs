@@ -28,7 +28,7 @@ use multi_term::{
 use crate::error::Result;
 use crate::query::ast::{BoolAst, QueryAst};
 use crate::query::tantivy::boosting::BoostingQuery;
-use crate::store::mapping::{FieldType, Mapping};
+use crate::store::mapping::{FieldType, Mapping, ID_FIELD, ROUTING_FIELD};
 
 impl<'a> LowerContext<'a> {
     pub fn new(mapping: &'a Mapping, now_ms: i64) -> LowerContext<'a> {
@@ -40,6 +40,7 @@ impl<'a> LowerContext<'a> {
             lower_fn: lower,
             similarities: None,
             scale: ES_SCORE_SCALE,
+            index_name: None,
         }
     }
 
@@ -53,11 +54,42 @@ impl<'a> LowerContext<'a> {
     }
 }
 
+/// An id as a `term` names it: a string, or a number's text.
+fn id_text(value: &serde_json::Value) -> String {
+    value.as_str().map_or_else(|| value.to_string(), str::to_string)
+}
+
+/// ES's `_index` metadata field: every document of one index has the same value.
+const INDEX_FIELD: &str = "_index";
+
+/// `term`/`terms` on `_index`: every document when one of `values` names the index searched
+/// (constant score, as ES scores it), else none.
+fn on_index(values: &[serde_json::Value], ctx: &LowerContext) -> Box<dyn Query> {
+    let names = |v: &serde_json::Value| ctx.index_name.is_some_and(|name| v.as_str() == Some(name));
+    if values.iter().any(names) {
+        Box::new(ConstScoreQuery::new(ctx.all_docs(), ctx.scale))
+    } else {
+        Box::new(EmptyQuery)
+    }
+}
+
 pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
     Ok(match ast {
         QueryAst::MatchAll => Box::new(ConstScoreQuery::new(ctx.all_docs(), ctx.scale)),
         QueryAst::MatchNone => Box::new(EmptyQuery),
         QueryAst::Boost { query, boost } => Box::new(BoostQuery::new(lower(query, ctx)?, *boost)),
+        // `_id` is no mapped field: a term on it is an `ids` query (ES's constant score 1).
+        QueryAst::Term { field, value } if field == ID_FIELD => lower_ids(&[id_text(value)], ctx),
+        QueryAst::Terms { field, values } if field == ID_FIELD => {
+            lower_ids(&values.iter().map(id_text).collect::<Vec<_>>(), ctx)
+        }
+        QueryAst::Match { field, text, .. } if field == ID_FIELD => lower_ids(std::slice::from_ref(text), ctx),
+        QueryAst::Term { field, value } if field == INDEX_FIELD => on_index(std::slice::from_ref(value), ctx),
+        QueryAst::Terms { field, values } if field == INDEX_FIELD => on_index(values, ctx),
+        QueryAst::Term { field, value } if field == ROUTING_FIELD => {
+            multi_term::lower_routing(std::slice::from_ref(value), ctx)
+        }
+        QueryAst::Terms { field, values } if field == ROUTING_FIELD => multi_term::lower_routing(values, ctx),
         QueryAst::Term { field, value } => match ctx.mapping.get(field) {
             None => Box::new(EmptyQuery),
             Some(fm) => exact_query(fm, value, ctx)?,

@@ -143,6 +143,15 @@ pub fn lower_exists(field: &str, ctx: &mut LowerContext) -> Result<Box<dyn Query
     Ok(constant(Box::new(ExistsQuery::new(name, false)), ctx))
 }
 
+/// `term`/`terms` on `_routing`: the documents written with one of these routing values, at a
+/// constant score (ES scores a `term` on it by BM25; the field keeps no frequencies here).
+pub fn lower_routing(values: &[serde_json::Value], ctx: &mut LowerContext) -> Box<dyn Query> {
+    let Some(field) = ctx.mapping.routing_field else { return Box::new(EmptyQuery) };
+    let text = |v: &serde_json::Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
+    let terms = values.iter().map(|v| Term::from_field_text(field, &text(v))).collect::<Vec<_>>();
+    constant(Box::new(TermSetQuery::new(terms)), ctx)
+}
+
 pub fn lower_ids(values: &[String], ctx: &mut LowerContext) -> Box<dyn Query> {
     let terms = values.iter().map(|id| Term::from_field_text(ctx.mapping.id_field, id)).collect::<Vec<_>>();
     constant(Box::new(TermSetQuery::new(terms)), ctx)

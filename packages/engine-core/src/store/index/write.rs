@@ -26,6 +26,8 @@ pub enum PreparedWrite {
         /// The document's nested objects (`nested::documents`), written just before it.
         nested: Vec<TantivyDocument>,
         raw: Vec<u8>,
+        /// The write's `routing` value, stored as `_routing`.
+        routing: Option<String>,
     },
     Delete {
         id: String,
@@ -117,7 +119,7 @@ impl IndexHandle {
             Vec::with_capacity(writes.len());
         for write in writes {
             match write {
-                PreparedWrite::Index { id, auto, cond, mut doc, nested, raw } => {
+                PreparedWrite::Index { id, auto, cond, mut doc, nested, raw, routing } => {
                     let current = if auto { None } else { self.current_state(&st, &searcher, &id)? };
                     let version = match cond.resolve(&id, current) {
                         Ok(v) => v,
@@ -132,11 +134,14 @@ impl IndexHandle {
                     doc.add_text(self.mapping.id_field, &id);
                     doc.add_u64(self.mapping.version_field, version);
                     doc.add_u64(self.mapping.seq_no_field, seq_no);
+                    if let (Some(field), Some(value)) = (self.mapping.routing_field, &routing) {
+                        doc.add_text(field, value);
+                    }
                     // An id never written before needs no delete; auto ids are fresh by construction.
                     let delete =
                         (!auto && current.is_some()).then(|| Term::from_field_text(self.mapping.id_field, &id));
                     st.live.insert(id.clone(), DocState { version, seq_no, deleted: false });
-                    ops.push(Op { kind: OpKind::Index, id: id.clone(), version, seq_no, source: raw });
+                    ops.push(Op { kind: OpKind::Index, id: id.clone(), version, seq_no, source: raw, routing });
                     docs.push((delete, Some(doc), nested));
                     let (result, status) = if exists { ("updated", 200) } else { ("created", 201) };
                     outcomes.push(Ok(WriteOutcome { id, version, seq_no, result, status }));
@@ -165,7 +170,14 @@ impl IndexHandle {
                         continue;
                     }
                     st.live.insert(id.clone(), tombstone);
-                    ops.push(Op { kind: OpKind::Delete, id: id.clone(), version, seq_no, source: Vec::new() });
+                    ops.push(Op {
+                        kind: OpKind::Delete,
+                        id: id.clone(),
+                        version,
+                        seq_no,
+                        source: Vec::new(),
+                        routing: None,
+                    });
                     docs.push((Some(Term::from_field_text(self.mapping.id_field, &id)), None, Vec::new()));
                     outcomes.push(Ok(WriteOutcome { id, version, seq_no, result: "deleted", status: 200 }));
                 }
