@@ -20,6 +20,10 @@ pub enum EngineError {
     /// `_mapping`) that is not well-formed JSON ("Failed to parse content to map").
     #[error("{reason}")]
     ParseCaused { reason: String, cause_type: &'static str, cause_reason: String },
+    /// An `illegal_argument_exception` with a `caused_by`: an update script that failed to
+    /// compile or to run ("failed to execute script", the `script_exception` as the cause).
+    #[error("{reason}")]
+    IllegalArgumentCaused { reason: String, cause_type: &'static str, cause_reason: String },
     /// Jackson's errors for JSON that is not well-formed: truncated, or a bad token.
     #[error("{0}")]
     JsonEof(String),
@@ -143,6 +147,7 @@ impl EngineError {
             EngineError::JsonEof(_) => ("json_e_o_f_exception", 400),
             EngineError::JsonParse(_) => ("json_parse_exception", 400),
             EngineError::ParseCaused { .. } => ("parse_exception", 400),
+            EngineError::IllegalArgumentCaused { .. } => ("illegal_argument_exception", 400),
             EngineError::IndexNotFound(_) | EngineError::RequireAlias(_) => ("index_not_found_exception", 404),
             EngineError::IndexAlreadyExists(_) => ("resource_already_exists_exception", 400),
             EngineError::InvalidIndexName { .. } => ("invalid_index_name_exception", 400),
@@ -253,7 +258,8 @@ impl EngineError {
         let mut error = cause.clone();
         error["root_cause"] = json!([cause]);
         if let EngineError::XContentParseCaused { cause_type, cause_reason, .. }
-        | EngineError::ParseCaused { cause_type, cause_reason, .. } = self
+        | EngineError::ParseCaused { cause_type, cause_reason, .. }
+        | EngineError::IllegalArgumentCaused { cause_type, cause_reason, .. } = self
         {
             error["caused_by"] = json!({ "type": cause_type, "reason": cause_reason });
         }

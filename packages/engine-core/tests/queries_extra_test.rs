@@ -307,7 +307,10 @@ fn query_string_syntax_subset() {
     );
     let fields = sorted_ids(&e, json!({"query_string": {"query": "error OR 1", "fields": ["title", "status"]}}));
     assert_eq!(fields, vec!["1", "3", "6", "9"]);
-    for bad in ["fox AND", "(fox", "title:/fo.*/", "\"open", "bytes:[1 TO"] {
+    // A regular expression over the terms (the analysed title's lowercase terms).
+    assert_eq!(qs("title:/fo./"), sorted_ids(&e, json!({"regexp": {"title": "fo."}})));
+    assert!(!qs("title:/fo./").is_empty());
+    for bad in ["fox AND", "(fox", "title:/fo.*", "\"open", "bytes:[1 TO"] {
         let err = e
             .search(
                 "logs",

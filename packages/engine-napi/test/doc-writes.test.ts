@@ -73,8 +73,19 @@ describe('single-document writes', () => {
       upsert: { n: 99 },
     });
     expect([viaUpsert.status, (await source('fresh2'))._source]).toEqual([201, { n: 99 }]);
+    const before = (await source('1'))._source.n;
     const script = await req(server.url, 'POST', '/w/_update/1', { script: 'ctx._source.n++' });
-    expect(script.status).toBe(400);
+    expect([script.status, script.json.result, (await source('1'))._source.n]).toEqual([
+      200,
+      'updated',
+      before + 1,
+    ]);
+    const loop = await req(server.url, 'POST', '/w/_update/1', { script: 'while (true) {}' });
+    expect([loop.status, loop.json.error.type, loop.json.error.caused_by.type]).toEqual([
+      400,
+      'illegal_argument_exception',
+      'script_exception',
+    ]);
   });
 
   it('loses no update when many race on one document (retry_on_conflict)', async () => {

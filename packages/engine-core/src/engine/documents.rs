@@ -81,6 +81,10 @@ fn read_options(params: &Map<String, Value>) -> Result<ReadOptions> {
     })
 }
 
+/// How many times a write may find its index's mapping replaced under it before the rounds
+/// count as failed mapping updates (bounded: the writers racing it are finitely many).
+const STALE_HANDLE_ROUNDS: u32 = 64;
+
 impl Indices for Engine {
     fn resolve(&self, name: &str) -> Result<Arc<IndexHandle>> {
         self.write_target(name)
@@ -175,13 +179,19 @@ impl Engine {
         retries: u32,
         write: impl Fn(&IndexHandle) -> Result<T>,
     ) -> Result<T> {
-        let (mut races, mut remaps) = (0, 0);
+        let (mut races, mut remaps, mut stale) = (0, 0, 0);
         loop {
             let handle = self.write_target(name)?;
             match write(&handle) {
                 Err(EngineError::MappingUpdate(update)) if remaps < 3 => {
-                    remaps += 1;
-                    self.update_mapping(name, &update)?;
+                    let next = self.update_mapping(name, &update)?;
+                    // A handle that others' mapping updates had already replaced (an update
+                    // reads a document they keep adding fields to) is progress, not a loop.
+                    if Arc::ptr_eq(&next, &handle) || stale == STALE_HANDLE_ROUNDS {
+                        remaps += 1;
+                    } else {
+                        stale += 1;
+                    }
                 }
                 Err(e) if writes::lost_race(&e) && races < retries => races += 1,
                 other => return other,

@@ -406,6 +406,8 @@ pub enum QsLeaf {
     },
     Prefix(String),
     Wildcard(String),
+    /// `/pattern/`: a regular expression over the field's terms.
+    Regexp(String),
     Fuzzy {
         text: String,
         edits: u8,

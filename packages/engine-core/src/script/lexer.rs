@@ -13,9 +13,12 @@ pub enum Token {
     Op(&'static str),
 }
 
-const OPS: [&str; 24] = [
-    "&&", "||", "==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "/", "%", "!", "?", ":", "(", ")", ",", ".", ";", "[",
-    "]", "=",
+/// Two-character operators first: the lexer takes the longest that matches. The compound
+/// assignments, steps and braces are for update scripts (`update/parse.rs`); the expression
+/// parser refuses them like any other token it does not know.
+const OPS: [&str; 32] = [
+    "&&", "||", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=", "++", "--", "<", ">", "+", "-", "*", "/", "%", "!",
+    "?", ":", "(", ")", ",", ".", ";", "[", "]", "=", "{", "}",
 ];
 
 /// Longest scripts we accept: the rows use one-liners; this bounds parse work.

@@ -10,6 +10,7 @@ mod lexer;
 mod moving_functions;
 mod parser;
 pub mod scripted_metric;
+pub mod update;
 
 pub use eval::{DocLookup, Val};
 
@@ -31,6 +32,37 @@ pub(crate) fn script_error(reason: String) -> EngineError {
     EngineError::shard(ShardCause::Script, format!("runtime error: {reason}"))
 }
 
+/// A script's source and `params`: `"source"` or `{"source"|"inline", "lang", "params"}`.
+pub(crate) fn source_and_params(value: &Value) -> Result<(String, Map<String, Value>)> {
+    Ok(match value {
+        Value::String(s) => (s.clone(), Map::new()),
+        Value::Object(o) => {
+            for key in o.keys() {
+                if !matches!(key.as_str(), "source" | "inline" | "lang" | "params") {
+                    return Err(EngineError::Parsing(format!("[script] unknown field [{key}]")));
+                }
+            }
+            if let Some(lang) = o.get("lang").and_then(Value::as_str) {
+                if lang != "painless" && lang != "expression" {
+                    return Err(unsupported(format!("script language [{lang}]")));
+                }
+            }
+            let source = o
+                .get("source")
+                .or_else(|| o.get("inline"))
+                .and_then(Value::as_str)
+                .ok_or_else(|| EngineError::Parsing("must specify [source] for an inline script".into()))?;
+            let params = match o.get("params") {
+                None => Map::new(),
+                Some(Value::Object(p)) => p.clone(),
+                Some(_) => return Err(EngineError::Parsing("[params] must be an object".into())),
+            };
+            (source.to_string(), params)
+        }
+        _ => return Err(EngineError::Parsing("[script] must be a string or an object".into())),
+    })
+}
+
 /// A compiled script and its `params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Script {
@@ -42,33 +74,7 @@ pub struct Script {
 impl Script {
     /// Accepts `"source"` or `{"source": .., "lang": "painless", "params": {..}}`.
     pub fn from_json(value: &Value) -> Result<Script> {
-        let (source, params) = match value {
-            Value::String(s) => (s.clone(), Map::new()),
-            Value::Object(o) => {
-                for key in o.keys() {
-                    if !matches!(key.as_str(), "source" | "inline" | "lang" | "params") {
-                        return Err(EngineError::Parsing(format!("[script] unknown field [{key}]")));
-                    }
-                }
-                if let Some(lang) = o.get("lang").and_then(Value::as_str) {
-                    if lang != "painless" && lang != "expression" {
-                        return Err(unsupported(format!("script language [{lang}]")));
-                    }
-                }
-                let source = o
-                    .get("source")
-                    .or_else(|| o.get("inline"))
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| EngineError::Parsing("must specify [source] for an inline script".into()))?;
-                let params = match o.get("params") {
-                    None => Map::new(),
-                    Some(Value::Object(p)) => p.clone(),
-                    Some(_) => return Err(EngineError::Parsing("[params] must be an object".into())),
-                };
-                (source.to_string(), params)
-            }
-            _ => return Err(EngineError::Parsing("[script] must be a string or an object".into())),
-        };
+        let (source, params) = source_and_params(value)?;
         Script::compile(&source, params)
     }
 

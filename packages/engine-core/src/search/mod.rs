@@ -53,7 +53,7 @@ use top_hits::sort_values_json;
 
 const SHARDS: &str = r#"{"total":1,"successful":1,"skipped":0,"failed":0}"#;
 
-fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
@@ -124,7 +124,11 @@ pub fn execute(
     let page = collect_page::collect_page(handle, searcher, req, started)?;
     let scale = score_scale(handle);
     let specs = req.effective_sort();
-    let by_score = req.sort.is_none();
+    // ES drops a sort that is `_score` descending alone: relevance order, no sort values.
+    let score_only = req.sort.as_deref().is_some_and(
+        |s| matches!(s, [only] if only.target == sort::SortTarget::Score && only.order == sort::Order::Desc),
+    );
+    let by_score = req.sort.is_none() || score_only;
     // With `search_after` every hit carries its sort values, the client's next after-key.
     let shown_sort_values = match render.sort_values {
         Some(n) => n,
@@ -158,9 +162,15 @@ pub fn execute(
     if !total.is_null() {
         let _ = write!(out, r#""total":{total},"#);
     }
-    let max_score =
-        if page.scoring && top.total > 0 { top.max_score.map(|s| serde_json::json!(s / scale)) } else { None };
-    let _ = write!(out, r#""max_score":{},"hits":["#, max_score.unwrap_or(Value::Null));
+    // Under a sort ES reports no max_score unless `track_scores` asks for it; a score shows as
+    // the float it is.
+    let max_score = match top.max_score {
+        Some(s) if page.scoring && top.total > 0 && (by_score || req.track_scores) => {
+            serde_json::to_string(&(s / scale)).unwrap_or_else(|_| "null".into())
+        }
+        _ => "null".into(),
+    };
+    let _ = write!(out, r#""max_score":{max_score},"hits":["#);
     let shown = hits::HitsRender::prepare(handle, searcher, req, &page, scale)?;
     for (i, hit) in page.hits().enumerate() {
         if i > 0 {

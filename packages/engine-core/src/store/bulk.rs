@@ -202,6 +202,10 @@ fn handle_for<'h>(handles: &'h HashMap<String, Result<Arc<IndexHandle>>>, index:
     handles[index].as_ref().map_err(Clone::clone)
 }
 
+/// How many times an update may find its index's mapping replaced under it before the
+/// rounds count as failed mapping updates.
+const STALE_HANDLE_ROUNDS: u32 = 64;
+
 fn run_update(
     item: &BulkItem<'_>,
     handles: &mut HashMap<String, Result<Arc<IndexHandle>>>,
@@ -216,7 +220,7 @@ fn run_update(
         routing: item.meta.routing.clone(),
     };
     handle_for(handles, &item.index)?;
-    let (mut races, mut remaps) = (0, 0);
+    let (mut races, mut remaps, mut stale) = (0, 0, 0);
     loop {
         // The index's current handle each time: a mapping update may have replaced it.
         let handle = indices.resolve(&item.index)?;
@@ -224,8 +228,13 @@ fn run_update(
         match crate::store::writes::update(&handle, id, item.source.unwrap_or_default(), &options) {
             Ok((outcome, get)) => return Ok(ItemOutcome { outcome, get }),
             Err(EngineError::MappingUpdate(update)) if remaps < MAPPING_ROUNDS => {
-                remaps += 1;
-                indices.update_mapping(&item.index, &update)?;
+                let next = indices.update_mapping(&item.index, &update)?;
+                // Replaced under it by others' mapping updates: progress, not a loop.
+                if Arc::ptr_eq(&next, &handle) || stale == STALE_HANDLE_ROUNDS {
+                    remaps += 1;
+                } else {
+                    stale += 1;
+                }
             }
             Err(e) if crate::store::writes::lost_race(&e) && races < options.retry_on_conflict => races += 1,
             Err(e) => return Err(e),

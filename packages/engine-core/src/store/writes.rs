@@ -7,6 +7,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::{EngineError, Result};
+use crate::script::update::{UpdateOp, UpdateScript};
 use crate::search::SourceFilter;
 use crate::store::bulk::{prepare, BulkItem};
 use crate::store::document::build_document;
@@ -80,6 +81,9 @@ struct UpdateRequest {
     upsert: Option<Map<String, Value>>,
     doc_as_upsert: bool,
     detect_noop: bool,
+    script: Option<UpdateScript>,
+    /// Run the script on `upsert` when the document is missing (instead of inserting it as is).
+    scripted_upsert: bool,
 }
 
 fn parse_update(body: &[u8]) -> Result<UpdateRequest> {
@@ -88,14 +92,22 @@ fn parse_update(body: &[u8]) -> Result<UpdateRequest> {
     }
     let value: Value = serde_json::from_slice(body).map_err(|e| crate::error::json_syntax_error(&e))?;
     let obj = value.as_object().ok_or_else(|| EngineError::Parsing("request body must be an object".into()))?;
-    let mut req = UpdateRequest { doc: None, source: None, upsert: None, doc_as_upsert: false, detect_noop: true };
+    let mut req = UpdateRequest {
+        doc: None,
+        source: None,
+        upsert: None,
+        doc_as_upsert: false,
+        detect_noop: true,
+        script: None,
+        scripted_upsert: false,
+    };
     let object = |key: &str, v: &Value| {
         v.as_object().cloned().ok_or_else(|| EngineError::Parsing(format!("[UpdateRequest] [{key}] must be an object")))
     };
     let boolean = |key: &str, v: &Value| {
         v.as_bool().ok_or_else(|| EngineError::Parsing(format!("[UpdateRequest] [{key}] must be a boolean")))
     };
-    let mut script = false;
+    let mut script = None;
     for (key, v) in obj {
         match key.as_str() {
             "doc" => req.doc = Some(object(key, v)?),
@@ -103,22 +115,86 @@ fn parse_update(body: &[u8]) -> Result<UpdateRequest> {
             "doc_as_upsert" => req.doc_as_upsert = boolean(key, v)?,
             "detect_noop" => req.detect_noop = boolean(key, v)?,
             "_source" => req.source = Some(v.clone()),
-            "script" | "scripted_upsert" => script = true,
+            "script" => script = Some(v),
+            "scripted_upsert" => req.scripted_upsert = boolean(key, v)?,
             other => return Err(EngineError::XContentParse(format!("[UpdateRequest] unknown field [{other}]"))),
         }
     }
-    if script && req.doc.is_some() {
+    if script.is_some() && req.doc.is_some() {
         return Err(EngineError::ActionRequestValidation(
             "Validation Failed: 1: can't provide both script and doc;".into(),
         ));
     }
-    if script {
-        return Err(EngineError::IllegalArgument("[_update] scripts are not supported; send a partial [doc]".into()));
-    }
-    if req.doc.is_none() {
+    req.script = script.map(UpdateScript::from_json).transpose()?;
+    if req.doc.is_none() && req.script.is_none() {
         return Err(EngineError::ActionRequestValidation("Validation Failed: 1: script or doc is missing;".into()));
     }
     Ok(req)
+}
+
+/// What an update does to the document, once decided.
+enum Decision {
+    /// Nothing to write (`detect_noop`, or a script's `ctx.op = 'noop'`); the document as it is.
+    Noop(Map<String, Value>),
+    Write {
+        source: Map<String, Value>,
+        create: bool,
+    },
+    /// A script's `ctx.op = 'delete'`.
+    Delete,
+}
+
+/// Decides an update against the current document (`current`: a get body).
+fn decide(req: &UpdateRequest, handle: &IndexHandle, id: &str, current: &Value) -> Result<Decision> {
+    let found = current["found"] == true;
+    let meta = || {
+        let mut ctx = Map::new();
+        ctx.insert("_index".into(), Value::String(handle.name.clone()));
+        ctx.insert("_id".into(), Value::String(id.to_string()));
+        for key in ["_version", "_routing"] {
+            if let Some(v) = current.get(key) {
+                ctx.insert(key.into(), v.clone());
+            }
+        }
+        ctx.insert("_now".into(), Value::from(crate::search::now_ms()));
+        ctx
+    };
+    if found {
+        let mut source = current["_source"].as_object().cloned().unwrap_or_default();
+        if let Some(script) = &req.script {
+            let out = script.run(source, "index", &meta())?;
+            return Ok(match out.op {
+                UpdateOp::Write => Decision::Write { source: out.source, create: false },
+                UpdateOp::Noop => Decision::Noop(current["_source"].as_object().cloned().unwrap_or_default()),
+                UpdateOp::Delete => Decision::Delete,
+            });
+        }
+        let before = source.clone();
+        merge(&mut source, req.doc.as_ref().expect("validated"));
+        if req.detect_noop && source == before {
+            return Ok(Decision::Noop(source));
+        }
+        return Ok(Decision::Write { source, create: false });
+    }
+    if let (Some(doc), true) = (&req.doc, req.doc_as_upsert) {
+        return Ok(Decision::Write { source: doc.clone(), create: true });
+    }
+    let Some(upsert) = &req.upsert else {
+        return Err(EngineError::DocumentMissing { index: handle.name.clone(), id: id.to_string() });
+    };
+    match (&req.script, req.scripted_upsert) {
+        (Some(script), true) => {
+            let out = script.run(upsert.clone(), "create", &meta())?;
+            if out.op != UpdateOp::Write {
+                return Err(EngineError::IllegalArgument(
+                    "a scripted upsert that sets [ctx.op] to [noop] or [delete] is not supported; leave it [create]"
+                        .into(),
+                ));
+            }
+            Ok(Decision::Write { source: out.source, create: true })
+        }
+        _ => Ok(Decision::Write { source: upsert.clone(), create: true }),
+    }
 }
 
 /// ES's partial-document merge: objects merge key by key, recursively; anything else replaces.
@@ -160,53 +236,43 @@ pub fn update(
         Some(v) => Some(SourceFilter::from_body(v)?),
         None => options.source.clone(),
     };
-    let doc = req.doc.as_ref().expect("validated");
     crate::store::routing::check(handle, id, options.routing.as_deref(), true)?;
-    {
-        let current = get_doc(handle, id)?;
-        // As ES's update: the request's routing, else the one the document was written with.
-        let routing = options.routing.clone().or_else(|| current["_routing"].as_str().map(str::to_string));
-        let found = current["found"] == true;
-        let (source, create) = if found {
-            let mut source = current["_source"].as_object().cloned().unwrap_or_default();
-            let before = source.clone();
-            merge(&mut source, doc);
-            if req.detect_noop && source == before {
-                let o = WriteOutcome {
-                    id: id.to_string(),
-                    version: current["_version"].as_u64().unwrap_or(1),
-                    seq_no: current["_seq_no"].as_u64().unwrap_or(0),
-                    result: "noop",
-                    status: 200,
-                };
-                // A noop still meets (or fails) the write's conditions.
-                let mut cond = options.cond.clone();
-                cond.expect_version = None;
-                let state = DocState { version: o.version, seq_no: o.seq_no, deleted: false };
-                cond.resolve(id, Some(state))?;
-                let get = render_get(&o, &Value::Object(source), filter.as_ref());
-                return Ok((o, get));
-            }
-            (source, false)
-        } else if req.doc_as_upsert {
-            (doc.clone(), true)
-        } else if let Some(upsert) = &req.upsert {
-            (upsert.clone(), true)
-        } else {
-            return Err(EngineError::DocumentMissing { index: handle.name.clone(), id: id.to_string() });
-        };
-        let source = Value::Object(source);
-        let raw = serde_json::to_vec(&source).map_err(|e| EngineError::Internal(e.to_string()))?;
-        let built = build_document(&handle.mapping, id, &source, &raw)?;
-        let nested = crate::nested::documents::nested_documents(&handle.mapping, id, &source)?;
-        let mut cond = options.cond.clone();
-        cond.create = create;
-        cond.expect_version = if found { current["_version"].as_u64() } else { None };
-        let write = PreparedWrite::Index { id: id.to_string(), auto: false, cond, doc: built, nested, raw, routing };
-        let o = write_one(handle, write, false)?;
-        let get = render_get(&o, &source, filter.as_ref());
-        Ok((o, get))
-    }
+    let current = get_doc(handle, id)?;
+    // As ES's update: the request's routing, else the one the document was written with.
+    let routing = options.routing.clone().or_else(|| current["_routing"].as_str().map(str::to_string));
+    let version = current["_version"].as_u64();
+    let mut cond = options.cond.clone();
+    cond.expect_version = version;
+    let (source, create) = match decide(&req, handle, id, &current)? {
+        Decision::Noop(source) => {
+            let o = WriteOutcome {
+                id: id.to_string(),
+                version: version.unwrap_or(1),
+                seq_no: current["_seq_no"].as_u64().unwrap_or(0),
+                result: "noop",
+                status: 200,
+            };
+            // A noop still meets (or fails) the write's conditions.
+            cond.expect_version = None;
+            let state = DocState { version: o.version, seq_no: o.seq_no, deleted: false };
+            cond.resolve(id, Some(state))?;
+            let get = render_get(&o, &Value::Object(source), filter.as_ref());
+            return Ok((o, get));
+        }
+        Decision::Delete => {
+            let o = write_one(handle, PreparedWrite::Delete { id: id.to_string(), cond }, false)?;
+            return Ok((o, None));
+        }
+        Decision::Write { source, create } => (Value::Object(source), create),
+    };
+    let raw = serde_json::to_vec(&source).map_err(|e| EngineError::Internal(e.to_string()))?;
+    let built = build_document(&handle.mapping, id, &source, &raw)?;
+    let nested = crate::nested::documents::nested_documents(&handle.mapping, id, &source)?;
+    cond.create = create;
+    let write = PreparedWrite::Index { id: id.to_string(), auto: false, cond, doc: built, nested, raw, routing };
+    let o = write_one(handle, write, false)?;
+    let get = render_get(&o, &source, filter.as_ref());
+    Ok((o, get))
 }
 
 /// Whether an update lost a race (another write changed the document between its read and
@@ -268,8 +334,10 @@ mod tests {
     }
 
     #[test]
-    fn rejects_scripts_unknown_fields_and_a_missing_doc() {
-        assert!(parse_update(br#"{"script": "ctx._source.a++"}"#).is_err());
+    fn parses_scripts_and_rejects_unknown_fields_and_a_missing_doc() {
+        assert!(parse_update(br#"{"script": "ctx._source.a++"}"#).unwrap().script.is_some());
+        assert!(parse_update(br#"{"script": "while (true) {}"}"#).is_err());
+        assert!(parse_update(br#"{"script": "ctx._source.a = 1", "doc": {"a": 2}}"#).is_err());
         assert!(parse_update(br#"{"doc": {}, "bogus": 1}"#).is_err());
         assert!(matches!(parse_update(br#"{"upsert": {}}"#), Err(EngineError::ActionRequestValidation(_))));
         assert!(parse_update(br#"{"doc": {"a": 1}, "doc_as_upsert": true}"#).is_ok());

@@ -90,7 +90,7 @@ pub fn parse(body: &Value) -> Result<QueryAst> {
         and,
         tie_breaker,
         opts.analyze_wildcard,
-        opts.lenient,
+        opts.lenient.or_else(|| all_fields(opts.default_field.as_ref(), opts.fields.as_deref()).then_some(true)),
         parse_msm(KIND, opts.minimum_should_match.as_ref())?,
     )
     .boosted(opts.boost))
@@ -119,10 +119,21 @@ pub fn parse_simple(body: &Value) -> Result<QueryAst> {
         and,
         1.0,
         opts.analyze_wildcard,
-        opts.lenient,
+        opts.lenient.or_else(|| all_fields(None, opts.fields.as_deref()).then_some(true)),
         parse_msm(KIND, opts.minimum_should_match.as_ref())?,
     )
     .boosted(opts.boost))
+}
+
+/// Whether a query searches every field (no field named, or `*`): ES then defaults `lenient`
+/// to true, so a value that does not fit a field's type (text against a number, also in an
+/// explicit `field:value`) matches nothing there instead of failing the search.
+fn all_fields(default_field: Option<&String>, fields: Option<&[String]>) -> bool {
+    match (default_field, fields) {
+        (Some(f), _) => f == "*",
+        (None, None) => true,
+        (None, Some(list)) => list.is_empty() || list.iter().all(|f| f == "*"),
+    }
 }
 
 fn build(

@@ -1,8 +1,8 @@
 //! A subset of Lucene's classic query syntax for `query_string`: terms, `"phrases"~N`,
 //! `field:value`, `field:(group)`, `AND`/`OR`/`NOT`/`&&`/`||`/`!`, `+`/`-`, parentheses,
 //! `prefix*` and `wild?ard`, `term~N`, `^boost`, ranges `[a TO b]`/`{a TO b}` and `>=a`,
-//! `_exists_:field`, `*:*`. Clauses combine with Lucene's addClause rules. Anything else
-//! (regexes, syntax errors) is an error, never a guess.
+//! `/regular expressions/`, `_exists_:field`, `*:*`. Clauses combine with Lucene's addClause rules. Anything else
+//! (syntax errors) is an error, never a guess.
 
 use crate::query::ast::{QsLeaf, QsNode};
 
@@ -182,7 +182,7 @@ impl QsParser {
             }
             Some('[') | Some('{') => QsNode::Leaf { field, leaf: self.range()? },
             Some('>') | Some('<') => QsNode::Leaf { field, leaf: self.comparison()? },
-            Some('/') => return Err("regular expressions are not supported in query_string".into()),
+            Some('/') => QsNode::Leaf { field, leaf: QsLeaf::Regexp(self.regex()?) },
             Some(_) => self.term(field)?,
             None => return Err("Cannot parse query: Encountered <EOF>".into()),
         };
@@ -192,6 +192,29 @@ impl QsParser {
             None
         };
         Ok(node.boosted(boost))
+    }
+
+    /// `/pattern/`: the pattern as written (`\/` is a slash inside it), Lucene's syntax.
+    fn regex(&mut self) -> Result<String, String> {
+        self.pos += 1;
+        let mut out = String::new();
+        loop {
+            match self.peek() {
+                None => return Err("Cannot parse query: a regular expression without its closing [/]".into()),
+                Some('/') => {
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                Some('\\') if self.chars.get(self.pos + 1) == Some(&'/') => {
+                    out.push('/');
+                    self.pos += 2;
+                }
+                Some(c) => {
+                    out.push(c);
+                    self.pos += 1;
+                }
+            }
+        }
     }
 
     /// Term characters up to whitespace or a special character; `\` escapes one character.
@@ -390,8 +413,16 @@ mod tests {
     }
 
     #[test]
+    fn regular_expressions() {
+        let tree = QsParser::parse("host:/host-0[3-5]/", false).unwrap().unwrap();
+        assert_eq!(tree, leaf(Some("host"), QsLeaf::Regexp("host-0[3-5]".into())));
+        let tree = QsParser::parse("/a\\/b.*/^2", false).unwrap().unwrap();
+        assert_eq!(tree, QsNode::Boost(Box::new(leaf(None, QsLeaf::Regexp("a/b.*".into()))), 2.0));
+    }
+
+    #[test]
     fn syntax_errors_are_errors() {
-        for bad in ["(a", "a AND", "\"open", "a:[1 TO", "/re/", "AND a", "a)"] {
+        for bad in ["(a", "a AND", "\"open", "a:[1 TO", "/re", "AND a", "a)"] {
             assert!(QsParser::parse(bad, false).is_err(), "{bad}");
         }
         assert_eq!(QsParser::parse("", false).unwrap(), None);

@@ -43,7 +43,12 @@ pub(crate) fn exact_query(fm: &FieldMapping, value: &Value, ctx: &LowerContext) 
     if matches!(fm.field_type, FieldType::Keyword | FieldType::Text) {
         return Ok(ctx.scored_term(term));
     }
-    Ok(Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)))
+    if fm.field_type == FieldType::Boolean {
+        // ES indexes booleans as terms and scores them by BM25, as a keyword.
+        return Ok(Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)));
+    }
+    // Integers are points in ES: an exact match scores a constant 1, whatever the frequency.
+    Ok(Box::new(ConstScoreQuery::new(Box::new(TermQuery::new(term, IndexRecordOption::Basic)), ctx.scale)))
 }
 
 /// The term an exact-value query (term, terms, match on non-text) looks up.

@@ -92,6 +92,22 @@ fn leaf_query(
     // Multi-term queries on text see normalised (lowercased) text, as ES's analyzer normalises.
     let norm = |s: &str| if is_text { s.to_lowercase() } else { s.to_string() };
     let field_s = field.to_string();
+    // Leniently, a number range with a bound that is no number matches nothing there.
+    if let (true, QsLeaf::Range { lower, upper, .. }, Some(fm)) = (lenient, leaf, ctx.mapping.get(field)) {
+        let numeric = matches!(
+            fm.field_type,
+            FieldType::Long
+                | FieldType::Integer
+                | FieldType::Short
+                | FieldType::Byte
+                | FieldType::Double
+                | FieldType::Float
+        );
+        let bad = |b: &Option<String>| b.as_ref().is_some_and(|b| exact_term(fm, &Value::String(b.clone())).is_err());
+        if numeric && (bad(lower) || bad(upper)) {
+            return Ok(QueryAst::MatchNone);
+        }
+    }
     Ok(match leaf {
         QsLeaf::Text(t) => {
             if lenient {
@@ -148,6 +164,7 @@ fn leaf_query(
         }
         QsLeaf::Prefix(p) => QueryAst::Prefix { field: field_s, value: norm(p) },
         QsLeaf::Wildcard(w) => QueryAst::Wildcard { field: field_s, pattern: norm(w) },
+        QsLeaf::Regexp(pattern) => QueryAst::Regexp { field: field_s, pattern: pattern.clone() },
         QsLeaf::Fuzzy { text, edits } => QueryAst::Fuzzy {
             field: field_s,
             value: norm(text),
