@@ -26,6 +26,26 @@ pub(crate) fn lookup<'a>(source: &'a Value, path: &str) -> Option<&'a Value> {
     None
 }
 
+/// Every value at a dotted path, through arrays of objects as well as objects and literal
+/// dotted keys: `{"people": [{"n": "a"}, {"n": "b"}]}` has `a` and `b` at `people.n`, as ES
+/// flattens an array of (non-nested) objects.
+pub(crate) fn lookup_all<'a>(source: &'a Value, path: &str, out: &mut Vec<&'a Value>) {
+    match source {
+        Value::Array(items) => items.iter().for_each(|item| lookup_all(item, path, out)),
+        Value::Object(obj) => {
+            if let Some(v) = obj.get(path) {
+                out.push(v);
+            }
+            for (dot, _) in path.match_indices('.') {
+                if let Some(child) = obj.get(&path[..dot]) {
+                    lookup_all(child, &path[dot + 1..], out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Builds the tantivy document; `source` is the parsed `_source`, `raw` its original bytes.
 /// `_version` and `_seq_no` are added by the writer once they are assigned.
 pub fn build_document(mapping: &Mapping, id: &str, source: &Value, raw: &[u8]) -> Result<TantivyDocument> {
@@ -62,29 +82,44 @@ pub(crate) fn add_field(
     object: &Value,
     id: &str,
 ) -> Result<bool> {
-    let (value, direct) = match object.as_object().and_then(|o| o.get(&fm.source_path)) {
-        Some(v) => (v, fm.name.len() == fm.source_path.len()),
-        None => match lookup(object, &fm.source_path) {
-            Some(v) => (v, false),
-            None => return Ok(false),
-        },
-    };
-    if fm.field_type == FieldType::Text && has_value(value) {
+    // The common case first: an undotted field that is a key of the object itself (a dotted one
+    // may also have values under its objects, which `lookup_all` gathers with the literal key).
+    let direct = object.as_object().and_then(|o| o.get(&fm.source_path));
+    if let Some(value) = direct.filter(|_| !fm.source_path.contains('.')) {
+        add_values(doc, mapping, fm, std::slice::from_ref(&value), id)?;
+        return Ok(fm.name.len() == fm.source_path.len());
+    }
+    let mut values = Vec::new();
+    lookup_all(object, &fm.source_path, &mut values);
+    add_values(doc, mapping, fm, &values, id)?;
+    Ok(direct.is_some() && fm.name.len() == fm.source_path.len())
+}
+
+fn add_values(
+    doc: &mut TantivyDocument,
+    mapping: &Mapping,
+    fm: &FieldMapping,
+    values: &[&Value],
+    id: &str,
+) -> Result<()> {
+    if fm.field_type == FieldType::Text && values.iter().any(|v| has_value(v)) {
         doc.add_text(mapping.field_names_field, &fm.name);
     }
-    if fm.field_type == FieldType::GeoPoint {
-        crate::geo::add_points(doc, fm, value, id)?;
-        return Ok(direct);
-    }
-    match value {
-        Value::Array(items) => {
-            for item in items {
-                add_value(doc, fm, item, id)?;
-            }
+    for value in values {
+        if fm.field_type == FieldType::GeoPoint {
+            crate::geo::add_points(doc, fm, value, id)?;
+            continue;
         }
-        other => add_value(doc, fm, other, id)?,
+        match value {
+            Value::Array(items) => {
+                for item in items {
+                    add_value(doc, fm, item, id)?;
+                }
+            }
+            other => add_value(doc, fm, other, id)?,
+        }
     }
-    Ok(direct)
+    Ok(())
 }
 
 /// ES counts a field as present unless it is null or an array of nulls (`""` exists).
@@ -222,6 +257,18 @@ mod tests {
         assert_eq!(doc.get_first(m.get("k").unwrap().field).unwrap().as_str(), Some("7"));
         assert_eq!(doc.get_first(m.get("user.age").unwrap().field).unwrap().as_i64(), Some(3));
         assert_eq!(doc.get_first(m.get("d").unwrap().field).unwrap().as_i64(), Some(1_704_067_200_000));
+    }
+
+    #[test]
+    fn arrays_of_objects_flatten_into_their_fields() {
+        let m = mapping();
+        let src = json!({"user": [{"age": 1}, {"age": [2, 3]}, {}], "user.age": 4});
+        let doc = build_document(&m, "1", &src, b"{}").unwrap();
+        let mut ages: Vec<i64> = doc.get_all(m.get("user.age").unwrap().field).filter_map(|v| v.as_i64()).collect();
+        ages.sort_unstable();
+        assert_eq!(ages, vec![1, 2, 3, 4]);
+        // A value that does not fit is refused wherever it sits.
+        assert!(build_document(&m, "1", &json!({"user": [{"age": 1}, {"age": "x"}]}), b"{}").is_err());
     }
 
     #[test]

@@ -99,7 +99,8 @@ pub struct DynamicRules {
     pub objects: BTreeMap<String, Dynamic>,
 }
 
-const DEFAULT_DATE_FORMATS: [&str; 2] = ["strict_date_optional_time", "yyyy/MM/dd HH:mm:ss||yyyy/MM/dd"];
+/// ES's defaults (`RootObjectMapper`): the second also reads epoch milliseconds.
+const DEFAULT_DATE_FORMATS: [&str; 2] = ["strict_date_optional_time", "yyyy/MM/dd HH:mm:ss||yyyy/MM/dd||epoch_millis"];
 
 impl Default for DynamicRules {
     fn default() -> Self {
@@ -442,7 +443,7 @@ mod tests {
             (json!("long"), json!("float"), json!("boolean"))
         );
         assert_eq!(p["d"], json!({"type": "date"}));
-        assert_eq!(p["s"]["format"], "yyyy/MM/dd HH:mm:ss||yyyy/MM/dd");
+        assert_eq!(p["s"]["format"], "yyyy/MM/dd HH:mm:ss||yyyy/MM/dd||epoch_millis");
         assert_eq!(p["code"]["type"], "text");
         assert_eq!(p["user"]["properties"]["name"]["type"], "text");
         assert_eq!(p["a"]["properties"]["b"]["type"], "text");
