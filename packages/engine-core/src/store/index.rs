@@ -209,12 +209,14 @@ impl IndexHandle {
     fn refresh_locked(&self, st: &mut WriterState) -> Result<()> {
         if st.unreloaded && !st.dirty {
             st.reader.reload()?;
+            // Searches see what gets saw: the gets' reader would only pin old segments now.
+            st.realtime = None;
         }
         st.unreloaded = false;
         if st.dirty {
             st.writer_mut().commit()?;
             st.reader.reload()?;
-            st.mark_realtime_stale();
+            st.realtime = None;
             st.translog.truncate()?;
             let now = Instant::now();
             st.tombstones.retain(|_, (_, at)| now.duration_since(*at) < TOMBSTONE_TTL);

@@ -11,9 +11,26 @@ use super::parse::{Node, Stmt};
 pub type RunError = String;
 type Run<T> = std::result::Result<T, RunError>;
 
-/// The variables a script sees: `ctx`, `params` and its locals.
+/// The variables a script sees: `ctx`, `params` and its locals, and what is left of its
+/// budget: every value a script reads or builds is charged its size, so a script that doubles
+/// a list or a string statement after statement stops with an error instead of exhausting
+/// memory (it has no loops, but 100 doublings are 2^100 elements).
 pub struct Env {
     pub vars: Map<String, Value>,
+    pub budget: usize,
+}
+
+/// Units (`weight`) a script may read and build: a few copies of a large document.
+pub const BUDGET: usize = 5_000_000;
+
+/// A value's size in budget units: one per value, one per 8 bytes of text.
+fn weight(v: &Value) -> usize {
+    match v {
+        Value::String(s) => 1 + s.len() / 8,
+        Value::Array(items) => 1 + items.iter().map(weight).sum::<usize>(),
+        Value::Object(map) => 1 + map.iter().map(|(k, v)| k.len() / 8 + weight(v)).sum::<usize>(),
+        _ => 1,
+    }
 }
 
 /// Where a value lives: a variable and the keys/indexes under it.
@@ -59,6 +76,31 @@ impl Env {
     }
 
     fn eval(&mut self, node: &Node) -> Run<Value> {
+        let value = self.compute(node)?;
+        self.budget = self.budget.checked_sub(weight(&value)).ok_or_else(|| {
+            format!("the script read or built more than its budget of {BUDGET} values (or text of that size)")
+        })?;
+        Ok(value)
+    }
+
+    /// A path of names under a variable (`ctx._source.a.b`, `params['k']`), read in place:
+    /// reading one field never copies the whole document. `None` for any other shape.
+    fn in_place(&self, node: &Node) -> Option<Run<&Value>> {
+        match node {
+            Node::Var(name) => Some(self.vars.get(name).ok_or_else(|| format!("cannot resolve symbol [{name}]"))),
+            Node::Field(inner, name) => Some(self.in_place(inner)?.and_then(|base| field_ref(base, name))),
+            Node::Index(inner, key) => match key.as_ref() {
+                Node::Lit(Value::String(k)) => Some(self.in_place(inner)?.and_then(|base| field_ref(base, k))),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn compute(&mut self, node: &Node) -> Run<Value> {
+        if let Some(found) = self.in_place(node) {
+            return found.cloned();
+        }
         Ok(match node {
             Node::Lit(v) => v.clone(),
             Node::Var(name) => self.vars.get(name).cloned().ok_or_else(|| format!("cannot resolve symbol [{name}]"))?,
@@ -167,6 +209,17 @@ fn index(v: &Value, len: usize) -> Run<usize> {
             format!("index {i} out of bounds for length {len}")
         }
     })
+}
+
+static NULL: Value = Value::Null;
+
+/// `field`, by reference; a list's `length` is not stored anywhere, so it is left to `field`.
+fn field_ref<'a>(base: &'a Value, name: &str) -> Run<&'a Value> {
+    match base {
+        Value::Object(o) => Ok(o.get(name).unwrap_or(&NULL)),
+        Value::Null => Err(format!("null pointer: reading [{name}] of a null value")),
+        other => Err(format!("a {} has no field [{name}]", kind(other))),
+    }
 }
 
 fn field(base: &Value, name: &str) -> Run<Value> {

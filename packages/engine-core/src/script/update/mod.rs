@@ -34,6 +34,10 @@ pub struct Outcome {
     pub op: UpdateOp,
 }
 
+/// The subset, named in every compile error so the fix is obvious.
+const UPDATE_SUBSET: &str = "statements (; blocks, if/else, def), assignment (= += -= *= /= ++ --), \
+    ctx._source/ctx.op/params paths, list/map/string methods, literals, arithmetic, comparisons, && || !, ?:; no loops";
+
 fn failed(cause: String) -> EngineError {
     EngineError::IllegalArgumentCaused {
         reason: "failed to execute script".into(),
@@ -46,9 +50,12 @@ impl UpdateScript {
     /// `"source"` or `{"source", "lang": "painless", "params"}`.
     pub fn from_json(value: &Value) -> Result<UpdateScript> {
         let (source, params) = super::source_and_params(value)?;
-        let stmts = super::lexer::tokenize(&source)
-            .and_then(parse::parse)
-            .map_err(|e| failed(format!("compile error: {e}")))?;
+        let stmts = super::lexer::tokenize(&source).and_then(parse::parse).map_err(|e| {
+            // The shared lexer and parser name the expression subset; name this one instead.
+            let text = e.to_string();
+            let what = text.split("; the supported Painless subset is").next().unwrap_or(&text);
+            failed(format!("compile error: {what}; update scripts support {UPDATE_SUBSET}"))
+        })?;
         Ok(UpdateScript { stmts, params })
     }
 
@@ -57,7 +64,7 @@ impl UpdateScript {
         let mut ctx = meta.clone();
         ctx.insert("_source".into(), Value::Object(source));
         ctx.insert("op".into(), json!(op));
-        let mut env = eval::Env { vars: Map::new() };
+        let mut env = eval::Env { vars: Map::new(), budget: eval::BUDGET };
         env.vars.insert("ctx".into(), Value::Object(ctx));
         env.vars.insert("params".into(), Value::Object(self.params.clone()));
         env.run(&self.stmts).map_err(|e| failed(format!("runtime error: {e}")))?;
@@ -113,6 +120,20 @@ mod tests {
         let list =
             run(json!("if (!ctx._source.tags.contains('x')) { ctx._source.tags.add('x') }"), json!({"tags": []}));
         assert_eq!(list.unwrap().source["tags"], json!(["x"]));
+    }
+
+    #[test]
+    fn a_script_that_keeps_doubling_stops_at_its_budget() {
+        let doubling = "def l = [1]; ".to_string() + &"l.addAll(l); ".repeat(60);
+        let err = run(json!(doubling), json!({})).unwrap_err();
+        assert!(err.to_es_body()["error"]["caused_by"]["reason"].as_str().unwrap().contains("budget"), "{err}");
+        let text = "def s = 'ab'; ".to_string() + &"s = s + s; ".repeat(60);
+        assert!(run(json!(text), json!({})).is_err());
+        // Reading fields of a large document many times is not copying it each time.
+        let big: Map<String, Value> = (0..20_000).map(|i| (format!("f{i}"), json!(i))).collect();
+        let reads = "ctx._source.n = 0; ".to_string() + &"ctx._source.n += ctx._source.f7; ".repeat(100);
+        let out = UpdateScript::from_json(&json!(reads)).unwrap().run(big, "index", &Map::new()).unwrap();
+        assert_eq!(out.source["n"], json!(700));
     }
 
     #[test]
