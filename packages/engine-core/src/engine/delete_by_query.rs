@@ -23,6 +23,8 @@ const BATCH: usize = 1_000;
 
 #[derive(Default)]
 struct Tally {
+    /// Matches taken (deleted or found already gone).
+    total: u64,
     deleted: u64,
     conflicts: u64,
     batches: u64,
@@ -53,9 +55,9 @@ pub(crate) fn over_targets(
     refresh: bool,
 ) -> Result<String> {
     let started = Instant::now();
-    let mut sums = json!({ "total": 0, "deleted": 0, "batches": 0, "version_conflicts": 0 });
-    let mut remaining = max_docs;
+    let mut sum = Tally::default();
     for target in targets {
+        let remaining = max_docs.map(|m| m.saturating_sub(sum.total));
         if remaining == Some(0) {
             break;
         }
@@ -63,26 +65,21 @@ pub(crate) fn over_targets(
             Some(filter) => super::multi_search::with_filter(body, filter)?,
             None => body.to_vec(),
         };
-        let reply = delete_by_query(engine.get(&target.index)?.as_ref(), &request, remaining, refresh)?;
-        let reply: Value = serde_json::from_str(&reply).map_err(|e| EngineError::Internal(e.to_string()))?;
-        for key in ["total", "deleted", "batches", "version_conflicts"] {
-            sums[key] = json!(sums[key].as_u64().unwrap_or(0) + reply[key].as_u64().unwrap_or(0));
-        }
-        remaining = remaining.map(|r| r.saturating_sub(reply["total"].as_u64().unwrap_or(0)));
+        let one = run(engine.get(&target.index)?.as_ref(), &request, remaining, refresh)?;
+        sum.total += one.total;
+        sum.deleted += one.deleted;
+        sum.batches += one.batches;
+        sum.conflicts += one.conflicts;
     }
-    let mut out = reply_body(started, 0, &Tally::default());
-    for key in ["total", "deleted", "batches", "version_conflicts"] {
-        out[key] = sums[key].clone();
-    }
-    Ok(out.to_string())
+    Ok(reply_body(started, &sum))
 }
 
 /// ES's `_delete_by_query` reply.
-fn reply_body(started: Instant, total: u64, tally: &Tally) -> Value {
+fn reply_body(started: Instant, tally: &Tally) -> String {
     json!({
         "took": started.elapsed().as_millis() as u64,
         "timed_out": false,
-        "total": total,
+        "total": tally.total,
         "deleted": tally.deleted,
         "batches": tally.batches,
         "version_conflicts": tally.conflicts,
@@ -93,10 +90,16 @@ fn reply_body(started: Instant, total: u64, tally: &Tally) -> Value {
         "throttled_until_millis": 0,
         "failures": [],
     })
+    .to_string()
 }
 
 pub fn delete_by_query(handle: &IndexHandle, body: &[u8], max_docs: Option<u64>, refresh: bool) -> Result<String> {
     let started = Instant::now();
+    Ok(reply_body(started, &run(handle, body, max_docs, refresh)?))
+}
+
+/// Deletes one index's matches of the request; its counts.
+fn run(handle: &IndexHandle, body: &[u8], max_docs: Option<u64>, refresh: bool) -> Result<Tally> {
     let value: Value = serde_json::from_slice(body).map_err(|e| json_syntax_error(&e))?;
     let obj = value.as_object().ok_or_else(|| EngineError::Parsing("request body must be an object".into()))?;
     let mut query: Option<QueryAst> = None;
@@ -121,7 +124,6 @@ pub fn delete_by_query(handle: &IndexHandle, body: &[u8], max_docs: Option<u64>,
     let weight = lowered.weight(EnableScoring::disabled_from_searcher(&searcher))?;
     let limit = max_docs.unwrap_or(u64::MAX);
     let mut tally = Tally::default();
-    let mut total = 0u64;
     let mut ids = Vec::with_capacity(BATCH);
     let mut id = String::new();
     'segments: for seg in searcher.segment_readers() {
@@ -130,14 +132,14 @@ pub fn delete_by_query(handle: &IndexHandle, body: &[u8], max_docs: Option<u64>,
         let mut doc = docs.doc();
         while doc != TERMINATED {
             if seg.alive_bitset().is_none_or(|alive| alive.is_alive(doc)) {
-                if total == limit {
+                if tally.total == limit {
                     break 'segments;
                 }
                 if let Some(ord) = id_column.term_ords(doc).next() {
                     id.clear();
                     id_column.ord_to_str(ord, &mut id)?;
                     ids.push(id.clone());
-                    total += 1;
+                    tally.total += 1;
                 }
                 if ids.len() == BATCH {
                     flush(handle, &mut ids, &mut tally)?;
@@ -150,5 +152,5 @@ pub fn delete_by_query(handle: &IndexHandle, body: &[u8], max_docs: Option<u64>,
     if refresh {
         handle.refresh()?;
     }
-    Ok(reply_body(started, total, &tally).to_string())
+    Ok(tally)
 }

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{EngineError, Result};
 use crate::search::SourceFilter;
-use crate::store::bulk::{execute_bulk, parse_bulk, parse_bulk_with, BulkDefaults, Indices};
+use crate::store::bulk::{execute_bulk, parse_bulk, parse_bulk_with, BulkDefaults, Indices, MappingRounds};
 use crate::store::get::ReadOptions;
 use crate::store::index::IndexHandle;
 use crate::store::names::validate_index_name;
@@ -80,10 +80,6 @@ fn read_options(params: &Map<String, Value>) -> Result<ReadOptions> {
         routing: routing_param(params),
     })
 }
-
-/// How many times a write may find its index's mapping replaced under it before the rounds
-/// count as failed mapping updates (bounded: the writers racing it are finitely many).
-const STALE_HANDLE_ROUNDS: u32 = 64;
 
 impl Indices for Engine {
     fn resolve(&self, name: &str) -> Result<Arc<IndexHandle>> {
@@ -179,19 +175,13 @@ impl Engine {
         retries: u32,
         write: impl Fn(&IndexHandle) -> Result<T>,
     ) -> Result<T> {
-        let (mut races, mut remaps, mut stale) = (0, 0, 0);
+        let (mut races, mut rounds) = (0, MappingRounds::default());
         loop {
             let handle = self.write_target(name)?;
             match write(&handle) {
-                Err(EngineError::MappingUpdate(update)) if remaps < 3 => {
+                Err(EngineError::MappingUpdate(update)) if rounds.left() => {
                     let next = self.update_mapping(name, &update)?;
-                    // A handle that others' mapping updates had already replaced (an update
-                    // reads a document they keep adding fields to) is progress, not a loop.
-                    if Arc::ptr_eq(&next, &handle) || stale == STALE_HANDLE_ROUNDS {
-                        remaps += 1;
-                    } else {
-                        stale += 1;
-                    }
+                    rounds.count(&handle, &next);
                 }
                 Err(e) if writes::lost_race(&e) && races < retries => races += 1,
                 other => return other,

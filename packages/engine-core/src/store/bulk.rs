@@ -202,9 +202,36 @@ fn handle_for<'h>(handles: &'h HashMap<String, Result<Arc<IndexHandle>>>, index:
     handles[index].as_ref().map_err(Clone::clone)
 }
 
-/// How many times an update may find its index's mapping replaced under it before the
-/// rounds count as failed mapping updates.
+/// How many times a write may find its index's mapping replaced under it before the rounds
+/// count as failed mapping updates (bounded: the writers racing it are finitely many).
 const STALE_HANDLE_ROUNDS: u32 = 64;
+
+/// The dynamic mapping rounds of one write retried until its document fits the mapping
+/// (`_update`, single-document writes): a round fails when the update left the handle the
+/// write had (nothing to add, yet the write needed more); a handle that others' mapping
+/// updates had already replaced (an update reads a document they keep adding fields to) is
+/// progress, not a loop.
+#[derive(Default)]
+pub(crate) struct MappingRounds {
+    failed: usize,
+    stale: u32,
+}
+
+impl MappingRounds {
+    /// Whether another round may run.
+    pub(crate) fn left(&self) -> bool {
+        self.failed < MAPPING_ROUNDS
+    }
+
+    /// Counts a round: `used` is the handle the write ran with, `next` the one after the update.
+    pub(crate) fn count(&mut self, used: &Arc<IndexHandle>, next: &Arc<IndexHandle>) {
+        if Arc::ptr_eq(next, used) || self.stale == STALE_HANDLE_ROUNDS {
+            self.failed += 1;
+        } else {
+            self.stale += 1;
+        }
+    }
+}
 
 fn run_update(
     item: &BulkItem<'_>,
@@ -220,21 +247,16 @@ fn run_update(
         routing: item.meta.routing.clone(),
     };
     handle_for(handles, &item.index)?;
-    let (mut races, mut remaps, mut stale) = (0, 0, 0);
+    let (mut races, mut rounds) = (0, MappingRounds::default());
     loop {
         // The index's current handle each time: a mapping update may have replaced it.
         let handle = indices.resolve(&item.index)?;
         handles.insert(item.index.clone(), Ok(handle.clone()));
         match crate::store::writes::update(&handle, id, item.source.unwrap_or_default(), &options) {
             Ok((outcome, get)) => return Ok(ItemOutcome { outcome, get }),
-            Err(EngineError::MappingUpdate(update)) if remaps < MAPPING_ROUNDS => {
+            Err(EngineError::MappingUpdate(update)) if rounds.left() => {
                 let next = indices.update_mapping(&item.index, &update)?;
-                // Replaced under it by others' mapping updates: progress, not a loop.
-                if Arc::ptr_eq(&next, &handle) || stale == STALE_HANDLE_ROUNDS {
-                    remaps += 1;
-                } else {
-                    stale += 1;
-                }
+                rounds.count(&handle, &next);
             }
             Err(e) if crate::store::writes::lost_race(&e) && races < options.retry_on_conflict => races += 1,
             Err(e) => return Err(e),

@@ -53,8 +53,8 @@ struct Lookup<'a> {
 }
 
 impl<'a> Lookup<'a> {
-    /// Like ES, a read of an index with writes not yet visible refreshes it first (unless it
-    /// asks not to be real-time).
+    /// A real-time read sees every acknowledged write without publishing it to search; one that
+    /// is not real-time reads what search sees (refreshed first for `refresh=true`).
     fn new(handle: &'a IndexHandle, options: &ReadOptions) -> Result<Lookup<'a>> {
         let searcher = if options.not_realtime {
             // ES refreshes for `refresh=true` only on a read that is not real-time.

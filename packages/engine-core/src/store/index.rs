@@ -256,7 +256,6 @@ impl IndexHandle {
             }
         }
         st.reader.reload()?;
-        st.mark_realtime_stale();
         st.writer().garbage_collect_files().wait()?;
         crate::store::memory_release::note_write();
         Ok(())
