@@ -73,6 +73,39 @@ export interface ConformanceSummary {
   differences: { area: string; name: string; reason: string }[];
 }
 
+/**
+ * Elasticsearch's own REST API YAML tests (`org.elasticsearch:rest-api-spec`) run on both engines
+ * by `npm run conformance`, as committed at this revision (`packages/harness/restsuite/`).
+ */
+export interface RestSuiteSummary {
+  /** Maven coordinates of the suite, e.g. "org.elasticsearch:rest-api-spec:7.10.2". */
+  suite: string;
+  /** ISO date of the run. */
+  measuredAt: string;
+  baseline: string;
+  /** Every test section in the suite. */
+  tests: number;
+  /** Tests either engine skipped (a version range excluding 7.10.2, a runner feature not implemented). */
+  skipped: number;
+  /** Groups of APIs left out, each with its reason and its test count. */
+  excluded: { apis: string[]; reason: string; tests: number }[];
+  /** Counted tests OpenSearch passes. */
+  baselinePass: number;
+  /** Of those, the tests the candidate passes too. */
+  candidatePass: number;
+  /** Counted tests the candidate passes and OpenSearch fails. */
+  candidateOnly: number;
+  byApi: {
+    api: string;
+    tests: number;
+    skipped: number;
+    excluded: number;
+    baselinePass: number;
+    candidatePass: number;
+    candidateOnly: number;
+  }[];
+}
+
 export interface Manifest {
   machine: { cpuModel: string; cores: number; memoryBytes: number; kernel: string; platform: string };
   node: string;
@@ -375,6 +408,8 @@ export interface Scorecard {
   versusBaseOverall?: BaseOverall;
   sweeps?: Sweep[];
   conformance?: ConformanceSummary;
+  /** Elasticsearch's REST API tests on both engines, as committed at this revision. */
+  restSuite?: RestSuiteSummary;
   /**
    * A pass set's cost curve (`--docs 100k,1m`): how each read row's p50 and engine CPU per request
    * grow with the corpus, over every pass of the set so far, this card's the last. Only on the

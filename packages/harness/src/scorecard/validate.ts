@@ -222,6 +222,32 @@ const conformance = z.looseObject({
 /** The engine conformance summary on its own (packages/engine-napi/conformance/results.json). */
 export const conformanceSchema = conformance;
 
+const restSuite = z.looseObject({
+  suite: z.string(),
+  measuredAt: z.string(),
+  baseline: z.string(),
+  tests: count,
+  skipped: count,
+  excluded: z.array(z.looseObject({ apis: z.array(z.string()), reason: z.string(), tests: count })),
+  baselinePass: count,
+  candidatePass: count,
+  candidateOnly: count,
+  byApi: z.array(
+    z.looseObject({
+      api: z.string(),
+      tests: count,
+      skipped: count,
+      excluded: count,
+      baselinePass: count,
+      candidatePass: count,
+      candidateOnly: count,
+    }),
+  ),
+});
+
+/** Elasticsearch's REST suite summary on its own (packages/harness/restsuite/results.json's `summary`). */
+export const restSuiteSchema = restSuite;
+
 export const scorecardSchema = z.looseObject({
   schemaVersion: z.union([z.literal(1), z.literal(2)]),
   runId: z.string().min(1),
@@ -266,6 +292,7 @@ export const scorecardSchema = z.looseObject({
     )
     .optional(),
   conformance: conformance.optional(),
+  restSuite: restSuite.optional(),
   costCurve: z
     .looseObject({
       docs: z.array(count),
