@@ -21,7 +21,10 @@ import { type BenchOutcome, finishRun } from './finish.js';
 
 export type { BenchOutcome };
 
+import { Eta } from './eta.js';
 import { RowGuard } from './guard.js';
+import { PhaseLog } from './phases.js';
+import { planInput, planRun, startPhase } from './plan.js';
 import { STAGES } from './stages.js';
 
 export interface BenchOptions {
@@ -50,6 +53,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
   const { settings, progress, abort } = opts;
   const started = new Date();
   const t0 = performance.now();
+  const phases = new PhaseLog();
+  phases.begin('start', 'corpus and engines');
   const runId = makeRunId(started, gitRevision());
   const gitDirtyAtStart = gitDirty();
   const runDir = join(REPO_ROOT, '.runs', runId);
@@ -116,6 +121,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
     guard: new RowGuard(sides, spec.index, corpus.docs, progress.log),
     clock: realClock,
     progress,
+    phases,
     families: selectFamilies(settings.families, workload.families),
     mixedWriteRate,
     gitDirtyAtStart,
@@ -132,6 +138,10 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
   let failure: string | undefined;
   try {
     progress.start(STAGES.reduce((n, stage) => n + stage.steps(ctx), 0));
+    const plan = planInput(ctx);
+    const eta = new Eta(planRun(plan), [startPhase(plan)]);
+    phases.listen(eta);
+    progress.estimate?.(() => eta.remainingSeconds(phases.at()));
     for (const stage of STAGES) await stage.run(ctx);
   } catch (error) {
     if (error instanceof Interrupted) {
@@ -150,6 +160,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
       const lost = ctx.rows.filter((r) => r.candidate.collapsed || r.baseline.collapsed).length;
       failure = `${crashed}; ${lost} row${lost === 1 ? '' : 's'} recorded collapsed, the others measured`;
     }
+    phases.end();
     progress.stop();
     const all = [sides.candidate, sides.baseline, ...(base ? [base] : [])];
     await Promise.all(all.map((side) => side.client.close()));

@@ -8,6 +8,7 @@ import type { IdleState } from '../measure/idle.js';
 import type { RunSettings } from '../model/settings.js';
 import type { Floor, Role, RowResult, Sweep } from '../scorecard/schema.js';
 import type { RowGuard } from './guard.js';
+import type { PhaseLog } from './phases.js';
 
 /** What the run reports while it runs (the CLI draws it; tests and calibrate pass quiet ones). */
 export interface RunProgress {
@@ -16,6 +17,8 @@ export interface RunProgress {
   advance(): void;
   log(line: string): void;
   stop(): void;
+  /** Where the run's time estimate comes from: seconds left, as the stages go (run/eta.ts). */
+  estimate?(secondsLeft: () => number): void;
 }
 
 /**
@@ -39,6 +42,8 @@ export interface RunContext {
   readonly guard: RowGuard;
   readonly clock: Clock;
   readonly progress: RunProgress;
+  /** What the run spent its time on (the manifest's `phases`, and the progress's time estimate). */
+  readonly phases: PhaseLog;
   /** The read rows selected for this corpus. */
   readonly families: readonly Family[];
   /** Docs/s re-indexed during the mixed rows (0: no mixed rows). */

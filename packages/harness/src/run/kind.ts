@@ -2,6 +2,7 @@ import type { RowMeta } from '../model/rowMeta.js';
 import type { RowResult } from '../scorecard/schema.js';
 import { writeSamples } from '../scorecard/write.js';
 import type { RunContext, Stage } from './context.js';
+import type { PhaseKind } from './phases.js';
 import { placeEngines } from './placement.js';
 
 /**
@@ -12,6 +13,8 @@ import { placeEngines } from './placement.js';
  */
 export interface RowKind<Plan, Raw> {
   readonly name: string;
+  /** The phase its rows are timed as (phases.ts, eta.ts). */
+  readonly phase: PhaseKind;
   select(ctx: RunContext): readonly Plan[];
   meta(plan: Plan, ctx: RunContext): RowMeta;
   measure(plan: Plan, ctx: RunContext, step: (what: string) => void): Promise<Raw>;
@@ -31,6 +34,7 @@ export function kindStage<Plan, Raw>(kind: RowKind<Plan, Raw>): Stage {
       if (kind.placement && plans.length > 0) await placeEngines(ctx, kind.placement);
       for (const plan of plans) {
         const meta = kind.meta(plan, ctx);
+        ctx.phases.begin(kind.phase, meta.id, 1);
         ctx.progress.step(kind.name, meta.id);
         const row = await ctx.guard.row(meta, async () => {
           const raw = await kind.measure(plan, ctx, (what) =>

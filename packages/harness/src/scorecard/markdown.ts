@@ -1,4 +1,5 @@
 import { differingLoads, growth } from './costCurve.js';
+import { cardFigures } from './headline.js';
 import type { RowResult, Scorecard, SideMeasurement, SweepSide } from './schema.js';
 
 /** SCORECARD.md: a pure function of the scorecard, so the prose can never drift from the run. */
@@ -119,6 +120,16 @@ function flakyMark(row: RowResult): string {
   if (!row.flaky) return '';
   const { flips, runs } = row.flaky;
   return ` (flaky: ${flips} flip${flips === 1 ? '' : 's'} in ${runs} runs)`;
+}
+
+/** The read rows in two numbers (the README's and the site's headline): latency and CPU, geometric means. */
+export function headlineLine(card: Scorecard): string {
+  const { read, cpu } = cardFigures(card);
+  if (!read) return '';
+  const cpuWords = cpu
+    ? `; engine CPU per request ${num(cpu.geomean)}x over ${cpu.rows} rows, lowest ${num(cpu.lowest.ratio)}x (\`${cpu.lowest.id}\`)`
+    : '';
+  return `Read rows (queries, aggregations, search features): p50 ratio geometric mean **${num(read.geomean)}x** over ${read.rows} rows, ${read.atLeastTwice} at 2x or more${cpuWords}.`;
 }
 
 function exitLine(card: Scorecard): string {
@@ -317,6 +328,7 @@ export function renderMarkdown(card: Scorecard): string {
     '',
     exitLine(card),
     '',
+    ...(headlineLine(card) ? [headlineLine(card), ''] : []),
     '## Results',
     '',
     ...resultsTable(card),

@@ -121,6 +121,14 @@ export interface Manifest {
   placement?: Placement;
   /** The state each fork's timing started from: how long the harness waited for both engines to go idle. */
   idle?: { waitedMs: number; quiet: boolean; cpuMsPerSecond: Partial<Record<Role, number>> }[];
+  /**
+   * What the run spent its time on, in order (run/phases.ts): each phase's kind (start, load, restart,
+   * prewarm, idle, floor, rows, cacheProbe, memory, disk, knn, sweep, mixed, ingestCells), which
+   * one (a fork, a row id), when it started and how long it took (ms from the first phase), and
+   * its size in units (rows, engines), and on a fork's rows the read rows still undecided after it
+   * (`forecast`). The run's time estimate is tested against these.
+   */
+  phases?: { kind: string; label: string; startMs: number; ms: number; units?: number; forecast?: number }[];
 }
 
 /** One engine's measurement of one row. */

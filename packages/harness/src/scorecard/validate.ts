@@ -59,6 +59,18 @@ const manifest = z.looseObject({
   placement: z
     .looseObject({ harnessCpus: z.string().optional(), engineCpus: z.string().optional(), note: z.string() })
     .optional(),
+  phases: z
+    .array(
+      z.looseObject({
+        kind: z.string(),
+        label: z.string(),
+        startMs: finite.nonnegative(),
+        ms: finite.nonnegative(),
+        units: count.optional(),
+        forecast: count.optional(),
+      }),
+    )
+    .optional(),
 });
 
 const memory = z.looseObject({

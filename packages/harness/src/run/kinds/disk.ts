@@ -7,6 +7,7 @@ import type { RowKind } from '../kind.js';
 /** disk.store: store size after refresh and a force-merge, after the reads so merging cannot change them. */
 export const diskKind: RowKind<'store', Record<Role, DiskSideRaw>> = {
   name: 'disk',
+  phase: 'disk',
   placement: 'load',
   select: () => ['store'],
   meta: (_plan, ctx) => ({

@@ -16,6 +16,7 @@ interface CellRaw {
 
 export const ingestCellsKind: RowKind<{ clients: number; k: number }, CellRaw> = {
   name: 'ingest',
+  phase: 'ingestCells',
   placement: 'load',
   select: (ctx) =>
     clientCounts(ctx.settings)

@@ -127,6 +127,7 @@ export const knnStage: Stage = {
   steps: (ctx) => (ctx.settings.knn ? 2 : 0),
   async run(ctx) {
     if (!ctx.settings.knn) return;
+    ctx.phases.begin('knn', 'knn', 1);
     // Loading the vectors is a load (every CPU); its latency row is timed like a read row.
     await placeEngines(ctx, 'load');
     const rows = await measureKnn(

@@ -15,15 +15,26 @@ export const loadStage: Stage = {
   steps: () => 2,
   async run(ctx) {
     const { sides, settings } = ctx;
+    // Units: documents sent (each engine's warmup bulks, then its chunks, as ingestBoth orders them).
+    const { docs, batches } = ctx.corpus;
+    const warm = batches.slice(0, settings.ingestWarmupBatches).reduce((n, b) => n + b.docs, 0);
+    const rounds = Math.max(1, Math.min(settings.rounds, batches.length));
+    const steps = [warm, warm, ...Array<number>(2 * rounds).fill(docs / rounds)];
+    ctx.phases.begin('load', 'ingest', 2 * (warm + docs) + (ctx.base ? docs : 0));
     await placeEngines(ctx, 'load');
-    const raw = await ingestBoth(sides, ctx.corpus, ctx.index, settings, (what) =>
-      ctx.progress.step('ingest', what),
-    );
+    let sent = 0;
+    let step = 0;
+    const raw = await ingestBoth(sides, ctx.corpus, ctx.index, settings, (what) => {
+      ctx.phases.tick(Math.round(sent));
+      sent += steps[step++] ?? 0;
+      ctx.progress.step('ingest', what);
+    });
     sides.candidate.check();
     sides.baseline.check();
     ctx.progress.advance();
     ctx.progress.advance();
     if (ctx.base) {
+      ctx.phases.tick(2 * (warm + docs));
       ctx.progress.step('ingest', 'base (the merge-base build), untimed');
       await loadUntimed(ctx.base, ctx.corpus, ctx.index, settings);
     }

@@ -11,6 +11,7 @@ import type { RowKind } from '../kind.js';
  */
 export const memoryKind: RowKind<'rss', Record<Role, MemorySideRaw>> = {
   name: 'memory',
+  phase: 'memory',
   select: () => ['rss'],
   meta: () => MEMORY_ROW_META,
   measure: async (_plan, ctx) => ({

@@ -11,6 +11,7 @@ import type { RowKind } from '../kind.js';
  */
 export const mixedKind: RowKind<Family, MixedRowRaw> = {
   name: 'mixed',
+  phase: 'mixed',
   placement: 'timed',
   select: (ctx) => ctx.mixedFamilies,
   meta: (family, ctx) => ({

@@ -71,13 +71,15 @@ const judge = (ctx: RunContext, state: RowState): RowResult | undefined => {
 async function startFork(ctx: RunContext, fork: number, families: readonly Family[]): Promise<void> {
   const { progress } = ctx;
   const sides = rowSides(ctx);
+  const engines = [sides.candidate, sides.baseline, ...(sides.base ? [sides.base] : [])];
+  ctx.phases.begin('restart', `fork ${fork + 1}`, engines.length);
   // Twins (the merge-base build; an A/A twin) serve an exact copy of their source's index from the
   // first fork on: two loads of the same documents leave different segments, and a comparison of
   // two processes on different segments measures the segments, not the code.
   if (fork === 0)
     for (const [source, twin] of twinPairs(ctx))
       await ctx.guard.phase('fork 1 copy', () => copyData(source, twin, progress.log));
-  for (const side of [sides.candidate, sides.baseline, ...(sides.base ? [sides.base] : [])]) {
+  for (const side of engines) {
     progress.step('fork', `${fork + 1}: restarting the ${side.role} on its data`);
     const loaded = side.role === 'base' || ctx.loaded[side.role];
     await ctx.guard.phase(`fork ${fork + 1} restart`, async () => {
@@ -86,11 +88,16 @@ async function startFork(ctx: RunContext, fork: number, families: readonly Famil
     });
   }
   await placeEngines(ctx, 'timed');
+  // Units: one row on one engine; the estimate learns the prewarm's pace from them.
+  ctx.phases.begin('prewarm', `fork ${fork + 1}`, families.length * engines.length);
+  let warmed = 0;
   await ctx.guard.phase(`fork ${fork + 1} prewarm`, () =>
-    prewarm(families, sides, ctx.index, ctx.settings, fork, (role, family) =>
-      progress.step('prewarm', `fork ${fork + 1} ${role} ${family.id}`),
-    ),
+    prewarm(families, sides, ctx.index, ctx.settings, fork, (role, family) => {
+      ctx.phases.tick(warmed++);
+      progress.step('prewarm', `fork ${fork + 1} ${role} ${family.id}`);
+    }),
   );
+  ctx.phases.begin('idle', `fork ${fork + 1}`);
   progress.step('fork', `${fork + 1}: waiting until the engines are idle`);
   const idle = await waitIdle(sides, ctx.clock);
   ctx.idle.push(idle);
@@ -135,9 +142,15 @@ export const readStage: Stage = {
         fork,
         live.map((s) => s.family),
       );
-      if (fork === 0) ctx.floor = await measureRunFloor(settings, progress.log, ctx.cpus?.engines);
+      if (fork === 0) {
+        ctx.phases.begin('floor', 'harness floor');
+        ctx.floor = await measureRunFloor(settings, progress.log, ctx.cpus?.engines);
+      }
+      ctx.phases.begin('rows', `fork ${fork + 1}`, live.length);
+      let timed = 0;
       for (const state of forkOrder(live, settings.seed, fork)) {
         const { family } = state;
+        ctx.phases.tick(timed++);
         progress.step('read', `${family.id} fork ${fork + 1}`);
         const crash = await ctx.guard.attempt(`${family.id} (fork ${fork + 1})`, async () => {
           state.raw ??= await probeReadRow(family, rowSides(ctx), ctx.index, settings);
@@ -168,8 +181,19 @@ export const readStage: Stage = {
       }
       // A row that crashed or cannot be measured is done.
       live = live.filter((s) => s.raw !== undefined && measurable(s.raw) && !s.crashed);
+      // From the third fork on, the rows still undecided say how much the forks past --forks will
+      // re-measure (for the time estimate; the decision itself is taken after the last fork).
+      if (fork >= 2 && fork < settings.forks - 1)
+        ctx.phases.forecast(
+          live.filter((s) => {
+            const row = judge(ctx, s);
+            return row !== undefined && wantsMoreRounds(row, settings.tieMargin);
+          }).length,
+        );
     }
-    for (const state of states) {
+    ctx.phases.begin('cacheProbe', 'cache probes', states.length);
+    for (const [k, state] of states.entries()) {
+      ctx.phases.tick(k);
       const meta = {
         id: state.family.id,
         group: state.family.group,

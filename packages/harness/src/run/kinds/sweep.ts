@@ -11,6 +11,7 @@ import type { RowKind } from '../kind.js';
  */
 export const sweepKind: RowKind<Family, SweepRaw> = {
   name: 'sweep',
+  phase: 'sweep',
   placement: 'timed',
   select: (ctx) => ctx.sweepFamilies,
   meta: (family, ctx) => ({
