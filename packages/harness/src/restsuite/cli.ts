@@ -260,7 +260,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (values.summary) appendFileSync(values.summary, `${summaryMarkdown(tallied, lines)}\n`);
   if (write) {
-    writeFileSync(RESULTS_JSON, `${JSON.stringify(tallied, null, 1)}\n`);
+    writeFileSync(RESULTS_JSON, `${JSON.stringify(tallied, null, 2)}\n`);
     writeFileSync(RESULTS_MD, renderMarkdown(tallied));
     console.log(`wrote ${RESULTS_JSON} and ${RESULTS_MD}`);
   }
