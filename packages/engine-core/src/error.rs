@@ -92,6 +92,9 @@ pub enum EngineError {
     /// A write without a body (ES's `parse_exception`).
     #[error("request body is required")]
     RequestBodyRequired,
+    /// Java's `IllegalStateException` (ES answers it with a 500).
+    #[error("{0}")]
+    IllegalState(String),
     #[error("{0}")]
     Panic(String),
     #[error("{0}")]
@@ -174,6 +177,7 @@ impl EngineError {
             EngineError::SearchContextMissing(_) => ("search_phase_execution_exception", 404),
             EngineError::TooManyContexts(_) => ("too_many_scroll_contexts_exception", 429),
             EngineError::RequestBodyRequired => ("parse_exception", 400),
+            EngineError::IllegalState(_) => ("illegal_state_exception", 500),
             EngineError::Panic(_) => ("engine_panic_exception", 500),
             EngineError::Internal(_) => ("exception", 500),
         }

@@ -18,6 +18,7 @@ pub mod script;
 pub mod search;
 pub mod store;
 pub mod strict_json;
+pub mod suggest;
 
 pub use engine::Engine;
 pub use error::{EngineError, Result};

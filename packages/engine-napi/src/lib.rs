@@ -304,6 +304,36 @@ impl NativeEngine {
         reply(|| self.engine.put_settings(&index, &body))
     }
 
+    /// `GET|POST [/{index}]/_analyze`.
+    #[napi]
+    pub fn analyze(&self, index: Option<String>, body: Buffer) -> Reply {
+        reply(|| self.engine.analyze(index.as_deref(), &body))
+    }
+
+    /// `GET|POST [/{index}]/_field_caps`.
+    #[napi]
+    pub fn field_caps(&self, index: Option<String>, body: Buffer, params: String) -> Reply {
+        reply(|| self.engine.field_caps(index.as_deref(), &body, &params_map(&params)?))
+    }
+
+    /// `GET|POST [/{index}]/_validate/query`.
+    #[napi]
+    pub fn validate_query(&self, index: Option<String>, body: Buffer, params: String) -> Reply {
+        reply(|| self.engine.validate_query(index.as_deref(), &body, &params_map(&params)?))
+    }
+
+    /// `GET|POST /{index}/_termvectors[/{id}]`.
+    #[napi]
+    pub fn termvectors(&self, index: String, id: Option<String>, body: Buffer, params: String) -> Reply {
+        reply(|| self.engine.termvectors(&index, id.as_deref(), &body, &params_map(&params)?))
+    }
+
+    /// `GET|POST [/{index}]/_mtermvectors`.
+    #[napi]
+    pub fn mtermvectors(&self, index: Option<String>, body: Buffer, params: String) -> Reply {
+        reply(|| self.engine.mtermvectors(index.as_deref(), &body, &params_map(&params)?))
+    }
+
     /// `POST [/{index}]/_flush`.
     #[napi]
     pub fn flush(&self, index: String) -> Reply {

@@ -46,6 +46,26 @@ export class Engine {
     return this.#native.putSettings(index, body);
   }
 
+  analyze(index: string | undefined, body: Buffer): Reply {
+    return this.#native.analyze(index, body);
+  }
+
+  fieldCaps(index: string | undefined, body: Buffer, params: Record<string, string>): Reply {
+    return this.#native.fieldCaps(index, body, paramsJson(params));
+  }
+
+  validateQuery(index: string | undefined, body: Buffer, params: Record<string, string>): Reply {
+    return this.#native.validateQuery(index, body, paramsJson(params));
+  }
+
+  termvectors(index: string, id: string | undefined, body: Buffer, params: Record<string, string>): Reply {
+    return this.#native.termvectors(index, id, body, paramsJson(params));
+  }
+
+  mtermvectors(index: string | undefined, body: Buffer, params: Record<string, string>): Reply {
+    return this.#native.mtermvectors(index, body, paramsJson(params));
+  }
+
   flush(index: string): Reply {
     return this.#native.flush(index);
   }

@@ -12,6 +12,7 @@ import { EngineError } from './errors.js';
 import { nodeStatsRoutes } from './node-stats-routes.js';
 import { GLOBAL_PARAMS, type Reply, type Request, type Route, WRITE_WAIT_PARAMS } from './route.js';
 import { settingsRoutes } from './settings-routes.js';
+import { textRoutes } from './text-routes.js';
 import { writeRoutes } from './write-routes.js';
 
 const VERSION = '8.15.0';
@@ -277,6 +278,7 @@ export function allowedMethods(segments: string[]): string[] {
     ...nodeStatsRoutes,
     ...aliasRoutes,
     ...settingsRoutes,
+    ...textRoutes,
     ...writeRoutes,
     ...docRoutes,
     ...routes,
@@ -294,6 +296,7 @@ export function makeRouter(options: { debugRoutes: boolean }) {
     ...nodeStatsRoutes,
     ...aliasRoutes,
     ...settingsRoutes,
+    ...textRoutes,
     ...writeRoutes,
     ...docRoutes,
     ...routes,

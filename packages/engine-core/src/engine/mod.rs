@@ -2,8 +2,10 @@
 //! JSON out) and the background refresher that gives ES's 1s near-real-time default.
 
 mod alias_api;
+mod analyze_api;
 pub mod aliases;
 mod delete_by_query;
+mod field_caps;
 mod documents;
 mod indices;
 mod mappings;
@@ -11,7 +13,9 @@ mod msearch;
 mod multi_search;
 pub mod resolve;
 mod settings_api;
+pub mod termvectors;
 mod uri_query;
+mod validate_query;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -140,6 +140,7 @@ impl Engine {
         // With no index to ask, a search still reports a total, unless it asked for none.
         let mut counted = targets.is_empty() && obj.get("track_total_hits") != Some(&Value::Bool(false));
         let mut failures = Vec::new();
+        let mut suggests = Vec::new();
         for (ord, target) in targets.iter().enumerate() {
             let request = match &target.filter {
                 Some(filter) => with_filter(&base, filter)?,
@@ -171,6 +172,9 @@ impl Engine {
             for (pos, hit) in reply["hits"]["hits"].as_array().into_iter().flatten().enumerate() {
                 hits.push((ord, pos, hit.clone()));
             }
+            if let Some(suggest) = reply.get("suggest") {
+                suggests.push(suggest.clone());
+            }
         }
         hits.sort_by(|(oa, pa, a), (ob, pb, b)| compare_hits(a, b, keys.as_deref()).then(oa.cmp(ob)).then(pa.cmp(pb)));
         let page: Vec<Value> = hits.into_iter().skip(from).take(size).map(|(_, _, h)| h).collect();
@@ -197,13 +201,18 @@ impl Engine {
         }
         hits_obj.insert("max_score".into(), max_score.map_or(Value::Null, |s| json!(s)));
         hits_obj.insert("hits".into(), Value::Array(page));
-        Ok(json!({
+        let mut out = json!({
             "took": 0,
             "timed_out": timed_out,
             "_shards": shards,
             "hits": hits_obj,
-        })
-        .to_string())
+        });
+        if let Some(section) = obj.get("suggest") {
+            let typed_keys = params.get("typed_keys").is_some_and(|v| param_text(v) == "true");
+            let request = crate::suggest::SuggestRequest::parse(section)?;
+            out["suggest"] = request.merge(&suggests.iter().collect::<Vec<_>>(), typed_keys);
+        }
+        Ok(out.to_string())
     }
 
     /// A count over `targets`: the sum of each index's count (with its alias filter).

@@ -191,6 +191,10 @@ pub fn execute(
         let hits = HitsContext::new(searcher, &handle.name, &handle.mapping, scale);
         write_aggs(&req.aggs, &page.aggs, Some(hits), req.opts.typed_keys, &mut out)?;
     }
+    if let Some(suggest) = &req.suggest {
+        out.push_str(r#","suggest":"#);
+        out.push_str(&suggest.run(handle, searcher, &req.source, req.opts.typed_keys)?.to_string());
+    }
     out.push('}');
     if let Some(spec) = &req.opts.filter_path {
         out = filter_path::filter(&out, spec);

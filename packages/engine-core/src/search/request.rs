@@ -41,6 +41,8 @@ pub struct SearchRequest {
     pub highlight: Option<HighlightRequest>,
     /// Everything else a search body or URL may ask (`options.rs`).
     pub opts: SearchOptions,
+    /// `suggest`: named term, phrase and completion suggesters (`suggest/`).
+    pub suggest: Option<crate::suggest::SuggestRequest>,
 }
 
 pub(super) fn parse_body(body: &[u8]) -> Result<Map<String, Value>> {
@@ -166,6 +168,7 @@ impl SearchRequest {
             timeout: None,
             highlight: None,
             opts: SearchOptions::default(),
+            suggest: None,
         };
         let mut aggs_seen = false;
         let mut search_after: Option<&Vec<Value>> = None;
@@ -195,6 +198,7 @@ impl SearchRequest {
                 "timeout" => req.timeout = parse_timeout(value)?,
                 "knn" => knn = Some(value),
                 "highlight" => req.highlight = Some(HighlightRequest::parse(value)?),
+                "suggest" => req.suggest = Some(crate::suggest::SuggestRequest::parse(value)?),
                 other if req.opts.parse_body_key(other, value, &handle.mapping)? => {}
                 other => {
                     let token = if value.is_object() {

@@ -70,6 +70,9 @@ pub fn build_document(mapping: &Mapping, id: &str, source: &Value, raw: &[u8]) -
         }
     }
     crate::knn::add_vectors(&mut doc, mapping, source, id)?;
+    if !mapping.completions.is_empty() {
+        crate::suggest::completion_field::add_inputs(&mut doc, &mapping.completions, source)?;
+    }
     Ok(doc)
 }
 

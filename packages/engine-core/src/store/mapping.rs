@@ -155,6 +155,9 @@ pub struct Mapping {
     /// `knn_vector` and `dense_vector` fields by ES name; they live outside `fields` because no term, range or
     /// aggregation applies to them.
     pub vectors: BTreeMap<String, crate::knn::VectorField>,
+    /// `completion` fields by ES name (`suggest/completion_field.rs`): their inputs are terms
+    /// of a field of their own, read only by the completion suggester.
+    pub completions: BTreeMap<String, crate::suggest::completion_field::CompletionField>,
     /// Present only when the mapping has `nested` objects (other schemas stay as they were).
     pub nested: Option<NestedFields>,
     /// How fields the mapping lacks are mapped when a document brings them (`store/dynamic.rs`).
@@ -225,7 +228,7 @@ impl Mapping {
         dynamic: DynamicRules,
         routing_field: bool,
     ) -> Mapping {
-        let Parsed { specs, nested: nested_paths, .. } = parsed;
+        let Parsed { specs, nested: nested_paths, completions, .. } = parsed;
         let mut builder = SchemaBuilder::new();
         let id_field = builder.add_text_field(ID_FIELD, exact_text() | STORED | FAST);
         let source_field = builder.add_bytes_field(SOURCE_FIELD, STORED);
@@ -239,6 +242,8 @@ impl Mapping {
             fields.insert(spec.name.clone(), spec.into_field(field));
         }
         let vectors = crate::knn::add_vector_fields(&mut builder, vector_specs);
+        // After the vectors, so a mapping without completion fields keeps every field number.
+        let completions = crate::suggest::completion_field::add_fields(&mut builder, completions);
         // Added last, so the field numbers of every other field are those of a mapping without them.
         let nested = (!nested_paths.is_empty()).then(|| NestedFields {
             paths: nested_paths,
@@ -247,8 +252,9 @@ impl Mapping {
         });
         // Last of all at creation, so an index from before it keeps every other field's number.
         let routing_field = routing_field.then(|| builder.add_text_field(ROUTING_FIELD, exact_text() | STORED));
-        let known = known_paths(&fields, &vectors, nested.as_ref());
+        let known = known_paths(&fields, &vectors, nested.as_ref(), &completions);
         Mapping {
+            completions,
             routing_field,
             routing_required: false,
             nested,
@@ -300,9 +306,17 @@ pub(crate) fn known_paths(
     fields: &BTreeMap<String, FieldMapping>,
     vectors: &BTreeMap<String, crate::knn::VectorField>,
     nested: Option<&NestedFields>,
+    completions: &BTreeMap<String, crate::suggest::completion_field::CompletionField>,
 ) -> KnownPaths {
     let nested_paths = nested.into_iter().flat_map(|n| n.paths.iter().map(|p| p.path.as_str()));
-    KnownPaths::new(fields.keys().map(String::as_str).chain(vectors.keys().map(String::as_str)).chain(nested_paths))
+    KnownPaths::new(
+        fields
+            .keys()
+            .map(String::as_str)
+            .chain(vectors.keys().map(String::as_str))
+            .chain(nested_paths)
+            .chain(completions.keys().map(String::as_str)),
+    )
 }
 
 /// The tantivy field an ES field type is stored in.

@@ -48,6 +48,11 @@ impl Mapping {
                 }
             }
         }
+        // A completion field's tantivy field is made with the schema; one the mapping already
+        // has may be repeated, a new one is refused.
+        if let Some(new) = parsed.completions.iter().find(|c| !self.completions.contains_key(&c.name)) {
+            return Err(illegal(format!("[completion] field [{}] can only be mapped when the index is created", new.name)));
+        }
         if !parsed.nested.is_empty() {
             return Err(illegal("[nested] objects can only be mapped when the index is created".into()));
         }
@@ -80,7 +85,7 @@ impl Mapping {
             let field = add_tantivy_field(&mut builder, &name, spec.field_type);
             fields.insert(spec.name.clone(), spec.into_field(field));
         }
-        let known = known_paths(&fields, &self.vectors, self.nested.as_ref());
+        let known = known_paths(&fields, &self.vectors, self.nested.as_ref(), &self.completions);
         Ok(Mapping { fields, known, schema: builder.build(), dynamic: rules, ..self.clone() })
     }
 
@@ -95,7 +100,7 @@ impl Mapping {
                 path = parent;
             }
         }
-        self.fields.len() + self.vectors.len() + objects.len()
+        self.fields.len() + self.vectors.len() + self.completions.len() + objects.len()
     }
 
     /// Whether `other` (an extension of this mapping) adds fields or changes dynamic options.

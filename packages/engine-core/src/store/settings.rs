@@ -20,10 +20,16 @@ pub struct IndexSettings {
     pub given: Map<String, Value>,
     /// `index.similarity.*` (`query/similarity.rs`).
     pub similarity: crate::query::similarity::Similarities,
+    /// `index.analysis.*`: the analyzers, tokenizers, filters and normalizers the index defines
+    /// (`analysis/registry.rs`).
+    pub analysis: crate::analysis::registry::IndexAnalysisSettings,
+    /// `index.analyze.max_token_count`: the most tokens one `_analyze` request may produce.
+    pub analyze_max_token_count: usize,
 }
 
 /// Settings an open index may change (`PUT /{index}/_settings`).
-const DYNAMIC: [&str; 8] = [
+const DYNAMIC: [&str; 9] = [
+    "analyze.max_token_count",
     "refresh_interval",
     "max_result_window",
     "number_of_replicas",
@@ -44,6 +50,8 @@ impl Default for IndexSettings {
             total_fields_limit: 1000,
             given: Map::new(),
             similarity: Default::default(),
+            analysis: Default::default(),
+            analyze_max_token_count: crate::analysis::analyze::DEFAULT_MAX_TOKEN_COUNT,
         }
     }
 }
@@ -106,8 +114,13 @@ impl IndexSettings {
             flatten(settings, "", &mut flat);
         }
         let mut out = IndexSettings::default();
+        let mut analysis = Map::new();
         for (key, value) in &flat {
             match key.as_str() {
+                analysis_key if analysis_key.starts_with("analysis.") => {
+                    insert_dotted(&mut analysis, &analysis_key["analysis.".len()..], value.clone())
+                }
+                "analyze.max_token_count" => out.analyze_max_token_count = as_u64(key, value)? as usize,
                 "refresh_interval" => out.refresh_interval_ms = parse_time_value_ms(key, value)?,
                 "max_result_window" => out.max_result_window = at_least(key, value, 1, u64::MAX)? as usize,
                 "number_of_shards" => out.number_of_shards = at_least(key, value, 1, 1024)?,
@@ -136,6 +149,9 @@ impl IndexSettings {
         }
         out.given = flat;
         out.similarity.validate()?;
+        if !analysis.is_empty() {
+            out.analysis = crate::analysis::registry::IndexAnalysisSettings::parse(Value::Object(analysis))?;
+        }
         Ok(out)
     }
 
@@ -188,12 +204,17 @@ impl IndexSettings {
     /// metadata included.
     pub fn flat(&self, uuid: &str, name: &str, creation_date: i64) -> Map<String, Value> {
         let mut out = Map::new();
+        let as_text = |value: &Value| match value {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
         for (key, value) in &self.given {
-            let text = match value {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
+            // ES shows a list setting (stop words, filter names) as a list of strings.
+            let shown = match value {
+                Value::Array(items) => Value::Array(items.iter().map(|v| json!(as_text(v))).collect()),
+                other => json!(as_text(other)),
             };
-            out.insert(format!("index.{key}"), json!(text));
+            out.insert(format!("index.{key}"), shown);
         }
         out.insert("index.number_of_shards".into(), json!(self.number_of_shards.to_string()));
         out.insert("index.number_of_replicas".into(), json!(self.number_of_replicas.to_string()));

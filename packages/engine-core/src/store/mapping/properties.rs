@@ -31,6 +31,8 @@ pub(crate) struct Parsed {
     pub(crate) nested: Vec<NestedPath>,
     /// `dynamic` set on objects, by path.
     pub(crate) object_dynamic: BTreeMap<String, Dynamic>,
+    /// `completion` fields (`suggest/completion_field.rs`).
+    pub(crate) completions: Vec<crate::suggest::completion_field::CompletionSpec>,
 }
 
 impl FieldSpec {
@@ -109,6 +111,9 @@ fn parse_field(
     if type_name == "nested" && allow_subfields {
         return parse_nested(name, def, scope, out);
     }
+    if type_name == "completion" {
+        return parse_completion(name, source_path, def, scope, out, allow_subfields);
+    }
     let field_type = FieldType::parse(type_name).ok_or_else(|| {
         mapper_err(&format!("Failed to parse mapping: No handler for type [{type_name}] declared on field [{name}]"))
     })?;
@@ -158,6 +163,10 @@ fn parse_field(
             // Accepted with ES defaults only: we always index and keep doc values.
             ("index" | "doc_values" | "store" | "norms", _) => {}
             ("analyzer" | "search_analyzer", FieldType::Text) if value == "standard" => {}
+            // Term vectors are computed from `_source` when asked (`engine/termvectors.rs`), as ES
+            // computes them for fields that store none: the answers are the same.
+            ("term_vector", FieldType::Text | FieldType::Keyword)
+                if crate::engine::termvectors::TERM_VECTOR_OPTIONS.iter().any(|o| value == *o) => {}
             ("ignore_z_value", FieldType::GeoPoint) if value == true => {}
             _ => {
                 return Err(mapper_err(&format!(
@@ -167,6 +176,35 @@ fn parse_field(
         }
     }
     out.specs.push(spec);
+    for (sub_name, mut sub_def) in subfields {
+        if sub_def.get("type").and_then(Value::as_str) == Some("completion") {
+            // A completion multi-field reads its parent's values as that type gives them.
+            sub_def.insert("__parent_type".into(), Value::String(type_name.to_string()));
+        }
+        parse_field(&sub_name, source_path, &sub_def, scope, out, false)?;
+    }
+    Ok(())
+}
+
+/// A `completion` field (or multi-field) and its own multi-fields.
+fn parse_completion(
+    name: &str,
+    source_path: &str,
+    def: &Map<String, Value>,
+    scope: Option<usize>,
+    out: &mut Parsed,
+    allow_subfields: bool,
+) -> Result<()> {
+    if scope.is_some() {
+        return Err(mapper_err(&format!(
+            "Failed to parse mapping: [completion] field [{name}] inside a [nested] object is not supported"
+        )));
+    }
+    let mut def = def.clone();
+    let parent = def.remove("__parent_type");
+    let parent_type = parent.as_ref().and_then(Value::as_str).or((!allow_subfields).then_some("completion"));
+    let (spec, subfields) = crate::suggest::completion_field::parse_spec(name, source_path, &def, parent_type)?;
+    out.completions.push(spec);
     for (sub_name, sub_def) in subfields {
         parse_field(&sub_name, source_path, &sub_def, scope, out, false)?;
     }
