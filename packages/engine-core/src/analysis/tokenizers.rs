@@ -256,7 +256,7 @@ fn char_runs(text: &str, keep: impl Fn(char) -> bool, max: usize, lowercase: boo
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
     let mut count = 0;
-    let mut push = |from: usize, to: usize, out: &mut Vec<Tok>| {
+    let push = |from: usize, to: usize, out: &mut Vec<Tok>| {
         let term = if lowercase { text[from..to].to_lowercase() } else { text[from..to].to_string() };
         let position = out.len();
         out.push(Tok::new(term, from, to, position, "word"));
@@ -313,7 +313,7 @@ fn ngrams(text: &str, min: usize, max: usize, chars: Option<&CharClasses>, edge:
 
 fn pattern_tokens(text: &str, pattern: &regex::Regex, group: i64) -> Vec<Tok> {
     let mut out = Vec::new();
-    let mut push = |from: usize, to: usize, out: &mut Vec<Tok>| {
+    let push = |from: usize, to: usize, out: &mut Vec<Tok>| {
         if from < to {
             let position = out.len();
             out.push(Tok::new(&text[from..to], from, to, position, "word"));
