@@ -201,6 +201,10 @@ impl Engine {
         for doc in body.get("docs").and_then(Value::as_array).into_iter().flatten() {
             docs.push(doc.as_object().cloned().ok_or_else(|| EngineError::Parsing("[docs] entries must be objects".into()))?);
         }
+        // A document whose options do not parse fails the whole request, as in ES.
+        for doc in &docs {
+            Options::parse(&shared, doc)?;
+        }
         let mut out = Vec::new();
         for doc in docs {
             let name = doc.get("_index").and_then(Value::as_str).or(index).map(str::to_string);
