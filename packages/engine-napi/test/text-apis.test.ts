@@ -42,7 +42,10 @@ describe('text-analysis APIs', () => {
       },
     });
     expect(created.status).toBe(200);
-    const custom = await req(server.url, 'POST', '/analyzed/_analyze', { text: 'A-B C', analyzer: 'lower_ws' });
+    const custom = await req(server.url, 'POST', '/analyzed/_analyze', {
+      text: 'A-B C',
+      analyzer: 'lower_ws',
+    });
     expect(custom.json.tokens.map((t: { token: string }) => t.token)).toEqual(['a-b', 'c']);
     const tooMany = await req(server.url, 'POST', '/analyzed/_analyze', { text: 'a b c d' });
     expect(tooMany.json.error.type).toBe('illegal_state_exception');
@@ -91,16 +94,25 @@ describe('text-analysis APIs', () => {
   });
 
   it('reports field capabilities across indices and validates queries', async () => {
-    await req(server.url, 'PUT', '/caps1', { mappings: { properties: { n: { type: 'double' }, t: { type: 'text' } } } });
+    await req(server.url, 'PUT', '/caps1', {
+      mappings: { properties: { n: { type: 'double' }, t: { type: 'text' } } },
+    });
     await req(server.url, 'PUT', '/caps2', { mappings: { properties: { n: { type: 'long' } } } });
     const caps = await req(server.url, 'GET', '/caps1,caps2/_field_caps?fields=n,t&include_unmapped=true');
     expect(caps.json.indices).toEqual(['caps1', 'caps2']);
-    expect(caps.json.fields.n.double).toEqual({ type: 'double', searchable: true, aggregatable: true, indices: ['caps1'] });
+    expect(caps.json.fields.n.double).toEqual({
+      type: 'double',
+      searchable: true,
+      aggregatable: true,
+      indices: ['caps1'],
+    });
     expect(caps.json.fields.t.unmapped.indices).toEqual(['caps2']);
     const valid = await req(server.url, 'GET', '/caps1/_validate/query?explain=true');
     expect(valid.json.valid).toBe(true);
     expect(valid.json.explanations[0].explanation).toBe('*:*');
-    const invalid = await req(server.url, 'POST', '/caps1/_validate/query?explain=true', { query: { boool: {} } });
+    const invalid = await req(server.url, 'POST', '/caps1/_validate/query?explain=true', {
+      query: { boool: {} },
+    });
     expect(invalid.json.valid).toBe(false);
     expect(invalid.json.error).toContain('unknown query [boool] did you mean [bool]?');
   });

@@ -54,7 +54,10 @@ impl AnalyzeRequest {
         };
         let string = |key: &str, v: &Value| -> Result<String> {
             v.as_str().map(str::to_string).ok_or_else(|| {
-                EngineError::XContentParse(format!("[analyze_request] {key} doesn't support values of type: {}", kind(v)))
+                EngineError::XContentParse(format!(
+                    "[analyze_request] {key} doesn't support values of type: {}",
+                    kind(v)
+                ))
             })
         };
         for (key, value) in obj {
@@ -69,12 +72,14 @@ impl AnalyzeRequest {
                 "field" => req.field = Some(string(key, value)?),
                 "normalizer" => req.normalizer = Some(string(key, value)?),
                 "explain" => {
-                    req.explain = value.as_bool().or_else(|| value.as_str().and_then(|s| s.parse().ok())).ok_or_else(
-                        || EngineError::XContentParse(format!("[analyze_request] failed to parse field [explain]")),
-                    )?
+                    req.explain =
+                        value.as_bool().or_else(|| value.as_str().and_then(|s| s.parse().ok())).ok_or_else(|| {
+                            EngineError::XContentParse(format!("[analyze_request] failed to parse field [explain]"))
+                        })?
                 }
                 "attributes" => {
-                    req.attributes = list(value).iter().map(|v| string(key, v).map(|s| s.to_lowercase())).collect::<Result<_>>()?;
+                    req.attributes =
+                        list(value).iter().map(|v| string(key, v).map(|s| s.to_lowercase())).collect::<Result<_>>()?;
                 }
                 other => {
                     return Err(EngineError::XContentParse(format!("[analyze_request] unknown field [{other}]")));
@@ -143,7 +148,8 @@ fn resolve(req: &AnalyzeRequest, index: &IndexAnalysis) -> Result<Resolved> {
         return Ok(Resolved::Components(chain));
     }
     if let Some(tokenizer) = &req.tokenizer {
-        let tokenizer = component(tokenizer, "tokenizer", scope, |n| index.settings.tokenizer(n), Tokenizer::from_definition)?;
+        let tokenizer =
+            component(tokenizer, "tokenizer", scope, |n| index.settings.tokenizer(n), Tokenizer::from_definition)?;
         let mut chain = Chain { char_filters: Vec::new(), tokenizer, filters: Vec::new() };
         add_components(req, index, &mut chain)?;
         return Ok(Resolved::Components(chain));
@@ -160,10 +166,22 @@ fn resolve(req: &AnalyzeRequest, index: &IndexAnalysis) -> Result<Resolved> {
 fn add_components(req: &AnalyzeRequest, index: &IndexAnalysis, chain: &mut Chain) -> Result<()> {
     let scope = if index.has_index { "" } else { "global " };
     for f in &req.char_filters {
-        chain.char_filters.push(component(f, "char_filter", scope, |n| index.settings.char_filter(n), CharFilter::from_definition)?);
+        chain.char_filters.push(component(
+            f,
+            "char_filter",
+            scope,
+            |n| index.settings.char_filter(n),
+            CharFilter::from_definition,
+        )?);
     }
     for f in &req.filters {
-        chain.filters.push(component(f, "filter", scope, |n| index.settings.token_filter(n), TokenFilter::from_definition)?);
+        chain.filters.push(component(
+            f,
+            "filter",
+            scope,
+            |n| index.settings.token_filter(n),
+            TokenFilter::from_definition,
+        )?);
     }
     Ok(())
 }
@@ -341,7 +359,10 @@ mod tests {
     #[test]
     fn tokens_with_offsets_across_values() {
         let out = run(json!({"text": ["Foo Bar", "Baz"], "tokenizer": "standard"})).unwrap();
-        assert_eq!(out["tokens"][0], json!({"token": "Foo", "start_offset": 0, "end_offset": 3, "type": "<ALPHANUM>", "position": 0}));
+        assert_eq!(
+            out["tokens"][0],
+            json!({"token": "Foo", "start_offset": 0, "end_offset": 3, "type": "<ALPHANUM>", "position": 0})
+        );
         assert_eq!(out["tokens"][2]["start_offset"], 8);
         assert_eq!(out["tokens"][2]["position"], 2);
     }
@@ -362,8 +383,14 @@ mod tests {
     #[test]
     fn errors() {
         assert!(run(json!({"text": "a b c d"})).unwrap_err().to_string().contains("allowed maximum of [3]"));
-        assert_eq!(run(json!({"analyzer": "standard"})).unwrap_err().to_string(), "Validation Failed: 1: text is missing;");
-        assert_eq!(run(json!({"text": "a", "analyzer": "nope"})).unwrap_err().to_string(), "failed to find global analyzer [nope]");
+        assert_eq!(
+            run(json!({"analyzer": "standard"})).unwrap_err().to_string(),
+            "Validation Failed: 1: text is missing;"
+        );
+        assert_eq!(
+            run(json!({"text": "a", "analyzer": "nope"})).unwrap_err().to_string(),
+            "failed to find global analyzer [nope]"
+        );
         assert!(run(json!({"text": "a", "analyzer": "standard", "filter": ["lowercase"]})).is_err());
         assert!(run(json!({"text": "a", "bogus": 1})).is_err());
     }

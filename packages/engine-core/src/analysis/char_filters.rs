@@ -8,10 +8,15 @@ use crate::error::{EngineError, Result};
 
 #[derive(Debug, Clone)]
 pub enum CharFilter {
-    HtmlStrip { escaped_tags: Vec<String> },
+    HtmlStrip {
+        escaped_tags: Vec<String>,
+    },
     /// Pairs of (from, to), longest `from` first.
     Mapping(Vec<(String, String)>),
-    PatternReplace { pattern: regex::Regex, replacement: String },
+    PatternReplace {
+        pattern: regex::Regex,
+        replacement: String,
+    },
 }
 
 /// A filtered text and, for each of its byte offsets (its length included), the offset in the
@@ -86,9 +91,9 @@ impl CharFilter {
             }
         };
         Ok(match kind {
-            "html_strip" => {
-                CharFilter::HtmlStrip { escaped_tags: strings("escaped_tags").iter().map(|t| t.to_lowercase()).collect() }
-            }
+            "html_strip" => CharFilter::HtmlStrip {
+                escaped_tags: strings("escaped_tags").iter().map(|t| t.to_lowercase()).collect(),
+            },
             "mapping" => {
                 if def.contains_key("mappings_path") {
                     return Err(bad("[mappings_path] is not supported: files cannot be read"));
@@ -98,9 +103,8 @@ impl CharFilter {
                 }
                 let mut pairs = Vec::new();
                 for rule in strings("mappings") {
-                    let (from, to) = rule
-                        .split_once("=>")
-                        .ok_or_else(|| bad(&format!("Invalid Mapping Rule : [{rule}]")))?;
+                    let (from, to) =
+                        rule.split_once("=>").ok_or_else(|| bad(&format!("Invalid Mapping Rule : [{rule}]")))?;
                     let from = unescape(from.trim());
                     if from.is_empty() {
                         return Err(bad(&format!("Invalid Mapping Rule : [{rule}]")));
@@ -119,7 +123,8 @@ impl CharFilter {
                     return Err(bad("[flags] of the pattern_replace char filter are not supported"));
                 }
                 CharFilter::PatternReplace {
-                    pattern: regex::Regex::new(pattern).map_err(|e| bad(&format!("Invalid pattern [{pattern}]: {e}")))?,
+                    pattern: regex::Regex::new(pattern)
+                        .map_err(|e| bad(&format!("Invalid pattern [{pattern}]: {e}")))?,
                     replacement: def.get("replacement").and_then(Value::as_str).unwrap_or("").to_string(),
                 }
             }
@@ -198,8 +203,34 @@ fn pattern_replace(text: &str, pattern: &regex::Regex, replacement: &str) -> Fil
 
 /// Elements Lucene's `HTMLStripCharFilter` replaces with a newline.
 const BLOCK_TAGS: [&str; 29] = [
-    "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "fieldset", "figcaption", "figure",
-    "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "ol", "p", "pre", "section", "table",
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "br",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hr",
+    "li",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "table",
     "ul",
 ];
 

@@ -140,28 +140,30 @@ impl AnalysisSettings {
         let kind = match def.get("type").and_then(Value::as_str) {
             Some(kind) => kind,
             None if def.contains_key("tokenizer") => "custom",
-            None => {
-                return Err(bad(format!("analyzer [{name}] must specify either an analyzer type, or a tokenizer")))
-            }
+            None => return Err(bad(format!("analyzer [{name}] must specify either an analyzer type, or a tokenizer"))),
         };
         let gap = match def.get("position_increment_gap") {
             None => 100,
             Some(v) => v.as_u64().or_else(|| v.as_str().and_then(|s| s.parse().ok())).ok_or_else(|| {
-                bad(format!("Failed to parse value [{v}] for setting [index.analysis.analyzer.{name}.position_increment_gap]"))
+                bad(format!(
+                    "Failed to parse value [{v}] for setting [index.analysis.analyzer.{name}.position_increment_gap]"
+                ))
             })? as usize,
         };
         if kind != "custom" {
-            let chain = builtin_analyzer(kind, def)?.ok_or_else(|| bad(format!("Unknown analyzer type [{kind}] for [{name}]")))?;
+            let chain = builtin_analyzer(kind, def)?
+                .ok_or_else(|| bad(format!("Unknown analyzer type [{kind}] for [{name}]")))?;
             return Ok(Analyzer { chain, custom: false, position_increment_gap: gap });
         }
         let tokenizer_name = def
             .get("tokenizer")
             .and_then(Value::as_str)
             .ok_or_else(|| bad(format!("Custom Analyzer [{name}] must be configured with a tokenizer")))?;
-        let tokenizer = self
-            .tokenizer(tokenizer_name)
-            .ok_or_else(|| bad(format!("Custom Analyzer [{name}] failed to find tokenizer under name [{tokenizer_name}]")))?;
-        let mut chain = Chain { char_filters: Vec::new(), tokenizer: (tokenizer_name.to_string(), tokenizer), filters: Vec::new() };
+        let tokenizer = self.tokenizer(tokenizer_name).ok_or_else(|| {
+            bad(format!("Custom Analyzer [{name}] failed to find tokenizer under name [{tokenizer_name}]"))
+        })?;
+        let mut chain =
+            Chain { char_filters: Vec::new(), tokenizer: (tokenizer_name.to_string(), tokenizer), filters: Vec::new() };
         self.add_components(name, "Custom Analyzer", def, &mut chain)?;
         Ok(Analyzer { chain, custom: true, position_increment_gap: gap })
     }
@@ -266,7 +268,11 @@ fn builtin_analyzer(kind: &str, def: &Map<String, Value>) -> Result<Option<Chain
                 filters.push(lowercase());
             }
             filters.extend(stop(&[])?);
-            Chain { char_filters: Vec::new(), tokenizer: ("pattern".into(), Tokenizer::from_definition("pattern", &t)?), filters }
+            Chain {
+                char_filters: Vec::new(),
+                tokenizer: ("pattern".into(), Tokenizer::from_definition("pattern", &t)?),
+                filters,
+            }
         }
         _ => return Ok(None),
     }))
@@ -319,7 +325,8 @@ mod tests {
     fn unknown_references_fail_as_es_does() {
         let err = AnalysisSettings::parse(&json!({"analyzer": {"a": {"tokenizer": "nope"}}})).unwrap_err();
         assert_eq!(err.to_string(), "Custom Analyzer [a] failed to find tokenizer under name [nope]");
-        let err = AnalysisSettings::parse(&json!({"analyzer": {"a": {"tokenizer": "standard", "filter": ["x"]}}})).unwrap_err();
+        let err = AnalysisSettings::parse(&json!({"analyzer": {"a": {"tokenizer": "standard", "filter": ["x"]}}}))
+            .unwrap_err();
         assert_eq!(err.to_string(), "Custom Analyzer [a] failed to find filter under name [x]");
         assert!(AnalysisSettings::parse(&json!({"analyzer": {"a": {"type": "klingon"}}})).is_err());
     }

@@ -15,14 +15,32 @@ use crate::error::{EngineError, Result};
 pub enum TokenFilter {
     Lowercase,
     Uppercase,
-    AsciiFolding { preserve_original: bool },
-    Stop { words: HashSet<String>, ignore_case: bool, remove_trailing: bool },
-    Length { min: usize, max: usize },
+    AsciiFolding {
+        preserve_original: bool,
+    },
+    Stop {
+        words: HashSet<String>,
+        ignore_case: bool,
+        remove_trailing: bool,
+    },
+    Length {
+        min: usize,
+        max: usize,
+    },
     Trim,
-    Unique { only_on_same_position: bool },
+    Unique {
+        only_on_same_position: bool,
+    },
     Reverse,
-    Truncate { length: usize },
-    NGram { min: usize, max: usize, preserve_original: bool, edge: bool },
+    Truncate {
+        length: usize,
+    },
+    NGram {
+        min: usize,
+        max: usize,
+        preserve_original: bool,
+        edge: bool,
+    },
     Shingle(Shingle),
     /// Single-word rules only: each term maps to the terms it is replaced by (itself included
     /// when the rule keeps it).
@@ -59,9 +77,7 @@ fn bool_param(def: &Map<String, Value>, key: &str, default: bool) -> Result<bool
         None => Ok(default),
         Some(Value::Bool(b)) => Ok(*b),
         Some(Value::String(s)) if s == "true" || s == "false" => Ok(s == "true"),
-        Some(v) => Err(bad(&format!(
-            "Failed to parse value [{v}] as only [true] or [false] are allowed."
-        ))),
+        Some(v) => Err(bad(&format!("Failed to parse value [{v}] as only [true] or [false] are allowed."))),
     }
 }
 
@@ -91,10 +107,9 @@ impl TokenFilter {
     }
 
     pub fn from_definition(name: &str, def: &Map<String, Value>) -> Result<TokenFilter> {
-        let kind = def
-            .get("type")
-            .and_then(Value::as_str)
-            .ok_or_else(|| bad(&format!("token filter [{name}] must specify either an analyzer type, or a tokenizer")))?;
+        let kind = def.get("type").and_then(Value::as_str).ok_or_else(|| {
+            bad(&format!("token filter [{name}] must specify either an analyzer type, or a tokenizer"))
+        })?;
         Ok(match kind {
             "lowercase" => match def.get("language").and_then(Value::as_str) {
                 None => TokenFilter::Lowercase,
@@ -185,7 +200,8 @@ impl TokenFilter {
                 tokens
                     .into_iter()
                     .filter(|t| {
-                        let key = if *only_on_same_position { (t.position, t.term.clone()) } else { (0, t.term.clone()) };
+                        let key =
+                            if *only_on_same_position { (t.position, t.term.clone()) } else { (0, t.term.clone()) };
                         seen.insert(key)
                     })
                     .collect()
@@ -205,7 +221,8 @@ impl TokenFilter {
                             emitted = true;
                         }
                     }
-                    let whole_emitted = emitted && (chars.len() <= *max && chars.len() >= *min && (*edge || chars.len() == 1));
+                    let whole_emitted =
+                        emitted && (chars.len() <= *max && chars.len() >= *min && (*edge || chars.len() == 1));
                     if *preserve_original && !whole_emitted && (chars.len() < *min || chars.len() > *max) {
                         out.push(tok);
                     }

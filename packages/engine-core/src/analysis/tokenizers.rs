@@ -88,17 +88,41 @@ fn is_java_whitespace(c: char) -> bool {
 
 #[derive(Debug, Clone)]
 pub enum Tokenizer {
-    Standard { max_token_length: usize },
-    Whitespace { max_token_length: usize },
+    Standard {
+        max_token_length: usize,
+    },
+    Whitespace {
+        max_token_length: usize,
+    },
     Keyword,
     Letter,
     /// Letters, lowercased (ES's `lowercase` tokenizer, and the `simple` analyzer's).
     Lowercase,
-    NGram { min: usize, max: usize, chars: Option<CharClasses> },
-    EdgeNGram { min: usize, max: usize, chars: Option<CharClasses> },
-    Pattern { pattern: regex::Regex, group: i64, lowercase_regex_text: String },
-    PathHierarchy { delimiter: char, replacement: char, skip: usize, reverse: bool },
-    CharGroup { on: CharClasses, max_token_length: usize },
+    NGram {
+        min: usize,
+        max: usize,
+        chars: Option<CharClasses>,
+    },
+    EdgeNGram {
+        min: usize,
+        max: usize,
+        chars: Option<CharClasses>,
+    },
+    Pattern {
+        pattern: regex::Regex,
+        group: i64,
+        lowercase_regex_text: String,
+    },
+    PathHierarchy {
+        delimiter: char,
+        replacement: char,
+        skip: usize,
+        reverse: bool,
+    },
+    CharGroup {
+        on: CharClasses,
+        max_token_length: usize,
+    },
 }
 
 fn bad(reason: &str) -> EngineError {
@@ -209,7 +233,9 @@ impl Tokenizer {
             Tokenizer::Keyword => vec![Tok::new(text, 0, text.len(), 0, "word")],
             Tokenizer::Letter => char_runs(text, char::is_alphabetic, MAX_TOKEN_CHARS, false),
             Tokenizer::Lowercase => char_runs(text, char::is_alphabetic, MAX_TOKEN_CHARS, true),
-            Tokenizer::CharGroup { on, max_token_length } => char_runs(text, |c| !on.contains(c), *max_token_length, false),
+            Tokenizer::CharGroup { on, max_token_length } => {
+                char_runs(text, |c| !on.contains(c), *max_token_length, false)
+            }
             Tokenizer::NGram { min, max, chars } => ngrams(text, *min, *max, chars.as_ref(), false),
             Tokenizer::EdgeNGram { min, max, chars } => ngrams(text, *min, *max, chars.as_ref(), true),
             Tokenizer::Pattern { pattern, group, .. } => pattern_tokens(text, pattern, *group),
@@ -224,8 +250,8 @@ impl Tokenizer {
 pub fn standard_type(term: &str) -> &'static str {
     let mut chars = term.chars();
     let Some(first) = chars.next() else { return "<ALPHANUM>" };
-    let numeric = term.chars().all(|c| c.is_numeric() || matches!(c, '.' | ',' | '\'' | ';' | ':'))
-        && first.is_numeric();
+    let numeric =
+        term.chars().all(|c| c.is_numeric() || matches!(c, '.' | ',' | '\'' | ';' | ':')) && first.is_numeric();
     if numeric {
         return "<NUM>";
     }
@@ -294,7 +320,8 @@ fn ngrams(text: &str, min: usize, max: usize, chars: Option<&CharClasses>, edge:
             words.push(Vec::new());
         }
     }
-    let end_of = |word: &[(usize, char)], i: usize| word.get(i).map_or(word[i - 1].0 + word[i - 1].1.len_utf8(), |c| c.0);
+    let end_of =
+        |word: &[(usize, char)], i: usize| word.get(i).map_or(word[i - 1].0 + word[i - 1].1.len_utf8(), |c| c.0);
     for word in words.iter().filter(|w| !w.is_empty()) {
         let starts = if edge { 0..1 } else { 0..word.len() };
         for from in starts {
@@ -364,7 +391,11 @@ fn path_hierarchy(text: &str, delimiter: char, replacement: char, skip: usize, r
     spans
         .into_iter()
         .map(|(s, e)| {
-            let term = if same_width { replaced[s..e].to_string() } else { text[s..e].replace(delimiter, &replacement.to_string()) };
+            let term = if same_width {
+                replaced[s..e].to_string()
+            } else {
+                text[s..e].replace(delimiter, &replacement.to_string())
+            };
             Tok::new(term, s, e, 0, "word")
         })
         .collect()

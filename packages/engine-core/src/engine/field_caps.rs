@@ -76,18 +76,25 @@ impl Engine {
         let mut include_unmapped = false;
         for (key, value) in &params {
             match key.as_str() {
-                "fields" => patterns.extend(param_text(value).split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty())),
+                "fields" => patterns
+                    .extend(param_text(value).split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty())),
                 "include_unmapped" => include_unmapped = param_text(value) == "true",
-                other => return Err(illegal(&format!("request [_field_caps] contains unrecognized parameter: [{other}]"))),
+                other => {
+                    return Err(illegal(&format!("request [_field_caps] contains unrecognized parameter: [{other}]")))
+                }
             }
         }
         let mut index_filter = None;
         if !body.iter().all(u8::is_ascii_whitespace) {
-            let body: Value = crate::strict_json::from_slice(body).map_err(|e| crate::error::content_to_map_error(&e))?;
-            for (key, value) in body.as_object().ok_or_else(|| EngineError::Parsing("request body must be an object".into()))? {
+            let body: Value =
+                crate::strict_json::from_slice(body).map_err(|e| crate::error::content_to_map_error(&e))?;
+            for (key, value) in
+                body.as_object().ok_or_else(|| EngineError::Parsing("request body must be an object".into()))?
+            {
                 match key.as_str() {
                     "index_filter" => index_filter = Some(value.clone()),
-                    "fields" => patterns.extend(value.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string)),
+                    "fields" => patterns
+                        .extend(value.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string)),
                     other => return Err(EngineError::Parsing(format!("request does not support [{other}]"))),
                 }
             }
@@ -150,8 +157,9 @@ impl Engine {
             return Ok(false);
         }
         let body = json!({ "query": filter }).to_string();
-        let reply: Value = serde_json::from_str(&crate::search::count(self.get(index)?.as_ref(), body.as_bytes(), None)?)
-            .map_err(|e| EngineError::Internal(e.to_string()))?;
+        let reply: Value =
+            serde_json::from_str(&crate::search::count(self.get(index)?.as_ref(), body.as_bytes(), None)?)
+                .map_err(|e| EngineError::Internal(e.to_string()))?;
         Ok(reply["count"].as_u64().unwrap_or(0) > 0)
     }
 }

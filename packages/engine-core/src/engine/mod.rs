@@ -2,11 +2,11 @@
 //! JSON out) and the background refresher that gives ES's 1s near-real-time default.
 
 mod alias_api;
-mod analyze_api;
 pub mod aliases;
+mod analyze_api;
 mod delete_by_query;
-mod field_caps;
 mod documents;
+mod field_caps;
 mod indices;
 mod mappings;
 mod msearch;

@@ -116,7 +116,13 @@ impl Options {
 
 impl Engine {
     /// One document's term vectors (`id`), or an artificial document's (`doc` in the body).
-    pub fn termvectors(&self, name: &str, id: Option<&str>, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+    pub fn termvectors(
+        &self,
+        name: &str,
+        id: Option<&str>,
+        body: &[u8],
+        params: &Map<String, Value>,
+    ) -> Result<String> {
         let body = if body.iter().all(u8::is_ascii_whitespace) {
             Map::new()
         } else {
@@ -128,7 +134,13 @@ impl Engine {
         Ok(self.termvectors_one(name, id, &body, params)?.to_string())
     }
 
-    fn termvectors_one(&self, name: &str, id: Option<&str>, body: &Map<String, Value>, params: &Map<String, Value>) -> Result<Value> {
+    fn termvectors_one(
+        &self,
+        name: &str,
+        id: Option<&str>,
+        body: &Map<String, Value>,
+        params: &Map<String, Value>,
+    ) -> Result<Value> {
         let options = Options::parse(params, body)?;
         let handle = self.get(name)?;
         let mut out = Map::new();
@@ -153,9 +165,7 @@ impl Engine {
                 got["_source"].clone()
             }
             (None, None) => {
-                return Err(EngineError::ActionRequestValidation(
-                    "Validation Failed: 1: id is missing;".into(),
-                ))
+                return Err(EngineError::ActionRequestValidation("Validation Failed: 1: id is missing;".into()))
             }
         };
         out.insert("took".into(), json!(0));
@@ -199,7 +209,11 @@ impl Engine {
         let mut docs: Vec<Map<String, Value>> =
             ids.into_iter().map(|id| Map::from_iter([("_id".to_string(), json!(id))])).collect();
         for doc in body.get("docs").and_then(Value::as_array).into_iter().flatten() {
-            docs.push(doc.as_object().cloned().ok_or_else(|| EngineError::Parsing("[docs] entries must be objects".into()))?);
+            docs.push(
+                doc.as_object()
+                    .cloned()
+                    .ok_or_else(|| EngineError::Parsing("[docs] entries must be objects".into()))?,
+            );
         }
         // A document whose options do not parse fails the whole request, as in ES.
         for doc in &docs {
@@ -269,7 +283,13 @@ fn analyzer_for(handle: &IndexHandle, fm: &FieldMapping, options: &Options) -> R
     settings.analyzer(name).ok_or_else(|| EngineError::IllegalArgument(format!("failed to find analyzer [{name}]")))
 }
 
-fn field_vector(searcher: &Searcher, fm: &FieldMapping, analyzer: &Analyzer, texts: &[String], options: &Options) -> Result<Value> {
+fn field_vector(
+    searcher: &Searcher,
+    fm: &FieldMapping,
+    analyzer: &Analyzer,
+    texts: &[String],
+    options: &Options,
+) -> Result<Value> {
     // term -> [(position, start, end)], positions and offsets continued across values.
     let mut terms: BTreeMap<String, Vec<(usize, usize, usize)>> = BTreeMap::new();
     let (mut next_position, mut offset_base) = (0usize, 0usize);
@@ -280,7 +300,11 @@ fn field_vector(searcher: &Searcher, fm: &FieldMapping, analyzer: &Analyzer, tex
         for t in tokens {
             let position = next_position + t.position;
             last = Some(last.map_or(position, |p: usize| p.max(position)));
-            terms.entry(t.term).or_default().push((position, offset_base + units.at(t.start), offset_base + units.at(t.end)));
+            terms.entry(t.term).or_default().push((
+                position,
+                offset_base + units.at(t.start),
+                offset_base + units.at(t.end),
+            ));
         }
         next_position = last.map_or(next_position, |p| p + 1) + if fm.field_type == FieldType::Text { 100 } else { 0 };
         offset_base += units.len() + 1;
@@ -288,7 +312,10 @@ fn field_vector(searcher: &Searcher, fm: &FieldMapping, analyzer: &Analyzer, tex
     let mut out = Map::new();
     if options.field_statistics {
         let (doc_count, sum_doc_freq, sum_ttf) = field_stats(searcher, fm)?;
-        out.insert("field_statistics".into(), json!({"sum_doc_freq": sum_doc_freq, "doc_count": doc_count, "sum_ttf": sum_ttf}));
+        out.insert(
+            "field_statistics".into(),
+            json!({"sum_doc_freq": sum_doc_freq, "doc_count": doc_count, "sum_ttf": sum_ttf}),
+        );
     }
     let mut rendered = Map::new();
     for (term, occurrences) in terms {
@@ -337,7 +364,8 @@ fn field_stats(searcher: &Searcher, fm: &FieldMapping) -> Result<(u64, u64, u64)
         sum_doc_freq += freqs;
         // Keywords keep no frequencies: each value is one token, as Lucene counts them.
         sum_ttf += if fm.field_type == FieldType::Text { index.total_num_tokens() } else { freqs };
-        doc_count += crate::query::tantivy::field_statistics::docs_with_field(reader, fm.field).map_err(internal)?.unwrap_or(0);
+        doc_count +=
+            crate::query::tantivy::field_statistics::docs_with_field(reader, fm.field).map_err(internal)?.unwrap_or(0);
     }
     Ok((doc_count, sum_doc_freq, sum_ttf))
 }
@@ -349,8 +377,10 @@ fn term_stats(searcher: &Searcher, fm: &FieldMapping, term: &str) -> Result<(u64
     let (mut doc_freq, mut ttf) = (0u64, 0u64);
     for reader in searcher.segment_readers() {
         let index = reader.inverted_index(fm.field).map_err(internal)?;
-        let option = if fm.field_type == FieldType::Text { IndexRecordOption::WithFreqs } else { IndexRecordOption::Basic };
-        let Some(mut postings) = index.read_postings(&term, option).map_err(|e| EngineError::Internal(e.to_string()))?
+        let option =
+            if fm.field_type == FieldType::Text { IndexRecordOption::WithFreqs } else { IndexRecordOption::Basic };
+        let Some(mut postings) =
+            index.read_postings(&term, option).map_err(|e| EngineError::Internal(e.to_string()))?
         else {
             continue;
         };

@@ -51,7 +51,10 @@ impl Mapping {
         // A completion field's tantivy field is made with the schema; one the mapping already
         // has may be repeated, a new one is refused.
         if let Some(new) = parsed.completions.iter().find(|c| !self.completions.contains_key(&c.name)) {
-            return Err(illegal(format!("[completion] field [{}] can only be mapped when the index is created", new.name)));
+            return Err(illegal(format!(
+                "[completion] field [{}] can only be mapped when the index is created",
+                new.name
+            )));
         }
         if !parsed.nested.is_empty() {
             return Err(illegal("[nested] objects can only be mapped when the index is created".into()));

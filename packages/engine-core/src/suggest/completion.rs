@@ -41,14 +41,13 @@ impl CompletionOptions {
                         as usize
                 }
                 "skip_duplicates" => {
-                    out.skip_duplicates = value.as_bool().ok_or_else(|| bad("[skip_duplicates] must be a boolean".into()))?
+                    out.skip_duplicates =
+                        value.as_bool().ok_or_else(|| bad("[skip_duplicates] must be a boolean".into()))?
                 }
                 "contexts" => out.contexts = Some(value.clone()),
                 // These change which suggestions match; refused rather than ignored.
                 "fuzzy" | "regex" | "analyzer" | "shard_size" => {
-                    return Err(EngineError::IllegalArgument(format!(
-                        "[completion] option [{key}] is not supported"
-                    )))
+                    return Err(EngineError::IllegalArgument(format!("[completion] option [{key}] is not supported")))
                 }
                 other => return Err(bad(format!("[completion] unknown field [{other}]"))),
             }
@@ -120,7 +119,11 @@ fn find(searcher: &Searcher, field: &CompletionField, opts: &CompletionOptions, 
         let index = reader.inverted_index(field.field).map_err(|e| EngineError::Internal(e.to_string()))?;
         let alive = reader.alive_bitset();
         for ctx in &contexts {
-            let tag = if ctx.mapping == usize::MAX { String::new() } else { format!("{}{}", (b'a' + ctx.mapping as u8) as char, ctx.value) };
+            let tag = if ctx.mapping == usize::MAX {
+                String::new()
+            } else {
+                format!("{}{}", (b'a' + ctx.mapping as u8) as char, ctx.value)
+            };
             // An exact context is one range; a prefix context ranges over every context it starts.
             let start = if ctx.prefix { tag.clone() } else { format!("{tag}{CONTEXT_END}{form}") };
             let mut end = start.clone().into_bytes();

@@ -104,9 +104,8 @@ pub fn parse_spec(
             "fields" if parent_type.is_none() => {
                 let subs = value.as_object().ok_or_else(|| mapper("[fields] must be an object".into()))?;
                 for (sub, sub_def) in subs {
-                    let sub_def = sub_def
-                        .as_object()
-                        .ok_or_else(|| mapper("multi-field definitions must be objects".into()))?;
+                    let sub_def =
+                        sub_def.as_object().ok_or_else(|| mapper("multi-field definitions must be objects".into()))?;
                     subfields.push((format!("{name}.{sub}"), sub_def.clone()));
                 }
             }
@@ -125,7 +124,10 @@ pub fn add_fields(
     specs: Vec<CompletionSpec>,
 ) -> std::collections::BTreeMap<String, CompletionField> {
     let options = TextOptions::default().set_indexing_options(
-        TextFieldIndexing::default().set_tokenizer("raw").set_fieldnorms(false).set_index_option(IndexRecordOption::Basic),
+        TextFieldIndexing::default()
+            .set_tokenizer("raw")
+            .set_fieldnorms(false)
+            .set_index_option(IndexRecordOption::Basic),
     );
     specs
         .into_iter()
@@ -157,8 +159,12 @@ fn doc_err(field: &str, reason: &str) -> EngineError {
 
 fn parse_weight(field: &str, value: &Value) -> Result<u64> {
     let weight = match value {
-        Value::Number(n) => n.as_i64().ok_or_else(|| doc_err(field, &format!("weight must be an integer, but was [{n}]")))?,
-        Value::String(s) => s.parse::<i64>().map_err(|_| doc_err(field, &format!("weight must be a number, but was [{s}]")))?,
+        Value::Number(n) => {
+            n.as_i64().ok_or_else(|| doc_err(field, &format!("weight must be an integer, but was [{n}]")))?
+        }
+        Value::String(s) => {
+            s.parse::<i64>().map_err(|_| doc_err(field, &format!("weight must be a number, but was [{s}]")))?
+        }
         other => return Err(doc_err(field, &format!("weight must be a number or string, but was [{other}]"))),
     };
     if !(0..=i64::from(i32::MAX)).contains(&weight) {
@@ -189,7 +195,9 @@ fn collect_inputs(field: &str, value: &Value, out: &mut Vec<Input>) -> Result<()
                         Value::String(s) => texts.push(s.clone()),
                         Value::Array(items) => {
                             for item in items {
-                                let s = item.as_str().ok_or_else(|| doc_err(field, "input array must have string values"))?;
+                                let s = item
+                                    .as_str()
+                                    .ok_or_else(|| doc_err(field, "input array must have string values"))?;
                                 texts.push(s.to_string());
                             }
                         }
@@ -197,10 +205,14 @@ fn collect_inputs(field: &str, value: &Value, out: &mut Vec<Input>) -> Result<()
                     },
                     "weight" => weight = parse_weight(field, v)?,
                     "contexts" => {
-                        contexts = Some(v.as_object().cloned().ok_or_else(|| doc_err(field, "contexts must be an object"))?)
+                        contexts =
+                            Some(v.as_object().cloned().ok_or_else(|| doc_err(field, "contexts must be an object"))?)
                     }
                     other => {
-                        return Err(doc_err(field, &format!("unknown field name [{other}], must be one of [input, weight, contexts]")))
+                        return Err(doc_err(
+                            field,
+                            &format!("unknown field name [{other}], must be one of [input, weight, contexts]"),
+                        ))
                     }
                 }
             }

@@ -14,7 +14,9 @@ use crate::geo::parse::parse_point;
 pub enum ContextKind {
     Category,
     /// The geohash length suggestions are indexed at.
-    Geo { precision: u8 },
+    Geo {
+        precision: u8,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -246,10 +248,18 @@ pub fn query_contexts(mappings: &[ContextMapping], given: Option<&Value>) -> Res
     for (name, value) in obj {
         let (i, mapping) = mappings.iter().enumerate().find(|(_, m)| &m.name == name).ok_or_else(|| {
             let names: Vec<&str> = mappings.iter().map(|m| m.name.as_str()).collect();
-            EngineError::IllegalArgument(format!("Unknown context name [{name}], must be one of [{}]", names.join(", ")))
+            EngineError::IllegalArgument(format!(
+                "Unknown context name [{name}], must be one of [{}]",
+                names.join(", ")
+            ))
         })?;
         let items = match value {
-            Value::Array(items) if !(matches!(mapping.kind, ContextKind::Geo { .. }) && crate::geo::parse::is_coordinate_array(items)) => items.clone(),
+            Value::Array(items)
+                if !(matches!(mapping.kind, ContextKind::Geo { .. })
+                    && crate::geo::parse::is_coordinate_array(items)) =>
+            {
+                items.clone()
+            }
             other => vec![other.clone()],
         };
         for item in items {
@@ -347,9 +357,11 @@ mod tests {
     fn geo_query_reaches_nearby_points() {
         let mappings = vec![ContextMapping { name: "l".into(), kind: ContextKind::Geo { precision: 6 }, path: None }];
         let q = query_contexts(&mappings, Some(&json!({"l": {"lat": 52.2263, "lon": 4.543}}))).unwrap();
-        let doc = index_contexts(&mappings, json!({"l": {"lat": 52.22, "lon": 4.53}}).as_object(), &|_| vec![]).unwrap();
+        let doc =
+            index_contexts(&mappings, json!({"l": {"lat": 52.22, "lon": 4.53}}).as_object(), &|_| vec![]).unwrap();
         assert!(q.iter().any(|c| doc[0][1..] == c.value));
-        let far = index_contexts(&mappings, json!({"l": {"lat": 53.31, "lon": 13.24}}).as_object(), &|_| vec![]).unwrap();
+        let far =
+            index_contexts(&mappings, json!({"l": {"lat": 53.31, "lon": 13.24}}).as_object(), &|_| vec![]).unwrap();
         assert!(!q.iter().any(|c| far[0][1..] == c.value));
     }
 }

@@ -65,10 +65,14 @@ impl SuggestRequest {
             for (key, value) in def {
                 match key.as_str() {
                     "text" | "prefix" => {
-                        text = Some(value.as_str().ok_or_else(|| parsing(format!("[{key}] must be a string")))?.to_string())
+                        text = Some(
+                            value.as_str().ok_or_else(|| parsing(format!("[{key}] must be a string")))?.to_string(),
+                        )
                     }
                     "regex" => {
-                        return Err(EngineError::IllegalArgument("[regex] completion suggestions are not supported".into()))
+                        return Err(EngineError::IllegalArgument(
+                            "[regex] completion suggestions are not supported".into(),
+                        ))
                     }
                     "term" | "phrase" | "completion" => {
                         if kind.is_some() {
@@ -85,16 +89,22 @@ impl SuggestRequest {
                 }
             }
             let kind = kind.ok_or_else(|| parsing(format!("suggestion [{name}] must have a suggester type")))?;
-            let text = text.or_else(|| global.clone()).ok_or_else(|| {
-                EngineError::IllegalArgument("The required text option is missing".into())
-            })?;
+            let text = text
+                .or_else(|| global.clone())
+                .ok_or_else(|| EngineError::IllegalArgument("The required text option is missing".into()))?;
             suggesters.push(Suggester { name: name.clone(), text, kind });
         }
         Ok(SuggestRequest { suggesters })
     }
 
     /// One index's answer: `{name: [entries]}` (`type#name` with `typed_keys`).
-    pub fn run(&self, handle: &IndexHandle, searcher: &Searcher, source: &SourceFilter, typed_keys: bool) -> Result<Value> {
+    pub fn run(
+        &self,
+        handle: &IndexHandle,
+        searcher: &Searcher,
+        source: &SourceFilter,
+        typed_keys: bool,
+    ) -> Result<Value> {
         let mut out = Map::new();
         for s in &self.suggesters {
             let entries = match &s.kind {
@@ -212,7 +222,8 @@ mod tests {
 
     #[test]
     fn merges_completion_options_by_score() {
-        let req = SuggestRequest::parse(&json!({"c": {"prefix": "d", "completion": {"field": "s", "size": 1}}})).unwrap();
+        let req =
+            SuggestRequest::parse(&json!({"c": {"prefix": "d", "completion": {"field": "s", "size": 1}}})).unwrap();
         let a = json!({"c": [{"text": "d", "offset": 0, "length": 1, "options": [{"text": "doc", "_score": 1.0}]}]});
         let b = json!({"c": [{"text": "d", "offset": 0, "length": 1, "options": [{"text": "dog", "_score": 2.0}]}]});
         let merged = req.merge(&[&a, &b], false);

@@ -32,7 +32,10 @@ fn illegal(reason: String) -> EngineError {
 }
 
 fn number(key: &str, value: &Value) -> Result<f64> {
-    value.as_f64().or_else(|| value.as_str().and_then(|s| s.parse().ok())).ok_or_else(|| illegal(format!("[{key}] must be a number")))
+    value
+        .as_f64()
+        .or_else(|| value.as_str().and_then(|s| s.parse().ok()))
+        .ok_or_else(|| illegal(format!("[{key}] must be a number")))
 }
 
 impl PhraseOptions {
@@ -72,7 +75,9 @@ impl PhraseOptions {
                 }
                 "direct_generator" => {
                     for def in value.as_array().into_iter().flatten() {
-                        let def = def.as_object().ok_or_else(|| illegal("[direct_generator] entries must be objects".into()))?;
+                        let def = def
+                            .as_object()
+                            .ok_or_else(|| illegal("[direct_generator] entries must be objects".into()))?;
                         let mut generator = TermOptions::defaults(String::new());
                         for (k, v) in def {
                             if matches!(k.as_str(), "pre_filter" | "post_filter") || !generator.set(k, v)? {
@@ -86,9 +91,13 @@ impl PhraseOptions {
                     }
                 }
                 other @ ("gram_size" | "smoothing" | "collate" | "force_unigrams") => {
-                    return Err(illegal(format!("[phrase] option [{other}] is not supported: only unigram models are built")))
+                    return Err(illegal(format!(
+                        "[phrase] option [{other}] is not supported: only unigram models are built"
+                    )))
                 }
-                other => return Err(EngineError::Parsing(format!("suggester[phrase] doesn't support field [{other}]"))),
+                other => {
+                    return Err(EngineError::Parsing(format!("suggester[phrase] doesn't support field [{other}]")))
+                }
             }
         }
         if out.field.is_empty() {
@@ -125,7 +134,8 @@ pub fn suggest(handle: &IndexHandle, searcher: &Searcher, opts: &PhraseOptions, 
     let mut slots: Vec<Vec<Choice>> = Vec::new();
     for (token, _, _) in &tokens {
         let freq = term::doc_freq(searcher, field, token)?;
-        let mut choices = vec![Choice { text: token.clone(), corrected: false, score: word(opts.real_word_error_likelihood, freq) }];
+        let mut choices =
+            vec![Choice { text: token.clone(), corrected: false, score: word(opts.real_word_error_likelihood, freq) }];
         for generator in &opts.generators {
             let (gen_field, _) = term::field_and_analyzer(handle, generator)?;
             for (candidate, similarity, freq) in term::candidates(searcher, gen_field, generator, token)? {
@@ -160,7 +170,11 @@ pub fn suggest(handle: &IndexHandle, searcher: &Searcher, opts: &PhraseOptions, 
                     .enumerate()
                     .map(|(i, &p)| {
                         let choice = &slots[i][p];
-                        if choice.corrected { format!("{pre}{}{post}", choice.text) } else { choice.text.clone() }
+                        if choice.corrected {
+                            format!("{pre}{}{post}", choice.text)
+                        } else {
+                            choice.text.clone()
+                        }
                     })
                     .collect::<Vec<_>>()
                     .join(&opts.separator)
@@ -185,7 +199,13 @@ pub fn suggest(handle: &IndexHandle, searcher: &Searcher, opts: &PhraseOptions, 
 }
 
 /// Every choice of one word per slot with at most `errors_left` corrections.
-fn enumerate(slots: &[Vec<Choice>], at: usize, errors_left: usize, picks: &mut Vec<usize>, out: &mut Vec<(Vec<usize>, f64)>) {
+fn enumerate(
+    slots: &[Vec<Choice>],
+    at: usize,
+    errors_left: usize,
+    picks: &mut Vec<usize>,
+    out: &mut Vec<(Vec<usize>, f64)>,
+) {
     if at == slots.len() {
         out.push((picks.clone(), 0.0));
         return;

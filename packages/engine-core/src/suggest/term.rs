@@ -200,7 +200,12 @@ pub fn suggest(handle: &IndexHandle, searcher: &Searcher, opts: &TermOptions, te
 }
 
 /// Lucene's `DirectSpellChecker.suggestSimilar` for one term.
-pub fn candidates(searcher: &Searcher, field: Field, opts: &TermOptions, term: &str) -> Result<Vec<(String, f32, u64)>> {
+pub fn candidates(
+    searcher: &Searcher,
+    field: Field,
+    opts: &TermOptions,
+    term: &str,
+) -> Result<Vec<(String, f32, u64)>> {
     let chars = term.chars().count();
     if chars < opts.min_word_length {
         return Ok(Vec::new());
@@ -231,7 +236,8 @@ pub fn candidates(searcher: &Searcher, field: Field, opts: &TermOptions, term: &
     let mut found: BTreeMap<String, (u8, u64)> = BTreeMap::new();
     for reader in searcher.segment_readers() {
         let index = reader.inverted_index(field).map_err(|e| EngineError::Internal(e.to_string()))?;
-        let mut stream = index.terms().search(&automaton).into_stream().map_err(|e| EngineError::Internal(e.to_string()))?;
+        let mut stream =
+            index.terms().search(&automaton).into_stream().map_err(|e| EngineError::Internal(e.to_string()))?;
         while stream.advance() {
             let key = stream.key();
             let Ok(candidate) = std::str::from_utf8(key) else { continue };
@@ -270,7 +276,9 @@ fn score(distance: StringDistance, term: &str, candidate: &str, edits: u8) -> f3
     let (a, b): (Vec<char>, Vec<char>) = (term.chars().collect(), candidate.chars().collect());
     match distance {
         StringDistance::Internal => 1.0 - f32::from(edits) / a.len().min(b.len()).max(1) as f32,
-        StringDistance::DamerauLevenshtein => 1.0 - edit_distance(&a, &b, true) as f32 / a.len().max(b.len()).max(1) as f32,
+        StringDistance::DamerauLevenshtein => {
+            1.0 - edit_distance(&a, &b, true) as f32 / a.len().max(b.len()).max(1) as f32
+        }
         StringDistance::Levenshtein => 1.0 - edit_distance(&a, &b, false) as f32 / a.len().max(b.len()).max(1) as f32,
     }
 }
@@ -301,8 +309,11 @@ pub fn render(entries: &[Corrections]) -> Value {
         entries
             .iter()
             .map(|e| {
-                let options: Vec<Value> =
-                    e.options.iter().map(|(text, score, freq)| json!({"text": text, "score": score, "freq": freq})).collect();
+                let options: Vec<Value> = e
+                    .options
+                    .iter()
+                    .map(|(text, score, freq)| json!({"text": text, "score": score, "freq": freq}))
+                    .collect();
                 json!({"text": e.text, "offset": e.offset, "length": e.length, "options": options})
             })
             .collect(),

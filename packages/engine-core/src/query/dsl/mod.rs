@@ -143,10 +143,40 @@ fn parse_query_at_depth(value: &Value) -> Result<QueryAst> {
 
 /// The query names the parser knows, for ES's "did you mean" hint.
 const QUERY_NAMES: [&str; 34] = [
-    "match_all", "match_none", "term", "terms", "range", "match", "bool", "match_phrase", "match_phrase_prefix",
-    "multi_match", "prefix", "wildcard", "regexp", "fuzzy", "exists", "ids", "constant_score", "dis_max", "boosting",
-    "knn", "function_score", "pinned", "match_bool_prefix", "combined_fields", "query_string", "simple_query_string",
-    "more_like_this", "nested", "terms_set", "script", "geo_distance", "geo_bounding_box", "span_term", "geo_shape",
+    "match_all",
+    "match_none",
+    "term",
+    "terms",
+    "range",
+    "match",
+    "bool",
+    "match_phrase",
+    "match_phrase_prefix",
+    "multi_match",
+    "prefix",
+    "wildcard",
+    "regexp",
+    "fuzzy",
+    "exists",
+    "ids",
+    "constant_score",
+    "dis_max",
+    "boosting",
+    "knn",
+    "function_score",
+    "pinned",
+    "match_bool_prefix",
+    "combined_fields",
+    "query_string",
+    "simple_query_string",
+    "more_like_this",
+    "nested",
+    "terms_set",
+    "script",
+    "geo_distance",
+    "geo_bounding_box",
+    "span_term",
+    "geo_shape",
 ];
 
 /// ES's hint after an unknown name: the known names more than 0.7 similar to it (Lucene's
@@ -173,7 +203,9 @@ fn did_you_mean(name: &str) -> String {
     match close.as_slice() {
         [] => String::new(),
         [(_, one)] => format!(" did you mean [{one}]?"),
-        many => format!(" did you mean any of {:?}?", many.iter().map(|(_, n)| *n).collect::<Vec<_>>()).replace('"', ""),
+        many => {
+            format!(" did you mean any of {:?}?", many.iter().map(|(_, n)| *n).collect::<Vec<_>>()).replace('"', "")
+        }
     }
 }
 
