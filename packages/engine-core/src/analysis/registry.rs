@@ -126,6 +126,13 @@ impl AnalysisSettings {
             out.char_filters.insert(name.clone(), CharFilter::from_definition(name, def)?);
         }
         for (name, def) in objects(root, "analyzer")? {
+            // These would change how every text field is indexed or searched; text fields
+            // here are always indexed with `standard`, so they are refused, not ignored.
+            if matches!(name.as_str(), "default" | "default_search" | "default_search_quoted") {
+                return Err(bad(format!(
+                    "analyzer [{name}] is not supported: text fields are analyzed with [standard]"
+                )));
+            }
             let analyzer = out.analyzer_from_definition(name, def)?;
             out.analyzers.insert(name.clone(), analyzer);
         }

@@ -25,7 +25,13 @@ pub struct PhraseOptions {
     pub separator: String,
     pub highlight: Option<(String, String)>,
     pub generators: Vec<TermOptions>,
+    /// `token_limit`: a text of more tokens gets no corrections, as in ES.
+    pub token_limit: usize,
 }
+
+/// Corrections per phrase this engine enumerates exhaustively (ES prunes a search instead):
+/// more is refused rather than cut short.
+const MAX_CORRECTIONS: f64 = 4.0;
 
 fn illegal(reason: String) -> EngineError {
     EngineError::IllegalArgument(reason)
@@ -50,18 +56,25 @@ impl PhraseOptions {
             separator: " ".into(),
             highlight: None,
             generators: Vec::new(),
+            token_limit: 10,
         };
         for (key, value) in body {
             match key.as_str() {
                 "field" => out.field = value.as_str().unwrap_or_default().to_string(),
                 "analyzer" => out.analyzer = value.as_str().map(str::to_string),
                 "size" => out.size = number(key, value)?.max(1.0) as usize,
-                "shard_size" | "token_limit" => {
+                "shard_size" => {
                     number(key, value)?;
                 }
+                "token_limit" => out.token_limit = number(key, value)?.max(1.0) as usize,
                 "real_word_error_likelihood" => out.real_word_error_likelihood = number(key, value)?,
                 "confidence" => out.confidence = number(key, value)?,
-                "max_errors" => out.max_errors = number(key, value)?,
+                "max_errors" => {
+                    out.max_errors = number(key, value)?;
+                    if out.max_errors > MAX_CORRECTIONS {
+                        return Err(illegal(format!("[max_errors] above [{MAX_CORRECTIONS}] is not supported")));
+                    }
+                }
                 "separator" => out.separator = value.as_str().unwrap_or(" ").to_string(),
                 "gram_size" if number(key, value)? == 1.0 => {}
                 "force_unigrams" if value.as_bool().is_some() => {}
@@ -145,6 +158,9 @@ pub fn suggest(handle: &IndexHandle, searcher: &Searcher, opts: &PhraseOptions, 
             }
         }
         slots.push(choices);
+    }
+    if tokens.len() > opts.token_limit {
+        slots.iter_mut().for_each(|c| c.truncate(1));
     }
     let input_score: f64 = slots.iter().map(|c| c[0].score).sum();
     let max_errors = if opts.max_errors >= 1.0 {
