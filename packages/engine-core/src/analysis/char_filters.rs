@@ -335,7 +335,7 @@ mod tests {
         let out = run(&f, "I'm :) ok");
         assert_eq!(out.text, "I'm _happy_ ok");
         assert_eq!(out.origin[out.text.len()], 9);
-        let def = json!({"type": "pattern_replace", "pattern": "(\\d+)-(?=\\d)", "replacement": "$1_"});
+        let def = json!({"type": "pattern_replace", "pattern": "(\\d+)-", "replacement": "${1}_"});
         let f = CharFilter::from_definition("p", def.as_object().unwrap()).unwrap();
         assert_eq!(run(&f, "123-456-789").text, "123_456_789");
     }

@@ -285,9 +285,9 @@ impl Shingle {
     }
 
     /// Lucene's `ShingleFilter`: at each position the unigram (if kept), then the shingles
-    /// starting there by growing size; a position gap (a removed stop word) is the filler.
+    /// starting there by growing size; a position gap (a removed stop word) is the filler, and
+    /// a shingle of fillers alone is not emitted.
     fn apply(&self, tokens: Vec<Tok>) -> Vec<Tok> {
-        // One slot per position from the first token, the filler where no token stands.
         let Some(first) = tokens.first().map(|t| t.position) else { return tokens };
         let mut slots: Vec<Option<&Tok>> = Vec::new();
         for tok in &tokens {
@@ -299,19 +299,20 @@ impl Shingle {
         }
         let mut out = Vec::new();
         let mut any_shingle = false;
-        for (i, slot) in slots.iter().enumerate() {
-            let Some(start) = slot else { continue };
-            if self.output_unigrams {
-                out.push((*start).clone());
+        for i in 0..slots.len() {
+            if let (Some(tok), true) = (slots[i], self.output_unigrams) {
+                out.push(tok.clone());
             }
             for size in self.min..=self.max {
                 if i + size > slots.len() {
                     break;
                 }
-                let Some(last) = slots[i + size - 1] else { continue };
+                let window = &slots[i..i + size];
+                let real: Vec<&Tok> = window.iter().flatten().copied().collect();
+                let (Some(head), Some(last)) = (real.first(), real.last()) else { continue };
                 let terms: Vec<&str> =
-                    slots[i..i + size].iter().map(|s| s.map_or(self.filler.as_str(), |t| t.term.as_str())).collect();
-                let mut tok = Tok::new(terms.join(&self.separator), start.start, last.end, start.position, "shingle");
+                    window.iter().map(|s| s.map_or(self.filler.as_str(), |t| t.term.as_str())).collect();
+                let mut tok = Tok::new(terms.join(&self.separator), head.start, last.end, first + i, "shingle");
                 tok.position_length = size;
                 out.push(tok);
                 any_shingle = true;
@@ -414,7 +415,7 @@ mod tests {
         assert_eq!(got, ["a", "a b", "b", "b c", "c"]);
         let stop = filter(json!({"type": "stop", "stopwords": ["b"]}));
         let got: Vec<String> = shingle.apply(stop.apply(toks(&["a", "b", "c"]))).into_iter().map(|t| t.term).collect();
-        assert_eq!(got, ["a", "a _", "c"]);
+        assert_eq!(got, ["a", "a _", "_ c", "c"]);
     }
 
     #[test]

@@ -347,10 +347,16 @@ mod tests {
 
     #[test]
     fn neighbours_surround_a_cell() {
-        let n = neighbours("u173z");
+        // One cell's width or height away (15 bits of each at 6 characters) is a neighbour.
+        let (lat, lon) = (52.2212, 4.5312);
+        let hash = geohash(lat, lon, 6);
+        let n = neighbours(&hash);
         assert_eq!(n.len(), 8);
-        assert!(n.contains(&"u17b8".to_string()));
-        assert!(!n.contains(&"u173z".to_string()));
+        assert!(!n.contains(&hash));
+        let (w, h) = (360.0 / 32768.0, 180.0 / 32768.0);
+        for (dlat, dlon) in [(h, 0.0), (-h, 0.0), (0.0, w), (0.0, -w), (h, w), (-h, -w)] {
+            assert!(n.contains(&geohash(lat + dlat, lon + dlon, 6)), "{dlat} {dlon}");
+        }
     }
 
     #[test]
