@@ -19,6 +19,7 @@ pub mod search;
 pub mod store;
 pub mod strict_json;
 pub mod suggest;
+pub mod wildcard;
 
 pub use engine::Engine;
 pub use error::{EngineError, Result};

@@ -2,7 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFORMANCE_RESULTS, readConformance } from '../src/scorecard/conformance.js';
+import {
+  CONFORMANCE_RESULTS,
+  REST_SUITE_RESULTS,
+  readConformance,
+  readRestSuite,
+} from '../src/scorecard/conformance.js';
 import { renderMarkdown } from '../src/scorecard/markdown.js';
 import { sampleCard } from './helpers/card.js';
 
@@ -44,5 +49,61 @@ describe('the conformance summary beside the verdicts', () => {
     expect(md).toContain('**9 of 12** differential cases as OpenSearch 2.19.1 does');
     expect(md).toContain('| scroll | 7 | 4 | 7 |');
     expect(md.indexOf('## Conformance')).toBeGreaterThan(md.indexOf('## Results'));
+  });
+
+  it("reads Elasticsearch's REST suite results committed beside it, whole and consistent", () => {
+    const { summary, note } = readRestSuite(REST_SUITE_RESULTS);
+    expect(note).toBeUndefined();
+    expect(summary?.suite).toBe('org.elasticsearch:rest-api-spec:7.10.2');
+    expect(summary?.tests).toBe(1335);
+    expect(summary?.byApi.reduce((n, a) => n + a.tests, 0)).toBe(summary?.tests);
+    expect(summary?.byApi.reduce((n, a) => n + a.candidatePass, 0)).toBe(summary?.candidatePass);
+    expect(summary?.candidatePass).toBeLessThanOrEqual(summary?.baselinePass ?? 0);
+    for (const e of summary?.excluded ?? []) expect(e.reason.length).toBeGreaterThan(40);
+    const dir = mkdtempSync(join(tmpdir(), 'everycell-restsuite-'));
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ summary: { tests: 'all' } }));
+    expect(readRestSuite(join(dir, 'bad.json')).note).toMatch(/REST suite results not read/);
+  });
+
+  it("SCORECARD.md shows Elasticsearch's REST tests by API, with what is left out and why", () => {
+    const card = sampleCard('a');
+    expect(renderMarkdown(card)).not.toContain("## Elasticsearch's REST API tests");
+    card.restSuite = {
+      suite: 'org.elasticsearch:rest-api-spec:7.10.2',
+      measuredAt: '2026-11-28',
+      baseline: 'OpenSearch 2.19.1',
+      tests: 10,
+      skipped: 1,
+      excluded: [
+        { apis: ['snapshot.*'], reason: 'a one-node engine keeps no snapshot repository', tests: 2 },
+      ],
+      baselinePass: 6,
+      candidatePass: 5,
+      candidateOnly: 0,
+      byApi: [
+        {
+          api: 'search',
+          tests: 8,
+          skipped: 1,
+          excluded: 0,
+          baselinePass: 6,
+          candidatePass: 5,
+          candidateOnly: 0,
+        },
+        {
+          api: 'snapshot.get',
+          tests: 2,
+          skipped: 0,
+          excluded: 2,
+          baselinePass: 0,
+          candidatePass: 0,
+          candidateOnly: 0,
+        },
+      ],
+    };
+    const md = renderMarkdown(card);
+    expect(md).toContain('the candidate passes **5 of the 6** tests OpenSearch 2.19.1 passes (83.3%)');
+    expect(md).toContain('| snapshot.* | 2 | a one-node engine keeps no snapshot repository |');
+    expect(md).toContain('| search | 8 | 6 | 5 | 1 | 0 |');
   });
 });

@@ -7,8 +7,9 @@ use serde_json::{json, Map, Value};
 use crate::error::{json_syntax_error, EngineError, Result};
 
 use super::aliases::{aliases_missing, AliasDef};
-use super::resolve::{glob, ResolveOptions};
+use super::resolve::ResolveOptions;
 use super::Engine;
+use crate::wildcard::glob;
 
 fn body_object(body: &[u8]) -> Result<Map<String, Value>> {
     if body.iter().all(u8::is_ascii_whitespace) {

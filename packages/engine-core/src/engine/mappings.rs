@@ -6,6 +6,7 @@ use serde_json::{json, Map, Value};
 use crate::error::{EngineError, Result};
 use crate::store::bulk::Indices;
 use crate::store::mapping_update::render;
+use crate::wildcard::glob;
 
 use super::resolve::ResolveOptions;
 use super::Engine;
@@ -34,15 +35,6 @@ fn leaf_names(def: &Value, prefix: &str, out: &mut Vec<String>) {
                 out.push(full.clone());
             }
             leaf_names(child, &full, out);
-        }
-    }
-}
-
-fn glob(pattern: &str, text: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == text,
-        Some((head, rest)) => {
-            text.starts_with(head) && (0..=text.len() - head.len()).any(|i| glob(rest, &text[head.len() + i..]))
         }
     }
 }

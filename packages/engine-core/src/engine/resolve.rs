@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{EngineError, Result};
 use crate::store::versioning::param_text;
+use crate::wildcard::glob;
 
 use super::Engine;
 
@@ -74,15 +75,6 @@ impl ResolveOptions {
             params.remove(key);
         }
         Ok(options)
-    }
-}
-
-pub(crate) fn glob(pattern: &str, text: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == text,
-        Some((head, rest)) => {
-            text.starts_with(head) && (0..=text.len() - head.len()).any(|i| glob(rest, &text[head.len() + i..]))
-        }
     }
 }
 

@@ -9,8 +9,9 @@ use crate::error::{json_syntax_error, EngineError, Result};
 use crate::store::settings::{insert_dotted, IndexSettings};
 use crate::store::versioning::param_text;
 
-use super::resolve::{glob, ResolveOptions};
+use super::resolve::ResolveOptions;
 use super::Engine;
+use crate::wildcard::glob;
 
 /// What `include_defaults` shows: the defaults of the settings this engine honours.
 fn defaults() -> Map<String, Value> {

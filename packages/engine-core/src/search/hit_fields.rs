@@ -12,6 +12,7 @@ use crate::date::{parse_date_value, DateFormat};
 use crate::error::{EngineError, Result, ShardCause};
 use crate::store::document::coerce_f64;
 use crate::store::mapping::{FieldMapping, FieldType, Mapping};
+use crate::wildcard::glob;
 
 struct Requested<'a> {
     field: &'a FieldMapping,
@@ -22,18 +23,6 @@ pub struct HitFields<'a> {
     mapping: &'a Mapping,
     docvalue: Vec<Requested<'a>>,
     source: Vec<Requested<'a>>,
-}
-
-fn glob(pattern: &str, name: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == name,
-        Some((head, tail)) => {
-            name.starts_with(head)
-                && (0..=name.len() - head.len())
-                    .filter(|i| name.is_char_boundary(head.len() + i))
-                    .any(|i| glob(tail, &name[head.len() + i..]))
-        }
-    }
 }
 
 fn expand<'a>(requests: &[FieldRequest], mapping: &'a Mapping, from_columns: bool) -> Result<Vec<Requested<'a>>> {

@@ -8,6 +8,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::{EngineError, Result};
+use crate::wildcard::glob;
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SourceFilter {
@@ -117,17 +118,6 @@ fn patterns(value: &Value) -> Option<Vec<String>> {
         Value::String(s) => Some(s.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect()),
         Value::Array(items) => items.iter().map(|v| v.as_str().map(str::to_string)).collect(),
         _ => None,
-    }
-}
-
-/// `*` matches any run of characters (dots included), everything else literally.
-fn glob(pattern: &str, text: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == text,
-        Some((head, rest)) => {
-            let Some(tail) = text.strip_prefix(head) else { return false };
-            (0..=tail.len()).filter(|i| tail.is_char_boundary(*i)).any(|i| glob(rest, &tail[i..]))
-        }
     }
 }
 

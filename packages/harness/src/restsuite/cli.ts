@@ -6,12 +6,13 @@
  * waiver in `restsuite/waivers.json` covers.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startCandidate } from '../engines/candidate.js';
 import { freePort, startOpenSearch } from '../engines/opensearch.js';
 import type { RunningEngine } from '../engines/types.js';
+import { defaultBaseRevision } from '../gate/baseBuild.js';
 import { REPO_ROOT } from '../repo.js';
 import type { Outcome } from './execute.js';
 import { ensureSuite, RESTSUITE_DIR, SUITE_VERSION } from './fetch.js';
@@ -36,9 +37,13 @@ with Maven) against the candidate and against OpenSearch, both started here unle
   --candidate-url URL     use a running candidate instead of starting one
   --baseline-url URL      use a running OpenSearch instead of starting one
   --baseline-from FILE    take OpenSearch's outcomes from an earlier run's report (no baseline run)
+  --candidate-only        run the candidate alone, judged on the committed results' OpenSearch
+                          passes (what the test command and the gate do); writes nothing
   --only API[,API...]     only these API folders (a trailing * matches a prefix); writes nothing
   --run-excluded          also run the left-out APIs' tests (shown, never counted)
-  --against REV           the floor is REV's committed results (default: the working tree's)
+  --against REV           also hold the candidate to REV's committed results (merge-base: the
+                          gate's base revision); the working tree's committed results always count
+  --summary FILE          append a markdown summary (a CI job summary)
   --no-write              do not rewrite restsuite/RESULTS.md and results.json
   --report FILE           every outcome with its reason (default .runs/restsuite/last-report.json)
   --verbose               print every failing test as it fails
@@ -60,6 +65,8 @@ function parse(argv: string[]) {
       'candidate-url': { type: 'string' },
       'baseline-url': { type: 'string' },
       'baseline-from': { type: 'string' },
+      'candidate-only': { type: 'boolean', default: false },
+      summary: { type: 'string' },
       only: { type: 'string' },
       'run-excluded': { type: 'boolean', default: false },
       against: { type: 'string' },
@@ -81,11 +88,13 @@ function readJson<T>(file: string): T | undefined {
   }
 }
 
-/** The floor: `rev`'s committed results, or the working tree's. */
+/** A floor: `rev`'s committed results (`merge-base`: the gate's base revision), or the working tree's. */
 function floorAt(rev: string | undefined): RestSuiteResults | undefined {
   if (!rev) return readJson<RestSuiteResults>(RESULTS_JSON);
+  const at = rev === 'merge-base' ? defaultBaseRevision() : rev;
+  if (!at) return undefined;
   try {
-    const text = execFileSync('git', ['show', `${rev}:packages/harness/restsuite/results.json`], {
+    const text = execFileSync('git', ['show', `${at}:packages/harness/restsuite/results.json`], {
       cwd: REPO_ROOT,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
@@ -111,7 +120,7 @@ async function startEngines(values: ReturnType<typeof parse>, stamp: string): Pr
         port: await freePort(),
       }),
     );
-  if (!values['baseline-url'] && !values['baseline-from'])
+  if (!values['baseline-url'] && !values['baseline-from'] && !values['candidate-only'])
     started.push(
       await startOpenSearch({
         dataDir: join(dir, 'baseline'),
@@ -135,7 +144,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const only = values.only?.split(',').filter(Boolean);
-  const write = !values['no-write'] && !only;
+  const write = !values['no-write'] && !only && !values['candidate-only'];
   const { apiDir, testDir } = await ensureSuite((line) => console.log(line));
   const specs = loadSpecs(apiDir);
   const exclusions = loadExclusions();
@@ -144,6 +153,13 @@ async function main(argv: string[]): Promise<number> {
   const prior = values['baseline-from'] ? readJson<Report>(values['baseline-from']) : undefined;
   if (values['baseline-from'] && !prior) {
     console.error(`conformance: cannot read ${values['baseline-from']}; run once without --baseline-from`);
+    return 2;
+  }
+  const committed = readJson<RestSuiteResults>(RESULTS_JSON);
+  if (values['candidate-only'] && !committed) {
+    console.error(
+      `conformance: --candidate-only needs the committed ${RESULTS_JSON}; run npm run conformance once`,
+    );
     return 2;
   }
 
@@ -198,7 +214,7 @@ async function main(argv: string[]): Promise<number> {
       const outcome = before.get(r.id);
       if (outcome) r.outcomes.baseline = outcome;
     }
-  }
+  } else if (values['candidate-only'] && committed) adoptCommittedBaseline(results, committed);
 
   const measuredAt = new Date().toISOString().slice(0, 10);
   const reportFile = values.report ?? LAST_REPORT;
@@ -216,30 +232,62 @@ async function main(argv: string[]): Promise<number> {
   console.log(`report: ${reportFile} (${((Date.now() - startedAt) / 1000).toFixed(0)} s)`);
 
   if (only) return 0;
-  const floor = floorAt(values.against);
   const waivers = readJson<{ waivers: Waiver[] }>(WAIVERS)?.waivers ?? [];
+  const floors: [string, RestSuiteResults | undefined][] = [['the committed results', committed]];
+  if (values.against) floors.push([values.against, floorAt(values.against)]);
   let exit = 0;
-  if (floor && engines.some((e) => e.side === 'candidate')) {
+  const lines: string[] = [];
+  for (const [name, floor] of floors) {
+    if (!floor) {
+      console.log(`no floor at ${name} (no results.json there)`);
+      continue;
+    }
     const check = checkFloor(tallied, floor, waivers, measuredAt);
     for (const w of check.waived) console.log(`waived: ${w.test} (${w.reason})`);
     if (check.gained.length > 0)
-      console.log(`the candidate now passes ${check.gained.length} more tests than the floor`);
+      console.log(`against ${name}: the candidate passes ${check.gained.length} more tests`);
+    lines.push(
+      `- against ${name}: ${check.lost.length} lost, ${check.waived.length} waived, ${check.gained.length} gained`,
+    );
     if (check.lost.length > 0) {
-      console.error(
-        `conformance: the candidate fails ${check.lost.length} test(s) it passed at ${values.against ?? 'the committed results'}:`,
-      );
+      console.error(`conformance: the candidate fails ${check.lost.length} test(s) it passed at ${name}:`);
       for (const id of check.lost)
         console.error(`  ${id}: ${tallied.candidateFails.find((f) => f.id === id)?.reason ?? 'fails'}`);
       console.error(`fix the engine, or waive a test in ${WAIVERS} with a reason and an expiry date`);
+      lines.push(...check.lost.map((id) => `  - lost \`${id}\``));
       exit = EXIT_LOST_TESTS;
     }
-  } else if (!floor) console.log('no floor to compare with (no committed results)');
+  }
+  if (values.summary) appendFileSync(values.summary, `${summaryMarkdown(tallied, lines)}\n`);
   if (write) {
     writeFileSync(RESULTS_JSON, `${JSON.stringify(tallied, null, 1)}\n`);
     writeFileSync(RESULTS_MD, renderMarkdown(tallied));
     console.log(`wrote ${RESULTS_JSON} and ${RESULTS_MD}`);
   }
   return exit;
+}
+
+/** Baseline outcomes for a candidate-only run: OpenSearch passed what the committed results say. */
+function adoptCommittedBaseline(results: TestResult[], committed: RestSuiteResults): void {
+  const passed = new Set(committed.baselinePasses);
+  for (const r of results) {
+    const candidate = r.outcomes.candidate;
+    if (!candidate || r.excluded) continue;
+    // A skip is decided by the runner from the test alone, so it is the same on both engines.
+    r.outcomes.baseline =
+      candidate.verdict === 'skip' ? candidate : { verdict: passed.has(r.id) ? 'pass' : 'fail' };
+  }
+}
+
+function summaryMarkdown(r: RestSuiteResults, floorLines: string[]): string {
+  const s = r.summary;
+  const share = s.baselinePass === 0 ? 0 : (100 * s.candidatePass) / s.baselinePass;
+  return [
+    "### Elasticsearch's REST API tests",
+    '',
+    `The candidate passes **${s.candidatePass} of the ${s.baselinePass}** tests ${s.baseline} passes (${share.toFixed(1)}%); ${s.excluded.reduce((n, e) => n + e.tests, 0)} tests left out by reasoned API groups.`,
+    ...floorLines,
+  ].join('\n');
 }
 
 function printTable(r: RestSuiteResults): void {

@@ -10,6 +10,8 @@ import type { Exclusion } from './suite.js';
 
 export interface RestSuiteResults {
   summary: RestSuiteSummary;
+  /** Ids of the counted tests OpenSearch passes (what a candidate-only run is judged on). */
+  baselinePasses: string[];
   /** Ids of the counted tests the candidate passes (the gate's floor). */
   candidatePasses: string[];
   /** Counted tests OpenSearch passes and the candidate fails, with the candidate's reason. */
@@ -43,6 +45,7 @@ export function summarise(
   meta: { measuredAt: string; baseline: string; suite: string },
 ): RestSuiteResults {
   const byApi = new Map<string, Tally>();
+  const baselinePasses: string[] = [];
   const candidatePasses: string[] = [];
   const candidateFails: { id: string; reason: string }[] = [];
   for (const r of results) {
@@ -61,6 +64,7 @@ export function summarise(
     }
     if (base?.verdict === 'pass') {
       t.baselinePass++;
+      baselinePasses.push(r.id);
       if (cand?.verdict === 'pass') {
         t.candidatePass++;
         candidatePasses.push(r.id);
@@ -87,7 +91,12 @@ export function summarise(
     candidateOnly: sum('candidateOnly'),
     byApi: apis,
   };
-  return { summary, candidatePasses: candidatePasses.sort(), candidateFails };
+  return {
+    summary,
+    baselinePasses: baselinePasses.sort(),
+    candidatePasses: candidatePasses.sort(),
+    candidateFails,
+  };
 }
 
 const pct = (n: number, d: number): string => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)}%`);

@@ -5,7 +5,7 @@ import { appendRun, historyPath, withHistory } from '../history/db.js';
 import { perRound } from '../model/settings.js';
 import { aaLine } from '../scorecard/aa.js';
 import { buildScorecard } from '../scorecard/build.js';
-import { readConformance } from '../scorecard/conformance.js';
+import { readConformance, readRestSuite } from '../scorecard/conformance.js';
 import { costCurveOf } from '../scorecard/costCurve.js';
 import type { Scorecard } from '../scorecard/schema.js';
 import { writeScorecard } from '../scorecard/write.js';
@@ -96,12 +96,17 @@ export async function finishRun(
       quiet,
       cpuMsPerSecond,
     }));
+  const phases = ctx.phases.list();
+  if (phases.length > 0) card.manifest.phases = phases;
   if (ctx.floor) card.floor = ctx.floor;
   // The suite's summary travels with the verdicts only for the candidate this checkout built.
   if (done.engines.candidate.pid !== undefined && !settings.aa) {
     const { summary, note } = readConformance();
     if (summary) card.conformance = summary;
     else if (note) done.log(note);
+    const rest = readRestSuite();
+    if (rest.summary) card.restSuite = rest.summary;
+    else if (rest.note) done.log(rest.note);
   }
   if (ctx.sweeps.length > 0) card.sweeps = ctx.sweeps;
   const curve = costCurveOf([...(done.earlierPasses ?? []), card]);

@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../repo.js';
-import type { ConformanceSummary } from './schema.js';
-import { conformanceSchema } from './validate.js';
+import type { ConformanceSummary, RestSuiteSummary } from './schema.js';
+import { conformanceSchema, restSuiteSchema } from './validate.js';
+
+/** Where `npm run conformance` commits Elasticsearch's REST suite results (its `summary` goes on cards). */
+export const REST_SUITE_RESULTS = join(REPO_ROOT, 'packages', 'harness', 'restsuite', 'results.json');
 
 /** Where the engine's differential conformance suite commits its summary. */
 export const CONFORMANCE_RESULTS = join(REPO_ROOT, 'packages', 'engine-napi', 'conformance', 'results.json');
@@ -25,4 +28,20 @@ export function readConformance(file = CONFORMANCE_RESULTS): { summary?: Conform
       note: `conformance summary not read: ${parsed.error.issues[0]?.message ?? 'invalid'} in ${file}`,
     };
   return { summary: raw as ConformanceSummary };
+}
+
+/** Elasticsearch's REST suite summary committed at this revision, or why there is none. */
+export function readRestSuite(file = REST_SUITE_RESULTS): { summary?: RestSuiteSummary; note?: string } {
+  let raw: unknown;
+  try {
+    raw = (JSON.parse(readFileSync(file, 'utf8')) as { summary?: unknown }).summary;
+  } catch (error) {
+    return { note: `no REST suite results (${(error as Error).message.split('\n')[0]})` };
+  }
+  const parsed = restSuiteSchema.safeParse(raw);
+  if (!parsed.success)
+    return {
+      note: `REST suite results not read: ${parsed.error.issues[0]?.message ?? 'invalid'} in ${file}`,
+    };
+  return { summary: raw as RestSuiteSummary };
 }

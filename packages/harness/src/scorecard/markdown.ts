@@ -228,6 +228,31 @@ function conformanceLines(card: Scorecard): string[] {
   ];
 }
 
+/** Elasticsearch's own REST API tests on both engines: the outside yardstick beside the project's cases. */
+function restSuiteLines(card: Scorecard): string[] {
+  const r = card.restSuite;
+  if (!r) return [];
+  const leftOut = r.excluded.reduce((n, e) => n + e.tests, 0);
+  const share = r.baselinePass === 0 ? 0 : (100 * r.candidatePass) / r.baselinePass;
+  return [
+    "## Elasticsearch's REST API tests",
+    '',
+    `Elasticsearch's own YAML suite (\`${r.suite}\`, ${num(r.tests, 0)} tests), run on both engines (measured ${r.measuredAt}): the candidate passes **${num(r.candidatePass, 0)} of the ${num(r.baselinePass, 0)}** tests ${r.baseline} passes (${share.toFixed(1)}%), and ${num(r.candidateOnly, 0)} that ${r.baseline} fails. ${num(r.skipped, 0)} skipped (a version range excluding 7.10.2, or a runner feature not implemented); ${num(leftOut, 0)} left out with their reasons (\`packages/harness/restsuite/RESULTS.md\` lists every test the candidate fails).`,
+    '',
+    '| Left out | Tests | Reason |',
+    '|---|---|---|',
+    ...r.excluded.map((e) => `| ${cell(e.apis.join(', '))} | ${e.tests} | ${cell(e.reason)} |`),
+    '',
+    '| API | Tests | OpenSearch passes | Candidate passes | Skipped | Left out |',
+    '|---|---|---|---|---|---|',
+    ...r.byApi.map(
+      (a) =>
+        `| ${cell(a.api)} | ${a.tests} | ${a.baselinePass} | ${a.candidatePass} | ${a.skipped} | ${a.excluded} |`,
+    ),
+    '',
+  ];
+}
+
 /** The regression check's table: each read row of this build against the merge-base build. */
 function baseLines(card: Scorecard): string[] {
   const base = card.manifest.base;
@@ -301,6 +326,7 @@ export function renderMarkdown(card: Scorecard): string {
     ...costCurveLines(card),
     ...coverageLines(card),
     ...conformanceLines(card),
+    ...restSuiteLines(card),
   ];
   const mismatches = card.rows.filter((r) => r.mismatch);
   if (mismatches.length > 0) {

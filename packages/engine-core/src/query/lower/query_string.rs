@@ -10,6 +10,7 @@ use crate::error::Result;
 use crate::query::ast::{BoolAst, Operator, QueryAst, RangeAst};
 use crate::query::ast::{QsLeaf, QsNode, QueryStringAst};
 use crate::store::mapping::FieldType;
+use crate::wildcard::glob;
 
 pub fn to_ast(qs: &QueryStringAst, ctx: &mut LowerContext) -> Result<QueryAst> {
     let mut ast = node(&qs.tree, qs, ctx)?;
@@ -68,15 +69,6 @@ fn resolve(fields: &[(String, f32)], ctx: &LowerContext) -> Vec<(String, f32, bo
         }
     }
     out
-}
-
-fn glob(pattern: &str, name: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == name,
-        Some((head, tail)) => {
-            name.starts_with(head) && (0..=name.len() - head.len()).any(|i| glob(tail, &name[head.len() + i..]))
-        }
-    }
 }
 
 fn leaf_query(
@@ -199,7 +191,7 @@ fn is_string_type(t: FieldType) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::glob;
+    use crate::wildcard::glob;
 
     #[test]
     fn field_patterns() {
