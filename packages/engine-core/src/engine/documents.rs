@@ -99,6 +99,7 @@ impl Indices for Engine {
         if mapping.total_fields() > limit {
             return Err(EngineError::IllegalArgument(format!("Limit of total fields [{limit}] has been exceeded")));
         }
+        current.settings.limits.check_mapping(&mapping)?;
         let next = Arc::new(current.with_mapping(mapping, update)?);
         self.shared.indices.write().unwrap_or_else(|p| p.into_inner()).insert(name.to_string(), next.clone());
         Ok(next)

@@ -6,6 +6,7 @@ pub mod aliases;
 mod delete_by_query;
 mod documents;
 mod indices;
+mod mapping_reads;
 mod mappings;
 mod msearch;
 mod multi_search;

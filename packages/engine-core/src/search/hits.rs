@@ -103,6 +103,7 @@ impl<'a> HitsRender<'a> {
             out.push_str(r#","_routing":"#);
             crate::store::index::push_json_str(out, routing);
         }
+        crate::store::ignored::push_ignored(&handle.mapping, &doc, out);
         if let Some(weight) = &self.explain {
             let reader = self.searcher.segment_reader(hit.address.segment_ord);
             if let Ok(explanation) = weight.explain(reader, hit.address.doc_id) {

@@ -68,6 +68,16 @@ impl Mapping {
                         spec.field_type.name()
                     )));
                 }
+                if let Some((param, from, to)) = existing.params.conflict(spec.params()) {
+                    return Err(illegal(format!(
+                        "Mapper for [{}] conflicts with existing mapper:\n\tCannot update parameter [{param}] from [{from}] to [{to}]",
+                        spec.name
+                    )));
+                }
+                let params = spec.params().clone();
+                if let Some(existing) = fields.get_mut(&spec.name) {
+                    existing.params = params;
+                }
                 continue;
             }
             // Positional names, as at creation; skip any name a field already has.
@@ -77,7 +87,7 @@ impl Mapping {
                 name = format!("f{next}");
             }
             next += 1;
-            let field = add_tantivy_field(&mut builder, &name, spec.field_type);
+            let field = add_tantivy_field(&mut builder, &name, spec.field_type, &spec.params);
             fields.insert(spec.name.clone(), spec.into_field(field));
         }
         let known = known_paths(&fields, &self.vectors, self.nested.as_ref());
@@ -100,7 +110,9 @@ impl Mapping {
 
     /// Whether `other` (an extension of this mapping) adds fields or changes dynamic options.
     pub fn differs_from(&self, other: &Mapping) -> bool {
-        self.fields.len() != other.fields.len() || format!("{:?}", self.dynamic) != format!("{:?}", other.dynamic)
+        self.fields.len() != other.fields.len()
+            || format!("{:?}", self.dynamic) != format!("{:?}", other.dynamic)
+            || self.fields.iter().zip(&other.fields).any(|((_, a), (_, b))| a.params != b.params)
     }
 }
 
@@ -110,7 +122,10 @@ pub fn merge_json(base: &mut Value, update: &Value) {
         (Value::Object(b), Value::Object(u)) => {
             for (key, value) in u {
                 match b.get_mut(key) {
-                    Some(existing) if existing.is_object() && value.is_object() => merge_json(existing, value),
+                    // A field's `meta` is replaced whole, as ES replaces it.
+                    Some(existing) if existing.is_object() && value.is_object() && key != "meta" => {
+                        merge_json(existing, value)
+                    }
                     _ => {
                         b.insert(key.clone(), value.clone());
                     }

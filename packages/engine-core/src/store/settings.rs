@@ -20,6 +20,8 @@ pub struct IndexSettings {
     pub given: Map<String, Value>,
     /// `index.similarity.*` (`query/similarity.rs`).
     pub similarity: crate::query::similarity::Similarities,
+    /// Request and document limits, and settings accepted without effect (`settings_limits.rs`).
+    pub limits: crate::store::settings_limits::IndexLimits,
 }
 
 /// Settings an open index may change (`PUT /{index}/_settings`).
@@ -44,6 +46,7 @@ impl Default for IndexSettings {
             total_fields_limit: 1000,
             given: Map::new(),
             similarity: Default::default(),
+            limits: Default::default(),
         }
     }
 }
@@ -127,6 +130,7 @@ impl IndexSettings {
                 similarity if similarity.starts_with("similarity.") => {
                     out.similarity.set(&similarity["similarity.".len()..], value)?
                 }
+                other if out.limits.apply(other, value)? => {}
                 other => {
                     return Err(EngineError::IllegalArgument(format!(
                         "unknown setting [index.{other}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings"
@@ -147,9 +151,13 @@ impl IndexSettings {
             return Err(EngineError::IllegalArgument("settings must be an object".into()));
         }
         flatten(changes, "", &mut flat);
-        let frozen: Vec<String> = flat.keys().filter(|k| !DYNAMIC.contains(&k.as_str())).cloned().collect();
+        let dynamic = |k: &str| DYNAMIC.contains(&k) || crate::store::settings_limits::DYNAMIC_LIMITS.contains(&k);
+        let frozen: Vec<String> = flat.keys().filter(|k| !dynamic(k)).cloned().collect();
         let known = |k: &str| {
-            IndexSettings::parse(&json!({ k: Value::Null })).is_ok() || k == "number_of_shards" || k == "codec"
+            IndexSettings::parse(&json!({ k: Value::Null })).is_ok()
+                || k == "number_of_shards"
+                || k == "codec"
+                || crate::store::settings_limits::is_setting(k)
         };
         if let Some(unknown) = frozen.iter().find(|k| !known(k)) {
             return Err(EngineError::IllegalArgument(format!(

@@ -37,6 +37,9 @@ pub struct LowerContext<'a> {
     pub scale: f32,
     /// The index searched, for queries on `_index` (`None`: such a query matches nothing).
     pub index_name: Option<&'a str>,
+    /// The index's `max_terms_count` and `max_regex_length` (`store/settings_limits.rs`).
+    pub max_terms_count: usize,
+    pub max_regex_length: usize,
 }
 
 impl<'a> LowerContext<'a> {

@@ -22,6 +22,7 @@ pub(crate) struct FieldSpec {
     nested: Option<usize>,
     similarity: Option<String>,
     ip: crate::ip::IpParams,
+    pub(crate) params: super::params::FieldParams,
 }
 
 /// What parsing `properties` collects: the fields and the nested object paths.
@@ -34,6 +35,10 @@ pub(crate) struct Parsed {
 }
 
 impl FieldSpec {
+    pub(crate) fn params(&self) -> &super::params::FieldParams {
+        &self.params
+    }
+
     pub(crate) fn into_field(self, field: Field) -> FieldMapping {
         FieldMapping {
             name: self.name,
@@ -45,6 +50,7 @@ impl FieldSpec {
             nested: self.nested,
             similarity: self.similarity,
             ip: self.ip,
+            params: self.params,
         }
     }
 }
@@ -121,12 +127,13 @@ fn parse_field(
         nested: scope,
         similarity: None,
         ip: crate::ip::IpParams::default(),
+        params: Default::default(),
     };
     let mut subfields = Vec::new();
     for (param, value) in def {
         match (param.as_str(), field_type) {
             ("type", _) => {}
-            ("format", FieldType::Date) => {
+            ("format", FieldType::Date | FieldType::Range(crate::range_field::RangeKind::Date)) => {
                 let text =
                     value.as_str().ok_or_else(|| mapper_err("Failed to parse mapping: [format] must be a string"))?;
                 spec.date_formats = parse_format_list(text).map_err(|e| {
@@ -156,9 +163,9 @@ fn parse_field(
                 }
             }
             // Accepted with ES defaults only: we always index and keep doc values.
-            ("index" | "doc_values" | "store" | "norms", _) => {}
-            ("analyzer" | "search_analyzer", FieldType::Text) if value == "standard" => {}
+            ("index" | "store" | "norms", _) => {}
             ("ignore_z_value", FieldType::GeoPoint) if value == true => {}
+            _ if spec.params.take(name, field_type, param, value)? => {}
             _ => {
                 return Err(mapper_err(&format!(
                     "Failed to parse mapping: unknown parameter [{param}] on mapper [{name}] of type [{type_name}]"
@@ -166,6 +173,7 @@ fn parse_field(
             }
         }
     }
+    spec.params.finish(name, field_type)?;
     out.specs.push(spec);
     for (sub_name, sub_def) in subfields {
         parse_field(&sub_name, source_path, &sub_def, scope, out, false)?;
