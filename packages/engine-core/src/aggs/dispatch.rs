@@ -227,7 +227,8 @@ fn check_field_type(
             ),
         ));
     }
-    let unsupported = ty == FieldType::Binary || (ty == FieldType::GeoPoint && !crate::geo::aggs::reads_geo(kind));
+    let unsupported = matches!(ty, FieldType::Binary | FieldType::Range(_))
+        || (ty == FieldType::GeoPoint && !crate::geo::aggs::reads_geo(kind));
     if unsupported || !agg.accepts(kind, ty) {
         return Err(EngineError::shard(
             ShardCause::IllegalArgument,

@@ -33,6 +33,9 @@ struct PreparedField {
     name: String,
     source_path: String,
     tokenized: bool,
+    /// Whether ES would re-analyze the text (the plain highlighter, or a field without
+    /// offsets), which `index.highlight.max_analyzed_offset` bounds (`analyzed_offset.rs`).
+    reanalyzes: bool,
     options: Resolved,
     query: FieldQuery,
 }
@@ -116,6 +119,7 @@ impl HighlightRequest {
                     name: fm.name.clone(),
                     source_path: fm.source_path.clone(),
                     tokenized: fm.field_type == FieldType::Text,
+                    reanalyzes: options.highlighter_type == "plain" || !fm.params.has_offsets(),
                     options: options.clone(),
                     query: field_query,
                 });
@@ -209,6 +213,8 @@ impl Highlighter {
         (!out.is_empty()).then(|| Value::Object(out).to_string())
     }
 }
+
+mod analyzed_offset;
 
 #[cfg(test)]
 mod tests;

@@ -185,7 +185,12 @@ pub fn interval(
 
 /// The intervals of one `_source` value of a range field: an object of ends, a CIDR block for
 /// `ip_range`, or an array of those; `null` holds none.
-pub fn parse_values(kind: RangeKind, value: &Value, formats: &[DateFormat], out: &mut Vec<(u128, u128)>) -> Result<(), String> {
+pub fn parse_values(
+    kind: RangeKind,
+    value: &Value,
+    formats: &[DateFormat],
+    out: &mut Vec<(u128, u128)>,
+) -> Result<(), String> {
     match value {
         Value::Null => Ok(()),
         Value::Array(items) => items.iter().try_for_each(|item| parse_values(kind, item, formats, out)),

@@ -144,6 +144,10 @@ impl<'a> HitsRender<'a> {
             out.push_str(r#","fields":"#);
             out.push_str(&fields.to_string());
         }
+        if let Some(highlighter) = &self.highlighter {
+            let limit = handle.settings.limits.highlight_max_analyzed_offset;
+            highlighter.check_analyzed_length(raw, limit, &handle.name, id)?;
+        }
         if let Some(fragments) = self.highlighter.as_ref().and_then(|h| h.render(raw)) {
             out.push_str(r#","highlight":"#);
             out.push_str(&fragments);

@@ -91,7 +91,7 @@ fn parse_one(v: &Value, spec: &SortSpec) -> Result<AfterValue> {
                 Value::String(s) if s == if high { "Infinity" } else { "-Infinity" } => AfterValue::Num(None),
                 _ => AfterValue::Num(Some(f64_key(as_f64(v).ok_or_else(bad)?))),
             },
-            FieldType::GeoPoint | FieldType::Binary => return Err(bad()),
+            FieldType::GeoPoint | FieldType::Binary | FieldType::Range(_) => return Err(bad()),
             FieldType::Boolean => AfterValue::Num(match v {
                 Value::Null => None,
                 Value::Bool(b) => Some(u64::from(*b)),

@@ -182,7 +182,7 @@ fn field_target(field: &str, unmapped_type: Option<&str>, mapping: &Mapping) -> 
             "can't sort on geo_point field without using specific sorting feature, like geo_distance",
         ));
     }
-    if fm.field_type == FieldType::Binary {
+    if matches!(fm.field_type, FieldType::Binary | FieldType::Range(_)) {
         return Err(EngineError::shard(ShardCause::IllegalArgument, "can't sort on binary field"));
     }
     // Text with fielddata sorts by its analyzed terms, which its column holds as a keyword's does.

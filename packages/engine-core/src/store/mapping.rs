@@ -194,6 +194,9 @@ pub struct Mapping {
     pub routing_field: Option<Field>,
     /// `_routing.required` of the mapping: every write and read must name a routing value.
     pub routing_required: bool,
+    /// Whether a field names an analyzer other than `standard` (`LowerContext::analyze` looks
+    /// it up only then).
+    pub custom_analyzers: bool,
     /// ES's `_ignored`: the fields whose malformed values a document's indexing skipped
     /// (`ignore_malformed`), indexed and stored. `None` for an index from before it existed.
     pub ignored_field: Option<Field>,
@@ -289,6 +292,7 @@ impl Mapping {
         let ignored_field = meta.ignored.then(|| builder.add_text_field(IGNORED_FIELD, exact_text() | STORED | FAST));
         let known = known_paths(&fields, &vectors, nested.as_ref());
         Mapping {
+            custom_analyzers: has_custom_analyzers(&fields),
             routing_field,
             ignored_field,
             routing_required: false,
@@ -316,6 +320,11 @@ impl Mapping {
         let prefix = format!("{path}.");
         self.fields.keys().any(|f| f.starts_with(&prefix))
     }
+}
+
+/// Whether any field analyzes queries with an analyzer other than the standard one.
+pub(crate) fn has_custom_analyzers(fields: &BTreeMap<String, FieldMapping>) -> bool {
+    fields.values().any(|fm| fm.params.query_analyzer().is_some_and(|a| a != "standard" && a != "default"))
 }
 
 /// The metadata fields an index's schema holds beyond those every index has: each was added
@@ -372,7 +381,7 @@ pub(crate) fn add_tantivy_field(
             let record = match params.index_options {
                 IndexOptions::Docs => IndexRecordOption::Basic,
                 IndexOptions::Freqs => IndexRecordOption::WithFreqs,
-                IndexOptions::Positions => IndexRecordOption::WithFreqsAndPositions,
+                IndexOptions::Positions | IndexOptions::Offsets => IndexRecordOption::WithFreqsAndPositions,
             };
             let indexing = TextFieldIndexing::default().set_tokenizer(&tokenizer).set_index_option(record);
             let options = TextOptions::default().set_indexing_options(indexing);

@@ -91,7 +91,8 @@ impl Mapping {
             fields.insert(spec.name.clone(), spec.into_field(field));
         }
         let known = known_paths(&fields, &self.vectors, self.nested.as_ref());
-        Ok(Mapping { fields, known, schema: builder.build(), dynamic: rules, ..self.clone() })
+        let custom_analyzers = crate::store::mapping::has_custom_analyzers(&fields);
+        Ok(Mapping { fields, known, custom_analyzers, schema: builder.build(), dynamic: rules, ..self.clone() })
     }
 
     /// Fields as ES counts them for `index.mapping.total_fields.limit`: every field and

@@ -34,6 +34,9 @@ pub(crate) fn exact_query(fm: &FieldMapping, value: &Value, ctx: &LowerContext) 
     if fm.field_type == FieldType::Ip {
         return Ok(crate::ip::query::block_query(fm.field, Some(crate::ip::query::term_block(value)?), ctx.scale));
     }
+    if let FieldType::Range(kind) = fm.field_type {
+        return crate::range_field::query::lower_term(fm, kind, value, ctx);
+    }
     let term = exact_term(fm, value)?;
     if matches!(fm.field_type, FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat) {
         // Column-only as well (`store/mapping.rs`): the one-point range reads the fast field.
@@ -83,6 +86,12 @@ pub(crate) fn exact_term(fm: &FieldMapping, value: &Value) -> Result<Term> {
             Term::from_field_f64(fm.field, stored_f64(fm, coerce_f64(value).ok_or_else(|| bad("not a number"))?))
         }
         FieldType::GeoPoint => unreachable!("refused above"),
+        FieldType::Range(_) => {
+            return Err(EngineError::shard(
+                ShardCause::QueryShard,
+                format!("failed to create query: [terms] queries are not supported on range field [{}]", fm.name),
+            ))
+        }
         FieldType::Binary => return Err(not_searchable()),
         FieldType::Date => Term::from_field_i64(
             fm.field,
@@ -162,7 +171,20 @@ pub(super) fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dy
     let Some(fm) = ctx.mapping.get(&r.field) else { return Ok(Box::new(EmptyQuery)) };
     let field = fm.field;
     crate::geo::query::refuse_range(fm)?;
+    if r.relation.is_some_and(|rel| rel != crate::query::ast::RangeRelation::Intersects)
+        && !matches!(fm.field_type, FieldType::Range(_) | FieldType::Date)
+    {
+        return Err(EngineError::shard(
+            ShardCause::QueryShard,
+            format!(
+                "failed to create query: [range] query does not support relation on field [{}] of type [{}]",
+                fm.name,
+                fm.field_type.name()
+            ),
+        ));
+    }
     let (lower, upper): (Bound<Term>, Bound<Term>) = match fm.field_type {
+        FieldType::Range(kind) => return crate::range_field::query::lower_range(fm, kind, r, ctx),
         FieldType::Ip => {
             let block = crate::ip::query::range_block(r.gt.as_ref(), r.gte.as_ref(), r.lt.as_ref(), r.lte.as_ref())?;
             return Ok(crate::ip::query::block_query(field, block, ctx.scale));

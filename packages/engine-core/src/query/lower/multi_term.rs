@@ -21,10 +21,7 @@ fn constant(query: Box<dyn Query>, ctx: &LowerContext) -> Box<dyn Query> {
 /// Analyzed tokens with their positions (a phrase keeps gaps where tokens were dropped).
 fn tokens(fm: &FieldMapping, text: &str, ctx: &mut LowerContext) -> Vec<(usize, Term)> {
     let mut out = Vec::new();
-    let mut stream = ctx.analyzer.token_stream(text);
-    while let Some(token) = stream.next() {
-        out.push((token.position, Term::from_field_text(fm.field, &token.text)));
-    }
+    ctx.analyze(fm.field, text, |token| out.push((token.position, Term::from_field_text(fm.field, &token.text))));
     out
 }
 

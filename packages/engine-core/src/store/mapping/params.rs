@@ -15,8 +15,10 @@ use crate::error::Result;
 pub enum IndexOptions {
     Docs,
     Freqs,
-    /// Positions (and `offsets`, which only highlighters read: ours re-analyzes the text).
     Positions,
+    /// Positions and offsets: our postings keep positions; the offsets only tell the
+    /// highlighter it need not re-analyze (`index.highlight.max_analyzed_offset`).
+    Offsets,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -36,6 +38,8 @@ pub struct FieldParams {
     pub scaling_factor: f64,
     /// `doc_values` (ES's default: true); only `binary` keeps a column when it is set.
     pub doc_values: bool,
+    /// `term_vector` with offsets: as `index_options: offsets`, for the highlighter's limit.
+    pub term_vector_offsets: bool,
 }
 
 impl Default for FieldParams {
@@ -49,6 +53,7 @@ impl Default for FieldParams {
             null_value: None,
             scaling_factor: 0.0,
             doc_values: true,
+            term_vector_offsets: false,
         }
     }
 }
@@ -97,7 +102,8 @@ impl FieldParams {
                 self.index_options = match value.as_str() {
                     Some("docs") => IndexOptions::Docs,
                     Some("freqs") => IndexOptions::Freqs,
-                    Some("positions" | "offsets") => IndexOptions::Positions,
+                    Some("positions") => IndexOptions::Positions,
+                    Some("offsets") => IndexOptions::Offsets,
                     _ => {
                         return Err(mapper_err(&format!(
                             "Failed to parse mapping: Unknown value [{}] for field [index_options] - accepted values are [positions, docs, offsets, freqs]",
@@ -119,6 +125,7 @@ impl FieldParams {
                     "with_positions_payloads",
                     "with_positions_offsets_payloads",
                 ];
+                self.term_vector_offsets = value.as_str().is_some_and(|v| v.contains("offsets"));
                 if !value.as_str().is_some_and(|v| KINDS.contains(&v)) {
                     return Err(mapper_err(&format!(
                         "Failed to parse mapping: Unknown value [{value}] for field [term_vector] - accepted values are [no, yes, with_positions, with_offsets, with_positions_offsets, with_positions_payloads, with_positions_offsets_payloads]"
@@ -186,6 +193,12 @@ impl FieldParams {
         }
         (self.scaling_factor != new.scaling_factor)
             .then(|| ("scaling_factor", self.scaling_factor.to_string(), new.scaling_factor.to_string()))
+    }
+
+    /// Whether the field's offsets are indexed (postings or term vectors), so ES's unified
+    /// highlighter reads them instead of re-analyzing the text.
+    pub fn has_offsets(&self) -> bool {
+        self.index_options == IndexOptions::Offsets || self.term_vector_offsets
     }
 
     /// The analyzer queries on the field analyze with (`search_analyzer`, else `analyzer`).
