@@ -92,7 +92,13 @@ impl Indices for Engine {
         let _one_at_a_time = self.mapping_updates.lock().unwrap_or_else(|p| p.into_inner());
         let current = self.get(name)?;
         let mapping = current.mapping.extend(update)?;
-        if !current.mapping.differs_from(&mapping) {
+        // A change only the mappings show (a field's `meta`) still gets a new handle.
+        let shown_changes = || {
+            let mut merged = current.mappings_json.clone();
+            crate::store::mapping_update::merge_json(&mut merged, update);
+            merged != current.mappings_json
+        };
+        if !current.mapping.differs_from(&mapping) && !shown_changes() {
             return Ok(current);
         }
         let limit = current.settings.total_fields_limit;

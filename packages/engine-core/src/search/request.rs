@@ -273,6 +273,10 @@ impl SearchRequest {
         if req.size != 0 {
             limits.check_script_fields(req.opts.script_fields.len()).map_err(shard_refusal)?;
         }
+        for rescorer in &req.opts.rescore {
+            let max_window = handle.settings.max_result_window;
+            limits.check_rescore_window(rescorer.window_size, max_window).map_err(shard_refusal)?;
+        }
         let window = req.from + req.size;
         if window > handle.settings.max_result_window {
             return Err(EngineError::shard(ShardCause::IllegalArgument, format!(

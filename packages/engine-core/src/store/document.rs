@@ -52,6 +52,10 @@ pub fn build_document(mapping: &Mapping, id: &str, source: &Value, raw: &[u8]) -
     if !source.is_object() {
         return Err(EngineError::DocumentParsing("failed to parse, document is empty or not an object".to_string()));
     }
+    // ES refuses a value at an alias's path: an alias is read through, never written.
+    if let Some(alias) = mapping.aliases.keys().find(|a| lookup(source, a).is_some()) {
+        return Err(EngineError::DocumentParsing(format!("Cannot write to a field alias [{alias}].")));
+    }
     let mut doc = TantivyDocument::default();
     doc.add_text(mapping.id_field, id);
     doc.add_bytes(mapping.source_field, raw);

@@ -15,6 +15,8 @@ use crate::store::dynamic::{DynamicRules, KnownPaths};
 
 pub(crate) mod params;
 pub(crate) mod properties;
+#[cfg(test)]
+mod types_tests;
 
 pub use params::{FieldParams, IndexOptions};
 use properties::mapper_err;
@@ -194,6 +196,8 @@ pub struct Mapping {
     pub routing_field: Option<Field>,
     /// `_routing.required` of the mapping: every write and read must name a routing value.
     pub routing_required: bool,
+    /// Field aliases: name -> the field it stands for (`get` resolves them).
+    pub aliases: BTreeMap<String, String>,
     /// Whether a field names an analyzer other than `standard` (`LowerContext::analyze` looks
     /// it up only then).
     pub custom_analyzers: bool,
@@ -257,7 +261,21 @@ impl Mapping {
         }
         let vectors = crate::knn::parse_vector_specs(mappings)?;
         rules.objects = std::mem::take(&mut parsed.object_dynamic);
-        Ok(Mapping { routing_required, ..Self::build(parsed, vectors, rules, meta) })
+        let mapping = Mapping { routing_required, ..Self::build(parsed, vectors, rules, meta) };
+        mapping.check_aliases()?;
+        Ok(mapping)
+    }
+
+    /// Every alias must name a concrete field (not an object, not another alias), as ES checks.
+    pub(crate) fn check_aliases(&self) -> Result<()> {
+        for (name, path) in &self.aliases {
+            if !self.fields.contains_key(path) {
+                return Err(mapper_err(&format!(
+                    "Failed to parse mapping: Invalid [path] value [{path}] for field alias [{name}]: an alias must refer to an existing field in the mappings."
+                )));
+            }
+        }
+        Ok(())
     }
 
     fn build(
@@ -266,7 +284,7 @@ impl Mapping {
         dynamic: DynamicRules,
         meta: MetaFields,
     ) -> Mapping {
-        let Parsed { specs, nested: nested_paths, .. } = parsed;
+        let Parsed { specs, nested: nested_paths, aliases, .. } = parsed;
         let mut builder = SchemaBuilder::new();
         let id_field = builder.add_text_field(ID_FIELD, exact_text() | STORED | FAST);
         let source_field = builder.add_bytes_field(SOURCE_FIELD, STORED);
@@ -290,8 +308,9 @@ impl Mapping {
         let routing_field = meta.routing.then(|| builder.add_text_field(ROUTING_FIELD, exact_text() | STORED));
         // After `_routing`, for the same reason.
         let ignored_field = meta.ignored.then(|| builder.add_text_field(IGNORED_FIELD, exact_text() | STORED | FAST));
-        let known = known_paths(&fields, &vectors, nested.as_ref());
+        let known = known_paths(&fields, &vectors, nested.as_ref(), &aliases);
         Mapping {
+            aliases,
             custom_analyzers: has_custom_analyzers(&fields),
             routing_field,
             ignored_field,
@@ -310,8 +329,13 @@ impl Mapping {
         }
     }
 
+    /// A field by name, or the field an alias of that name stands for.
     pub fn get(&self, name: &str) -> Option<&FieldMapping> {
-        self.fields.get(name)
+        match self.fields.get(name) {
+            Some(fm) => Some(fm),
+            None if !self.aliases.is_empty() => self.aliases.get(name).and_then(|path| self.fields.get(path)),
+            None => None,
+        }
     }
 
     /// Whether `path` is an object holding mapped fields (what a `nested` request names
@@ -358,9 +382,17 @@ pub(crate) fn known_paths(
     fields: &BTreeMap<String, FieldMapping>,
     vectors: &BTreeMap<String, crate::knn::VectorField>,
     nested: Option<&NestedFields>,
+    aliases: &BTreeMap<String, String>,
 ) -> KnownPaths {
     let nested_paths = nested.into_iter().flat_map(|n| n.paths.iter().map(|p| p.path.as_str()));
-    KnownPaths::new(fields.keys().map(String::as_str).chain(vectors.keys().map(String::as_str)).chain(nested_paths))
+    KnownPaths::new(
+        fields
+            .keys()
+            .map(String::as_str)
+            .chain(vectors.keys().map(String::as_str))
+            .chain(nested_paths)
+            .chain(aliases.keys().map(String::as_str)),
+    )
 }
 
 /// The tantivy field an ES field type is stored in.

@@ -90,9 +90,21 @@ impl Mapping {
             let field = add_tantivy_field(&mut builder, &name, spec.field_type, &spec.params);
             fields.insert(spec.name.clone(), spec.into_field(field));
         }
-        let known = known_paths(&fields, &self.vectors, self.nested.as_ref());
+        let mut aliases = self.aliases.clone();
+        aliases.extend(std::mem::take(&mut parsed.aliases));
+        let known = known_paths(&fields, &self.vectors, self.nested.as_ref(), &aliases);
         let custom_analyzers = crate::store::mapping::has_custom_analyzers(&fields);
-        Ok(Mapping { fields, known, custom_analyzers, schema: builder.build(), dynamic: rules, ..self.clone() })
+        let next = Mapping {
+            fields,
+            known,
+            aliases,
+            custom_analyzers,
+            schema: builder.build(),
+            dynamic: rules,
+            ..self.clone()
+        };
+        next.check_aliases()?;
+        Ok(next)
     }
 
     /// Fields as ES counts them for `index.mapping.total_fields.limit`: every field and
@@ -106,13 +118,14 @@ impl Mapping {
                 path = parent;
             }
         }
-        self.fields.len() + self.vectors.len() + objects.len()
+        self.fields.len() + self.vectors.len() + objects.len() + self.aliases.len()
     }
 
     /// Whether `other` (an extension of this mapping) adds fields or changes dynamic options.
     pub fn differs_from(&self, other: &Mapping) -> bool {
         self.fields.len() != other.fields.len()
             || format!("{:?}", self.dynamic) != format!("{:?}", other.dynamic)
+            || self.aliases != other.aliases
             || self.fields.iter().zip(&other.fields).any(|((_, a), (_, b))| a.params != b.params)
     }
 }

@@ -28,6 +28,10 @@ pub struct IndexLimits {
     pub nested_fields_limit: usize,
     /// `index.mapping.depth.limit`: how deep objects may nest in a mapping.
     pub depth_limit: usize,
+    /// `index.max_rescore_window`: a rescorer's `window_size` (`None`: `index.max_result_window`).
+    pub max_rescore_window: Option<usize>,
+    /// `index.max_slices_per_scroll`: slices one sliced scroll may ask for.
+    pub max_slices_per_scroll: usize,
 }
 
 impl Default for IndexLimits {
@@ -42,12 +46,14 @@ impl Default for IndexLimits {
             nested_objects_limit: 10_000,
             nested_fields_limit: 50,
             depth_limit: 20,
+            max_rescore_window: None,
+            max_slices_per_scroll: 1024,
         }
     }
 }
 
 /// The limits an open index may change (`PUT /{index}/_settings`), as in ES.
-pub const DYNAMIC_LIMITS: [&str; 9] = [
+pub const DYNAMIC_LIMITS: [&str; 11] = [
     "max_docvalue_fields_search",
     "max_script_fields",
     "max_terms_count",
@@ -57,6 +63,8 @@ pub const DYNAMIC_LIMITS: [&str; 9] = [
     "mapping.nested_objects.limit",
     "mapping.nested_fields.limit",
     "mapping.depth.limit",
+    "max_rescore_window",
+    "max_slices_per_scroll",
 ];
 
 /// Whether `key` (without `index.`) is one of the settings this file takes.
@@ -80,6 +88,11 @@ impl IndexLimits {
             "mapping.nested_objects.limit" => &mut self.nested_objects_limit,
             "mapping.nested_fields.limit" => &mut self.nested_fields_limit,
             "mapping.depth.limit" => &mut self.depth_limit,
+            "max_slices_per_scroll" => &mut self.max_slices_per_scroll,
+            "max_rescore_window" => {
+                self.max_rescore_window = Some(bounded(key, value, 1)?);
+                return Ok(true);
+            }
             _ => return accepted_without_effect(key, value),
         };
         // ES's minimums: the mapping limits and max_terms_count take 0 (nothing allowed) too,
@@ -109,6 +122,18 @@ impl IndexLimits {
             return Err(EngineError::IllegalArgument(format!(
                 "Trying to retrieve too many script_fields. Must be less than or equal to: [{}] but was [{count}]. This limit can be set by changing the [index.max_script_fields] index level setting.",
                 self.max_script_fields
+            )));
+        }
+        Ok(())
+    }
+
+    /// A rescorer's `window_size` against `index.max_rescore_window` (by default the index's
+    /// `max_result_window`, as in ES).
+    pub fn check_rescore_window(&self, window: usize, max_result_window: usize) -> Result<()> {
+        let limit = self.max_rescore_window.unwrap_or(max_result_window);
+        if window > limit {
+            return Err(EngineError::IllegalArgument(format!(
+                "Rescore window [{window}] is too large. It must be less than [{limit}]. This prevents allocating massive heaps for storing the results to be rescored. This limit can be set by changing the [index.max_rescore_window] index level setting."
             )));
         }
         Ok(())
@@ -254,5 +279,8 @@ mod tests {
         assert!(err.contains("Must be less than or equal to: [2] but was [3]"), "{err}");
         assert!(l.check_script_fields(3).unwrap_err().to_string().contains("[index.max_script_fields]"));
         assert!(l.check_analyze_tokens(10_001).is_err());
+        assert!(l.check_rescore_window(10_000, 10_000).is_ok());
+        let err = l.check_rescore_window(10_001, 10_000).unwrap_err().to_string();
+        assert!(err.starts_with("Rescore window [10001] is too large. It must be less than [10000]."), "{err}");
     }
 }

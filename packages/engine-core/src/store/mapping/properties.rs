@@ -32,6 +32,8 @@ pub(crate) struct Parsed {
     pub(crate) nested: Vec<NestedPath>,
     /// `dynamic` set on objects, by path.
     pub(crate) object_dynamic: BTreeMap<String, Dynamic>,
+    /// Field aliases (`type: alias`): name -> the path of the field it stands for.
+    pub(crate) aliases: BTreeMap<String, String>,
 }
 
 impl FieldSpec {
@@ -64,7 +66,11 @@ pub(crate) fn parse_properties(value: &Value, prefix: &str, scope: Option<usize>
         value.as_object().ok_or_else(|| mapper_err("Failed to parse mapping: [properties] must be an object"))?;
     for (name, def) in props {
         if name.is_empty() {
-            return Err(mapper_err("Failed to parse mapping: field name cannot be an empty string"));
+            return Err(EngineError::MapperParsingCaused {
+                reason: "Failed to parse mapping: name cannot be empty string".into(),
+                cause_type: "illegal_argument_exception",
+                cause_reason: "name cannot be empty string".into(),
+            });
         }
         let full = if prefix.is_empty() { name.clone() } else { format!("{prefix}.{name}") };
         let def = def.as_object().ok_or_else(|| {
@@ -112,6 +118,9 @@ fn parse_field(
         }
         return Ok(());
     }
+    if type_name == "alias" {
+        return parse_alias(name, def, scope, out);
+    }
     if type_name == "nested" && allow_subfields {
         return parse_nested(name, def, scope, out);
     }
@@ -129,6 +138,8 @@ fn parse_field(
         ip: crate::ip::IpParams::default(),
         params: Default::default(),
     };
+    // ES keeps no doc values for binary fields unless asked.
+    spec.params.doc_values = field_type != FieldType::Binary;
     let mut subfields = Vec::new();
     for (param, value) in def {
         match (param.as_str(), field_type) {
@@ -178,6 +189,33 @@ fn parse_field(
     for (sub_name, sub_def) in subfields {
         parse_field(&sub_name, source_path, &sub_def, scope, out, false)?;
     }
+    Ok(())
+}
+
+/// A field alias: `{"type": "alias", "path": "<field>"}`; the target is checked once every
+/// field is known (`Mapping::check_aliases`).
+fn parse_alias(name: &str, def: &Map<String, Value>, scope: Option<usize>, out: &mut Parsed) -> Result<()> {
+    let mut path = None;
+    for (param, value) in def {
+        match (param.as_str(), value) {
+            ("type", _) => {}
+            ("path", Value::String(p)) => path = Some(p.clone()),
+            _ => {
+                return Err(mapper_err(&format!(
+                    "Failed to parse mapping: unknown parameter [{param}] on mapper [{name}] of type [alias]"
+                )))
+            }
+        }
+    }
+    let path = path.ok_or_else(|| {
+        mapper_err(&format!("Failed to parse mapping: The [path] property must be specified for field [{name}]."))
+    })?;
+    if scope.is_some() {
+        return Err(mapper_err(&format!(
+            "Failed to parse mapping: field alias [{name}] inside a [nested] object is not supported"
+        )));
+    }
+    out.aliases.insert(name.to_string(), path);
     Ok(())
 }
 
