@@ -92,6 +92,18 @@ impl HighlightRequest {
                         return Err(EngineError::shard(ShardCause::IllegalArgument, format!("unknown highlighter type [{other}] for the field [{}]", fm.name)))
                     }
                 }
+                // The highlighter analyzes with the standard analyzer: a field analyzed with
+                // another would show different fragments than ES, so it is refused (or skipped
+                // by a pattern) until the highlighter analyzes per field.
+                if let Some(other) = fm.params.query_analyzer().filter(|a| *a != "standard" && *a != "default") {
+                    if wildcard {
+                        continue;
+                    }
+                    return Err(EngineError::shard(
+                        ShardCause::IllegalArgument,
+                        format!("highlighting field [{}] analyzed with [{other}] is not supported", fm.name),
+                    ));
+                }
                 if options.boundary_scanner == "chars" {
                     return Err(EngineError::shard(
                         ShardCause::IllegalArgument,
