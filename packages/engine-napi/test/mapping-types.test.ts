@@ -7,8 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, req } from './server-process.js';
-import { startServer } from './server-process.js';
+import { type RunningServer, req, startServer } from './server-process.js';
 
 let server: RunningServer;
 let dataDir: string;
@@ -53,7 +52,10 @@ describe('binary and reduced-precision numbers', () => {
   });
 
   it('stores half floats and scaled floats as ES reads them back', async () => {
-    const agg = await search('nums', { size: 0, aggs: { h: { max: { field: 'half' } }, p: { min: { field: 'price' } } } });
+    const agg = await search('nums', {
+      size: 0,
+      aggs: { h: { max: { field: 'half' } }, p: { min: { field: 'price' } } },
+    });
     expect(agg.json.aggregations.h.value).toBe(2048);
     expect(agg.json.aggregations.p.value).toBe(1.23);
     expect(await total('nums', { term: { half: 0.1 } })).toBe(1);
@@ -61,14 +63,18 @@ describe('binary and reduced-precision numbers', () => {
   });
 
   it('refuses scaled_float without its factor', async () => {
-    const refused = await req(server.url, 'PUT', '/nofactor', { mappings: { properties: { p: { type: 'scaled_float' } } } });
+    const refused = await req(server.url, 'PUT', '/nofactor', {
+      mappings: { properties: { p: { type: 'scaled_float' } } },
+    });
     expect([refused.status, refused.json.error.type]).toEqual([400, 'mapper_parsing_exception']);
   });
 });
 
 describe('range fields', () => {
   beforeAll(async () => {
-    const mappings = { properties: { r: { type: 'integer_range' }, d: { type: 'date_range' }, ip: { type: 'ip_range' } } };
+    const mappings = {
+      properties: { r: { type: 'integer_range' }, d: { type: 'date_range' }, ip: { type: 'ip_range' } },
+    };
     await req(server.url, 'PUT', '/ranges', { mappings });
     const docs: [string, unknown][] = [
       ['1', { r: { gte: 1, lte: 5 }, ip: '10.0.0.0/8' }],
@@ -100,7 +106,12 @@ describe('text parameters', () => {
     const mappings = {
       properties: {
         body: { type: 'text', fielddata: true },
-        ws: { type: 'text', analyzer: 'whitespace', term_vector: 'with_positions_offsets', meta: { unit: 'words' } },
+        ws: {
+          type: 'text',
+          analyzer: 'whitespace',
+          term_vector: 'with_positions_offsets',
+          meta: { unit: 'words' },
+        },
       },
     };
     expect((await req(server.url, 'PUT', '/texts', { mappings })).status).toBe(200);
@@ -110,7 +121,12 @@ describe('text parameters', () => {
 
   it('aggregates and sorts text with fielddata by its analyzed terms', async () => {
     const terms = await search('texts', { size: 0, aggs: { t: { terms: { field: 'body' } } } });
-    expect(terms.json.aggregations.t.buckets.map((b: { key: string }) => b.key)).toEqual(['brown', 'dog', 'fox', 'lazy']);
+    expect(terms.json.aggregations.t.buckets.map((b: { key: string }) => b.key)).toEqual([
+      'brown',
+      'dog',
+      'fox',
+      'lazy',
+    ]);
     const sorted = await search('texts', { sort: [{ body: 'asc' }] });
     expect(sorted.json.hits.hits.map((h: { _id: string }) => h._id)).toEqual(['1', '2']);
     const refused = await search('texts', { sort: ['ws'] });
@@ -125,7 +141,9 @@ describe('text parameters', () => {
   });
 
   it('refuses analyzers it does not have and changes of a fixed parameter', async () => {
-    const unknown = await req(server.url, 'PUT', '/texts2', { mappings: { properties: { t: { type: 'text', analyzer: 'klingon' } } } });
+    const unknown = await req(server.url, 'PUT', '/texts2', {
+      mappings: { properties: { t: { type: 'text', analyzer: 'klingon' } } },
+    });
     expect(unknown.status).toBe(400);
     const change = await req(server.url, 'PUT', '/texts/_mapping', { properties: { ws: { type: 'text' } } });
     expect([change.status, change.json.error.type]).toEqual([400, 'illegal_argument_exception']);
@@ -136,7 +154,9 @@ describe('ignore_malformed and limits', () => {
   it('skips malformed values and lists the fields in _ignored', async () => {
     const mappings = { properties: { n: { type: 'integer', ignore_malformed: true }, d: { type: 'date' } } };
     await req(server.url, 'PUT', '/lenient', { mappings });
-    expect((await req(server.url, 'PUT', '/lenient/_doc/1?refresh=true', { n: 'x', d: '2020-01-01' })).status).toBe(201);
+    expect(
+      (await req(server.url, 'PUT', '/lenient/_doc/1?refresh=true', { n: 'x', d: '2020-01-01' })).status,
+    ).toBe(201);
     expect(await total('lenient', { term: { _ignored: 'n' } })).toBe(1);
     expect(await total('lenient', { exists: { field: '_ignored' } })).toBe(1);
     const hit = (await search('lenient', {})).json.hits.hits[0];
@@ -146,7 +166,10 @@ describe('ignore_malformed and limits', () => {
 
   it('enforces per-index request limits', async () => {
     const settings = { 'index.max_docvalue_fields_search': 1, 'index.max_terms_count': 2 };
-    await req(server.url, 'PUT', '/limited', { settings, mappings: { properties: { k: { type: 'keyword' } } } });
+    await req(server.url, 'PUT', '/limited', {
+      settings,
+      mappings: { properties: { k: { type: 'keyword' } } },
+    });
     const dv = await search('limited', { docvalue_fields: ['a', 'b'] });
     expect(JSON.stringify(dv.json)).toContain('Trying to retrieve too many docvalue_fields');
     const terms = await search('limited', { query: { terms: { k: ['a', 'b', 'c'] } } });
