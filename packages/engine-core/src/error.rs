@@ -24,6 +24,10 @@ pub enum EngineError {
     /// compile or to run ("failed to execute script", the `script_exception` as the cause).
     #[error("{reason}")]
     IllegalArgumentCaused { reason: String, cause_type: &'static str, cause_reason: String },
+    /// A `mapper_parsing_exception` with a `caused_by`: a mapping refused for an argument ES's
+    /// parser rejects (an empty field name), as ES wraps its `IllegalArgumentException`.
+    #[error("{reason}")]
+    MapperParsingCaused { reason: String, cause_type: &'static str, cause_reason: String },
     /// Jackson's errors for JSON that is not well-formed: truncated, or a bad token.
     #[error("{0}")]
     JsonEof(String),
@@ -151,6 +155,7 @@ impl EngineError {
             EngineError::JsonParse(_) => ("json_parse_exception", 400),
             EngineError::ParseCaused { .. } => ("parse_exception", 400),
             EngineError::IllegalArgumentCaused { .. } => ("illegal_argument_exception", 400),
+            EngineError::MapperParsingCaused { .. } => ("mapper_parsing_exception", 400),
             EngineError::IndexNotFound(_) | EngineError::RequireAlias(_) => ("index_not_found_exception", 404),
             EngineError::IndexAlreadyExists(_) => ("resource_already_exists_exception", 400),
             EngineError::InvalidIndexName { .. } => ("invalid_index_name_exception", 400),
@@ -263,7 +268,8 @@ impl EngineError {
         error["root_cause"] = json!([cause]);
         if let EngineError::XContentParseCaused { cause_type, cause_reason, .. }
         | EngineError::ParseCaused { cause_type, cause_reason, .. }
-        | EngineError::IllegalArgumentCaused { cause_type, cause_reason, .. } = self
+        | EngineError::IllegalArgumentCaused { cause_type, cause_reason, .. }
+        | EngineError::MapperParsingCaused { cause_type, cause_reason, .. } = self
         {
             error["caused_by"] = json!({ "type": cause_type, "reason": cause_reason });
         }

@@ -370,10 +370,16 @@ impl NativeEngine {
         reply(|| self.engine.put_mapping(&index, &body))
     }
 
-    /// `GET /{index}/_mapping/field/{fields}`.
+    /// `GET [/{index}]/_mapping/field/{fields}`.
     #[napi]
-    pub fn get_field_mapping(&self, index: String, fields: String) -> Reply {
-        reply(|| self.engine.get_field_mapping(&index, &fields))
+    pub fn get_field_mapping(&self, index: String, fields: String, params: String) -> Reply {
+        reply(|| self.engine.get_field_mapping(&index, &fields, &params_map(&params)?))
+    }
+
+    /// `GET [/{index}]/_mapping`.
+    #[napi]
+    pub fn get_mapping(&self, index: String, params: String) -> Reply {
+        reply(|| self.engine.get_mapping(&index, &params_map(&params)?))
     }
 
     /// `DELETE /{index}` (`ignore_unavailable` skips missing names).

@@ -90,8 +90,12 @@ export class Engine {
     return this.#native.putMapping(index, body);
   }
 
-  getFieldMapping(index: string, fields: string): Reply {
-    return this.#native.getFieldMapping(index, fields);
+  getFieldMapping(index: string, fields: string, params: Record<string, string>): Reply {
+    return this.#native.getFieldMapping(index, fields, paramsJson(params));
+  }
+
+  getMapping(index: string, params: Record<string, string>): Reply {
+    return this.#native.getMapping(index, paramsJson(params));
   }
 
   deleteIndex(index: string, params: Record<string, string> = {}): Reply {

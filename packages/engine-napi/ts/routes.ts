@@ -20,16 +20,6 @@ const VERSION = '8.15.0';
 const ok = (body: string): Reply => ({ status: 200, body });
 const exists = (found: boolean): Reply => ({ status: found ? 200 : 404, body: undefined });
 
-/** `GET /{index}/_mapping`: the `mappings` part of `GET /{index}`, keyed by index name. */
-function mappingOnly(index: Reply): Reply {
-  if (index.status !== 200 || index.body === undefined) return index;
-  const indices = JSON.parse(index.body) as Record<string, { mappings: unknown }>;
-  const out = Object.fromEntries(
-    Object.entries(indices).map(([name, index]) => [name, { mappings: index.mappings }]),
-  );
-  return ok(JSON.stringify(out));
-}
-
 function rootInfo(): string {
   return JSON.stringify({
     name: 'everycell',
@@ -49,6 +39,9 @@ function rootInfo(): string {
 
 /** Index-expression options (`resolve.rs` in the engine). */
 const RESOLVE_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards'];
+
+/** `GET _mapping` and `GET _mapping/field`: index expressions, and options one node ignores. */
+const MAPPING_READ_PARAMS = [...RESOLVE_PARAMS, 'local', 'master_timeout'];
 
 /** `_cluster/health` waits for nothing: one node is always green (and so yellow). */
 /** `_msearch`'s URL parameters; all but the first reach every item's search (`engine/msearch.rs`). */
@@ -127,8 +120,14 @@ const routes: Route[] = [
   {
     methods: ['GET'],
     pattern: ['_mapping'],
-    params: ['local', 'master_timeout'],
-    handler: (e) => mappingOnly(e.getIndex('_all')),
+    params: MAPPING_READ_PARAMS,
+    handler: (e, req) => e.getMapping('', req.params),
+  },
+  {
+    methods: ['GET'],
+    pattern: ['_mapping', 'field', ':fields'],
+    params: [...MAPPING_READ_PARAMS, 'include_defaults'],
+    handler: (e, req, v) => e.getFieldMapping('', v.fields ?? '', req.params),
   },
   {
     methods: ['POST', 'GET'],
@@ -195,8 +194,8 @@ const routes: Route[] = [
   {
     methods: ['GET'],
     pattern: [':index', '_mapping'],
-    params: ['local', 'master_timeout'],
-    handler: (e, _req, v) => mappingOnly(e.getIndex(v.index ?? '')),
+    params: MAPPING_READ_PARAMS,
+    handler: (e, req, v) => e.getMapping(v.index ?? '', req.params),
   },
   {
     methods: ['PUT', 'POST'],
@@ -207,8 +206,8 @@ const routes: Route[] = [
   {
     methods: ['GET'],
     pattern: [':index', '_mapping', 'field', ':fields'],
-    params: ['local'],
-    handler: (e, _req, v) => e.getFieldMapping(v.index ?? '', v.fields ?? ''),
+    params: [...MAPPING_READ_PARAMS, 'include_defaults'],
+    handler: (e, req, v) => e.getFieldMapping(v.index ?? '', v.fields ?? '', req.params),
   },
   {
     methods: ['HEAD'],

@@ -135,8 +135,13 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
     let field = match field {
         FieldRef::Unresolved(name) => AggField::named(name),
         FieldRef::Field(field_name) => {
+            // Text with fielddata aggregates its analyzed terms, from a column as a keyword's.
+            let as_read = |fm: &crate::store::mapping::FieldMapping| match fm.field_type {
+                FieldType::Text if fm.params.fielddata && !kind.reads_source() => FieldType::Keyword,
+                other => other,
+            };
             let resolved =
-                mapping.get(&field_name).map(|fm| (mapping.schema.get_field_name(fm.field).to_string(), fm.field_type));
+                mapping.get(&field_name).map(|fm| (mapping.schema.get_field_name(fm.field).to_string(), as_read(fm)));
             check_field_type(parsed_by, kind_name, &kind, &field_name, resolved.as_ref().map(|r| r.1))?;
             if parsed_by.refuses_subs() && !subs.is_empty() {
                 return Err(EngineError::Parsing(format!(
@@ -222,7 +227,9 @@ fn check_field_type(
             ),
         ));
     }
-    if !agg.accepts(kind, ty) || (ty == FieldType::GeoPoint && !crate::geo::aggs::reads_geo(kind)) {
+    let unsupported = matches!(ty, FieldType::Binary | FieldType::Range(_))
+        || (ty == FieldType::GeoPoint && !crate::geo::aggs::reads_geo(kind));
+    if unsupported || !agg.accepts(kind, ty) {
         return Err(EngineError::shard(
             ShardCause::IllegalArgument,
             format!("Field [{field}] of type [{}] is not supported for aggregation [{kind_name}]", ty.name()),

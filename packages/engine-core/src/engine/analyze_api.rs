@@ -43,7 +43,7 @@ impl Engine {
         };
         let ctx = IndexAnalysis {
             settings,
-            max_token_count: handle.settings.analyze_max_token_count,
+            max_token_count: handle.settings.limits.analyze_max_token_count,
             field_analyzer: &field_analyzer,
             has_index: true,
         };

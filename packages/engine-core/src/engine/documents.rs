@@ -92,13 +92,20 @@ impl Indices for Engine {
         let _one_at_a_time = self.mapping_updates.lock().unwrap_or_else(|p| p.into_inner());
         let current = self.get(name)?;
         let mapping = current.mapping.extend(update)?;
-        if !current.mapping.differs_from(&mapping) {
+        // A change only the mappings show (a field's `meta`) still gets a new handle.
+        let shown_changes = || {
+            let mut merged = current.mappings_json.clone();
+            crate::store::mapping_update::merge_json(&mut merged, update);
+            merged != current.mappings_json
+        };
+        if !current.mapping.differs_from(&mapping) && !shown_changes() {
             return Ok(current);
         }
         let limit = current.settings.total_fields_limit;
         if mapping.total_fields() > limit {
             return Err(EngineError::IllegalArgument(format!("Limit of total fields [{limit}] has been exceeded")));
         }
+        current.settings.limits.check_mapping(&mapping)?;
         let next = Arc::new(current.with_mapping(mapping, update)?);
         self.shared.indices.write().unwrap_or_else(|p| p.into_inner()).insert(name.to_string(), next.clone());
         Ok(next)

@@ -12,8 +12,9 @@ use crate::error::{EngineError, Result};
 use crate::store::mapping_update::render;
 use crate::store::versioning::param_text;
 
-use super::resolve::{glob, ResolveOptions};
+use super::resolve::ResolveOptions;
 use super::Engine;
+use crate::wildcard::glob;
 
 /// One field of one index.
 #[derive(Debug, Clone, PartialEq)]

@@ -8,6 +8,7 @@ mod delete_by_query;
 mod documents;
 mod field_caps;
 mod indices;
+mod mapping_reads;
 mod mappings;
 mod msearch;
 mod multi_search;

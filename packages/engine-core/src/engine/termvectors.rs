@@ -250,7 +250,7 @@ fn fields<'a>(handle: &'a IndexHandle, mappings: &Value, options: &Options) -> V
             .fields
             .values()
             .filter(analyzable)
-            .filter(|fm| patterns.iter().any(|p| super::resolve::glob(p, &fm.name)))
+            .filter(|fm| patterns.iter().any(|p| crate::wildcard::glob(p, &fm.name)))
             .collect(),
         None => handle
             .mapping

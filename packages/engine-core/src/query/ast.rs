@@ -310,6 +310,16 @@ pub struct RangeAst {
     /// Dates without an offset (and date math rounding) are read in this zone; ES ignores it
     /// on other field types.
     pub time_zone: Option<crate::date::zone::DateZone>,
+    /// How a range field's intervals must relate to the query's (`None`: `intersects`).
+    pub relation: Option<RangeRelation>,
+}
+
+/// `relation` of a `range` query on a range field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RangeRelation {
+    Intersects,
+    Contains,
+    Within,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -78,7 +78,7 @@ impl Collapse {
                 c.ord_to_str(ord, &mut text).ok()?;
                 Some(Value::String(text))
             }),
-            FieldType::Double | FieldType::Float => {
+            FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat => {
                 ff.column_opt::<f64>(&self.column).ok().flatten().and_then(|c| c.first(doc)).map(Value::from)
             }
             _ => ff.column_opt::<i64>(&self.column).ok().flatten().and_then(|c| c.first(doc)).map(Value::from),

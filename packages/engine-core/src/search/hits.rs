@@ -103,6 +103,7 @@ impl<'a> HitsRender<'a> {
             out.push_str(r#","_routing":"#);
             crate::store::index::push_json_str(out, routing);
         }
+        crate::store::ignored::push_ignored(&handle.mapping, &doc, out);
         if let Some(weight) = &self.explain {
             let reader = self.searcher.segment_reader(hit.address.segment_ord);
             if let Ok(explanation) = weight.explain(reader, hit.address.doc_id) {
@@ -142,6 +143,10 @@ impl<'a> HitsRender<'a> {
         if let Some(fields) = fields {
             out.push_str(r#","fields":"#);
             out.push_str(&fields.to_string());
+        }
+        if let Some(highlighter) = &self.highlighter {
+            let limit = handle.settings.limits.highlight_max_analyzed_offset;
+            highlighter.check_analyzed_length(raw, limit, &handle.name, id)?;
         }
         if let Some(fragments) = self.highlighter.as_ref().and_then(|h| h.render(raw)) {
             out.push_str(r#","highlight":"#);

@@ -60,6 +60,8 @@ pub(crate) fn now_ms() -> i64 {
 pub(crate) fn lower_query(handle: &IndexHandle, query: &QueryAst) -> Result<Box<dyn tantivy::query::Query>> {
     let mut ctx = LowerContext::new(&handle.mapping, now_ms());
     ctx.index_name = Some(&handle.name);
+    ctx.max_terms_count = handle.settings.limits.max_terms_count;
+    ctx.max_regex_length = handle.settings.limits.max_regex_length;
     if has_similarities(handle) {
         ctx = ctx.with_similarities(&handle.settings.similarity);
     }

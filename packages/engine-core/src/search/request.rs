@@ -270,6 +270,17 @@ impl SearchRequest {
             }
             req.after = Some(parse_search_after(values, &req.effective_sort())?);
         }
+        // Shard-level checks in ES (the request parses, each shard refuses it).
+        let limits = &handle.settings.limits;
+        let shard_refusal = |e: EngineError| EngineError::shard(ShardCause::IllegalArgument, e.to_string());
+        limits.check_docvalue_fields(req.opts.docvalue_fields.len()).map_err(shard_refusal)?;
+        if req.size != 0 {
+            limits.check_script_fields(req.opts.script_fields.len()).map_err(shard_refusal)?;
+        }
+        for rescorer in &req.opts.rescore {
+            let max_window = handle.settings.max_result_window;
+            limits.check_rescore_window(rescorer.window_size, max_window).map_err(shard_refusal)?;
+        }
         let window = req.from + req.size;
         if window > handle.settings.max_result_window {
             return Err(EngineError::shard(ShardCause::IllegalArgument, format!(

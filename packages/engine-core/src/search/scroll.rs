@@ -35,7 +35,7 @@ pub fn start(
             "Validation Failed: 1: `search_after` cannot be used in a scroll context.;".into(),
         ));
     }
-    let mut req = SearchRequest::from_map(&obj, &params, &handle)?;
+    let mut req = SearchRequest::from_map(&obj, &params, &handle).map_err(|e| batch_size_error(e, &handle))?;
     if req.from > 0 {
         return Err(EngineError::ActionRequestValidation(
             "Validation Failed: 1: using [from] is not allowed in a scroll context;".into(),
@@ -64,6 +64,21 @@ pub fn start(
     };
     contexts.advance_scroll(&id, page.last_sort, Some(page.total));
     Ok(Some(page.body))
+}
+
+/// A scroll's page size past `index.max_result_window` is refused with ES's scroll wording.
+fn batch_size_error(e: EngineError, handle: &IndexHandle) -> EngineError {
+    match &e {
+        EngineError::SearchPhase { reason, .. } if reason.starts_with("Result window is too large") => {
+            let limit = handle.settings.max_result_window;
+            let size =
+                reason.rsplit_once("but was [").and_then(|(_, rest)| rest.split_once(']')).map_or("", |(n, _)| n);
+            EngineError::shard(crate::error::ShardCause::IllegalArgument, format!(
+                "Batch size is too large, size must be less than or equal to: [{limit}] but was [{size}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting."
+            ))
+        }
+        _ => e,
+    }
 }
 
 /// `POST /_search/scroll` `{"scroll": "1m", "scroll_id": "…"}` (either may come as URL parameters).

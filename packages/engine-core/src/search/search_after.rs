@@ -86,12 +86,12 @@ fn parse_one(v: &Value, spec: &SortSpec) -> Result<AfterValue> {
             }),
             // Echoing the "missing" sentinel back must land among the missing docs, not on a
             // real extreme value.
-            FieldType::Double | FieldType::Float => match v {
+            FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat => match v {
                 Value::Null => AfterValue::Num(None),
                 Value::String(s) if s == if high { "Infinity" } else { "-Infinity" } => AfterValue::Num(None),
                 _ => AfterValue::Num(Some(f64_key(as_f64(v).ok_or_else(bad)?))),
             },
-            FieldType::GeoPoint => return Err(bad()),
+            FieldType::GeoPoint | FieldType::Binary | FieldType::Range(_) => return Err(bad()),
             FieldType::Boolean => AfterValue::Num(match v {
                 Value::Null => None,
                 Value::Bool(b) => Some(u64::from(*b)),

@@ -394,7 +394,12 @@ pub(super) fn prepare(handle: &IndexHandle, item: &mut BulkItem<'_>) -> Result<P
     let id = item.id.get_or_insert_with(crate::store::ids::auto_id).clone();
     crate::store::routing::check(handle, &id, routing.as_deref(), true)?;
     let doc = build_document(&handle.mapping, &id, &source, raw)?;
-    let nested = crate::nested::documents::nested_documents(&handle.mapping, &id, &source)?;
+    let nested = crate::nested::documents::nested_documents(
+        &handle.mapping,
+        &id,
+        &source,
+        handle.settings.limits.nested_objects_limit,
+    )?;
     let mut cond = cond;
     cond.create |= item.action == Action::Create;
     Ok(PreparedWrite::Index { id, auto, cond, doc, nested, raw: raw.to_vec(), routing })

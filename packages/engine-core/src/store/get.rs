@@ -124,6 +124,7 @@ impl<'a> Lookup<'a> {
                     out.push_str(r#","_routing":"#);
                     push_json_str(out, routing);
                 }
+                crate::store::ignored::push_ignored(mapping, &stored, out);
                 out.push_str(r#","found":true"#);
                 let filter = match &options.source {
                     Some(filter) => Some(filter),

@@ -94,6 +94,13 @@ impl IndexHandle {
         let settings = IndexSettings::parse(settings_json)?;
         let mapping = Mapping::from_mappings_json(mappings_json)?;
         settings.similarity.check_mapping(&mapping)?;
+        settings.limits.check_mapping(&mapping)?;
+        if mapping.total_fields() > settings.total_fields_limit {
+            return Err(EngineError::IllegalArgument(format!(
+                "Limit of total fields [{}] has been exceeded",
+                settings.total_fields_limit
+            )));
+        }
         std::fs::create_dir_all(dir.join(TANTIVY_DIR))?;
         let meta = json!({
             "name": name,
@@ -115,8 +122,11 @@ impl IndexHandle {
             .map_err(|e| EngineError::Internal(format!("corrupt {META_FILE} in {}: {e}", dir.display())))?;
         let settings = IndexSettings::parse(&meta["settings"])?;
         let on_disk = Index::open_in_dir(dir.join(TANTIVY_DIR))?.schema();
-        let routed = on_disk.get_field(crate::store::mapping::ROUTING_FIELD).is_ok();
-        let mut mapping = Mapping::from_stored_mappings(&meta["mappings"], routed)?;
+        let meta_fields = crate::store::mapping::MetaFields {
+            routing: on_disk.get_field(crate::store::mapping::ROUTING_FIELD).is_ok(),
+            ignored: on_disk.get_field(crate::store::mapping::IGNORED_FIELD).is_ok(),
+        };
+        let mut mapping = Mapping::from_stored_schema(&meta["mappings"], meta_fields)?;
         let mut mappings_json = meta["mappings"].clone();
         for update in meta["mapping_updates"].as_array().into_iter().flatten() {
             mapping = mapping.extend(update)?;
@@ -185,7 +195,12 @@ impl IndexHandle {
                 let source: Value = serde_json::from_slice(&op.source)
                     .map_err(|e| EngineError::Internal(format!("corrupt translog source for [{}]: {e}", op.id)))?;
                 let mut doc = crate::store::document::build_document(&self.mapping, &op.id, &source, &op.source)?;
-                let nested = crate::nested::documents::nested_documents(&self.mapping, &op.id, &source)?;
+                let nested = crate::nested::documents::nested_documents(
+                    &self.mapping,
+                    &op.id,
+                    &source,
+                    self.settings.limits.nested_objects_limit,
+                )?;
                 doc.add_u64(self.mapping.version_field, op.version);
                 doc.add_u64(self.mapping.seq_no_field, op.seq_no);
                 if let (Some(field), Some(value)) = (self.mapping.routing_field, &op.routing) {
@@ -413,6 +428,9 @@ const FORCE_MERGE_RETRY_FOR: Duration = Duration::from_secs(120);
 fn open_tantivy(dir: &Path) -> Result<(Index, IndexWriter, IndexReader)> {
     let index = Index::open_in_dir(dir.join(TANTIVY_DIR))?;
     index.tokenizers().register(ES_STANDARD_TOKENIZER, crate::analysis::es_standard_analyzer());
+    // Every built-in analyzer a field may name, for its postings and for its fielddata column.
+    crate::analyzers::register_all(index.tokenizers());
+    crate::analyzers::register_all(index.fast_field_tokenizer());
     let writer: IndexWriter = index.writer(WRITER_MEMORY_BUDGET)?;
     let reader: IndexReader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
     Ok((index, writer, reader))

@@ -23,13 +23,12 @@ pub struct IndexSettings {
     /// `index.analysis.*`: the analyzers, tokenizers, filters and normalizers the index defines
     /// (`analysis/registry.rs`).
     pub analysis: crate::analysis::registry::IndexAnalysisSettings,
-    /// `index.analyze.max_token_count`: the most tokens one `_analyze` request may produce.
-    pub analyze_max_token_count: usize,
+    /// Request and document limits, and settings accepted without effect (`settings_limits.rs`).
+    pub limits: crate::store::settings_limits::IndexLimits,
 }
 
 /// Settings an open index may change (`PUT /{index}/_settings`).
-const DYNAMIC: [&str; 9] = [
-    "analyze.max_token_count",
+const DYNAMIC: [&str; 8] = [
     "refresh_interval",
     "max_result_window",
     "number_of_replicas",
@@ -51,7 +50,7 @@ impl Default for IndexSettings {
             given: Map::new(),
             similarity: Default::default(),
             analysis: Default::default(),
-            analyze_max_token_count: crate::analysis::analyze::DEFAULT_MAX_TOKEN_COUNT,
+            limits: Default::default(),
         }
     }
 }
@@ -120,7 +119,6 @@ impl IndexSettings {
                 analysis_key if analysis_key.starts_with("analysis.") => {
                     insert_dotted(&mut analysis, &analysis_key["analysis.".len()..], value.clone())
                 }
-                "analyze.max_token_count" => out.analyze_max_token_count = as_u64(key, value)? as usize,
                 "refresh_interval" => out.refresh_interval_ms = parse_time_value_ms(key, value)?,
                 "max_result_window" => out.max_result_window = at_least(key, value, 1, u64::MAX)? as usize,
                 "number_of_shards" => out.number_of_shards = at_least(key, value, 1, 1024)?,
@@ -140,6 +138,7 @@ impl IndexSettings {
                 similarity if similarity.starts_with("similarity.") => {
                     out.similarity.set(&similarity["similarity.".len()..], value)?
                 }
+                other if out.limits.apply(other, value)? => {}
                 other => {
                     return Err(EngineError::IllegalArgument(format!(
                         "unknown setting [index.{other}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings"
@@ -163,9 +162,13 @@ impl IndexSettings {
             return Err(EngineError::IllegalArgument("settings must be an object".into()));
         }
         flatten(changes, "", &mut flat);
-        let frozen: Vec<String> = flat.keys().filter(|k| !DYNAMIC.contains(&k.as_str())).cloned().collect();
+        let dynamic = |k: &str| DYNAMIC.contains(&k) || crate::store::settings_limits::DYNAMIC_LIMITS.contains(&k);
+        let frozen: Vec<String> = flat.keys().filter(|k| !dynamic(k)).cloned().collect();
         let known = |k: &str| {
-            IndexSettings::parse(&json!({ k: Value::Null })).is_ok() || k == "number_of_shards" || k == "codec"
+            IndexSettings::parse(&json!({ k: Value::Null })).is_ok()
+                || k == "number_of_shards"
+                || k == "codec"
+                || crate::store::settings_limits::is_setting(k)
         };
         if let Some(unknown) = frozen.iter().find(|k| !known(k)) {
             return Err(EngineError::IllegalArgument(format!(

@@ -267,7 +267,12 @@ pub fn update(
     };
     let raw = serde_json::to_vec(&source).map_err(|e| EngineError::Internal(e.to_string()))?;
     let built = build_document(&handle.mapping, id, &source, &raw)?;
-    let nested = crate::nested::documents::nested_documents(&handle.mapping, id, &source)?;
+    let nested = crate::nested::documents::nested_documents(
+        &handle.mapping,
+        id,
+        &source,
+        handle.settings.limits.nested_objects_limit,
+    )?;
     cond.create = create;
     let write = PreparedWrite::Index { id: id.to_string(), auto: false, cond, doc: built, nested, raw, routing };
     let o = write_one(handle, write, false)?;

@@ -50,7 +50,7 @@ impl SegSources {
             columns.push(match &source.field {
                 None => SourceColumn::None,
                 Some((name, FieldType::Keyword)) => ff.str(name)?.map_or(SourceColumn::None, SourceColumn::Str),
-                Some((name, FieldType::Double | FieldType::Float)) => {
+                Some((name, FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat)) => {
                     ff.column_opt::<f64>(name)?.map_or(SourceColumn::None, SourceColumn::F64)
                 }
                 Some((name, FieldType::Boolean)) => {

@@ -5,6 +5,7 @@
 
 pub mod context;
 pub(crate) mod exact;
+mod exists;
 mod function_score;
 pub(crate) mod match_query;
 mod more_like_this;
@@ -21,14 +22,15 @@ use tantivy::Term;
 pub use context::{LowerContext, ES_SCORE_SCALE};
 use exact::lower_range;
 pub(crate) use exact::{exact_query, exact_term};
+use exists::lower_exists;
 use multi_term::{
-    lower_exists, lower_fuzzy, lower_ids, lower_phrase, lower_phrase_prefix, lower_prefix, lower_regex, lower_wildcard,
+    lower_fuzzy, lower_ids, lower_phrase, lower_phrase_prefix, lower_prefix, lower_regex, lower_wildcard,
 };
 
 use crate::error::Result;
 use crate::query::ast::{BoolAst, QueryAst};
 use crate::query::tantivy::boosting::BoostingQuery;
-use crate::store::mapping::{FieldType, Mapping, ID_FIELD, ROUTING_FIELD};
+use crate::store::mapping::{FieldType, Mapping, ID_FIELD, IGNORED_FIELD, ROUTING_FIELD};
 
 impl<'a> LowerContext<'a> {
     pub fn new(mapping: &'a Mapping, now_ms: i64) -> LowerContext<'a> {
@@ -41,6 +43,8 @@ impl<'a> LowerContext<'a> {
             similarities: None,
             scale: ES_SCORE_SCALE,
             index_name: None,
+            max_terms_count: crate::query::limits::MAX_TERMS_COUNT,
+            max_regex_length: crate::query::limits::MAX_REGEX_LENGTH,
         }
     }
 
@@ -90,18 +94,27 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
             multi_term::lower_routing(std::slice::from_ref(value), ctx)
         }
         QueryAst::Terms { field, values } if field == ROUTING_FIELD => multi_term::lower_routing(values, ctx),
+        QueryAst::Term { field, value } if field == IGNORED_FIELD => {
+            multi_term::lower_ignored(std::slice::from_ref(value), ctx)
+        }
+        QueryAst::Terms { field, values } if field == IGNORED_FIELD => multi_term::lower_ignored(values, ctx),
         QueryAst::Term { field, value } => match ctx.mapping.get(field) {
             None => Box::new(EmptyQuery),
             Some(fm) => exact_query(fm, value, ctx)?,
         },
         QueryAst::Terms { field, values } => {
-            crate::query::limits::check_terms_count(values.len())?;
+            crate::query::limits::check_terms_count(values.len(), ctx.max_terms_count)?;
             match ctx.mapping.get(field) {
                 None => Box::new(EmptyQuery),
                 Some(fm)
                     if matches!(
                         fm.field_type,
-                        FieldType::Date | FieldType::Double | FieldType::Float | FieldType::Ip
+                        FieldType::Date
+                            | FieldType::Double
+                            | FieldType::Float
+                            | FieldType::HalfFloat
+                            | FieldType::ScaledFloat
+                            | FieldType::Ip
                     ) =>
                 {
                     let points = values

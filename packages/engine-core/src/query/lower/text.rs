@@ -30,10 +30,7 @@ pub fn lower_pinned(ids: &[String], organic: &QueryAst, ctx: &mut LowerContext) 
 
 pub(crate) fn analyzed_terms(field: tantivy::schema::Field, text: &str, ctx: &mut LowerContext) -> Vec<Term> {
     let mut terms = Vec::new();
-    let mut stream = ctx.analyzer.token_stream(text);
-    while let Some(token) = stream.next() {
-        terms.push(Term::from_field_text(field, &token.text));
-    }
+    ctx.analyze(field, text, |token| terms.push(Term::from_field_text(field, &token.text)));
     terms
 }
 
