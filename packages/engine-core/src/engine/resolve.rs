@@ -81,7 +81,9 @@ pub(crate) fn glob(pattern: &str, text: &str) -> bool {
     match pattern.split_once('*') {
         None => pattern == text,
         Some((head, rest)) => {
-            text.starts_with(head) && (0..=text.len() - head.len()).any(|i| glob(rest, &text[head.len() + i..]))
+            // Only at character boundaries: a name may hold any Unicode (`test-中文`).
+            let Some(tail) = text.strip_prefix(head) else { return false };
+            tail.char_indices().map(|(i, _)| i).chain([tail.len()]).any(|i| glob(rest, &tail[i..]))
         }
     }
 }
@@ -214,6 +216,7 @@ mod tests {
     fn plain_names_and_globs() {
         assert!(is_plain("logs") && !is_plain("a,b") && !is_plain("a*") && !is_plain("_all"));
         assert!(glob("a*", "a1") && glob("*", "x") && !glob("a*", "b1") && glob("a*b", "axxb"));
+        assert!(glob("test-*", "test-weird-index-中文") && glob("*文", "中文") && !glob("*x", "中文"));
     }
 
     #[test]
