@@ -4,14 +4,18 @@
  * bare-string bodies Elasticsearch uses for those two cases.
  */
 import { aliasRoutes } from './alias-routes.js';
-import { catRoutes } from './cat-routes.js';
+import { catRoutes } from './cat/routes.js';
+import { clusterRoutes } from './cluster-routes.js';
 import { contextRoutes } from './context-routes.js';
 import { docRoutes } from './doc-routes.js';
 import type { Engine } from './engine.js';
 import { EngineError } from './errors.js';
+import { identity } from './node/local-node.js';
+import { nodeInfoRoutes } from './node-info-routes.js';
 import { nodeStatsRoutes } from './node-stats-routes.js';
 import { GLOBAL_PARAMS, type Reply, type Request, type Route, WRITE_WAIT_PARAMS } from './route.js';
 import { settingsRoutes } from './settings-routes.js';
+import { statsRoutes } from './stats-routes.js';
 import { writeRoutes } from './write-routes.js';
 
 const VERSION = '8.15.0';
@@ -29,11 +33,11 @@ function mappingOnly(index: Reply): Reply {
   return ok(JSON.stringify(out));
 }
 
-function rootInfo(): string {
+function rootInfo(engine: Engine): string {
   return JSON.stringify({
     name: 'everycell',
     cluster_name: 'everycell',
-    cluster_uuid: 'everycell-single-node',
+    cluster_uuid: identity(engine).cluster_uuid,
     version: {
       number: VERSION,
       build_flavor: 'default',
@@ -49,7 +53,6 @@ function rootInfo(): string {
 /** Index-expression options (`resolve.rs` in the engine). */
 const RESOLVE_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards'];
 
-/** `_cluster/health` waits for nothing: one node is always green (and so yellow). */
 /** `_msearch`'s URL parameters; all but the first reach every item's search (`engine/msearch.rs`). */
 const MSEARCH_PARAMS = [
   'max_concurrent_searches',
@@ -70,10 +73,9 @@ const BULK_PARAMS = [
   'require_alias',
   ...WRITE_WAIT_PARAMS,
 ];
-const HEALTH_PARAMS = ['timeout', 'master_timeout', 'local', 'wait_for_status', 'wait_for_active_shards'];
 
 const routes: Route[] = [
-  { methods: ['GET'], pattern: [], params: [], handler: () => ok(rootInfo()) },
+  { methods: ['GET'], pattern: [], params: [], handler: (e) => ok(rootInfo(e)) },
   { methods: ['HEAD'], pattern: [], params: [], handler: () => exists(true) },
   {
     methods: ['DELETE'],
@@ -86,18 +88,6 @@ const routes: Route[] = [
         'Validation Failed: 1: index / indices is missing;',
       );
     },
-  },
-  {
-    methods: ['GET'],
-    pattern: ['_cluster', 'health'],
-    params: HEALTH_PARAMS,
-    handler: (e) => e.clusterHealth(),
-  },
-  {
-    methods: ['GET'],
-    pattern: ['_cluster', 'health', ':index'],
-    params: HEALTH_PARAMS,
-    handler: (e) => e.clusterHealth(),
   },
   {
     methods: ['POST', 'PUT'],
@@ -158,19 +148,6 @@ const routes: Route[] = [
     pattern: [':index', '_msearch'],
     params: MSEARCH_PARAMS,
     handler: (e, req, v) => e.msearch(v.index, req.body, req.params),
-  },
-  {
-    methods: ['GET'],
-    pattern: [':index', '_stats'],
-    params: [],
-    handler: (e, _req, v) => e.stats(v.index ?? ''),
-  },
-  // `_stats/{metrics}`: the answer carries every metric we track (docs, store), a superset of the ask.
-  {
-    methods: ['GET'],
-    pattern: [':index', '_stats', ':metric'],
-    params: [],
-    handler: (e, _req, v) => e.stats(v.index ?? ''),
   },
   {
     methods: ['POST'],
@@ -275,6 +252,9 @@ export function allowedMethods(segments: string[]): string[] {
     ...contextRoutes,
     ...catRoutes,
     ...nodeStatsRoutes,
+    ...nodeInfoRoutes,
+    ...clusterRoutes,
+    ...statsRoutes,
     ...aliasRoutes,
     ...settingsRoutes,
     ...writeRoutes,
@@ -292,6 +272,9 @@ export function makeRouter(options: { debugRoutes: boolean }) {
     ...contextRoutes,
     ...catRoutes,
     ...nodeStatsRoutes,
+    ...nodeInfoRoutes,
+    ...clusterRoutes,
+    ...statsRoutes,
     ...aliasRoutes,
     ...settingsRoutes,
     ...writeRoutes,
