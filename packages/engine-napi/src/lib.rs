@@ -336,8 +336,8 @@ impl NativeEngine {
 
     /// `POST [/{index}]/_flush`.
     #[napi]
-    pub fn flush(&self, index: String) -> Reply {
-        reply(|| self.engine.flush(&index))
+    pub fn flush(&self, index: String, params: String) -> Reply {
+        reply(|| self.engine.flush_with(&index, &params_map(&params)?))
     }
 
     /// `PUT|POST /{index}/_alias/{name}`.
@@ -407,14 +407,63 @@ impl NativeEngine {
         guarded(|| Ok(self.engine.index_exists(&index))).map_err(to_napi)
     }
 
+    /// `GET [/{index}]/_stats[/{metric}]`.
     #[napi]
-    pub fn stats(&self, index: String) -> Reply {
-        reply(|| self.engine.stats(&index))
+    pub fn indices_stats(&self, index: String, metric: Option<String>, params: String) -> Reply {
+        reply(|| self.engine.indices_stats(&index, metric.as_deref(), &params_map(&params)?))
     }
 
+    /// The `indices` section of `_nodes/stats` (`index_metric`, `level`, ...).
     #[napi]
-    pub fn cluster_health(&self) -> Reply {
-        reply(|| Ok(self.engine.cluster_health()))
+    pub fn node_indices_stats(&self, metric: Option<String>, params: String) -> Reply {
+        reply(|| Ok(self.engine.node_indices_stats(metric.as_deref(), &params_map(&params)?)?.to_string()))
+    }
+
+    /// `GET /_cluster/health[/{index}]`: 200 when the `wait_for_*` conditions hold, else 408.
+    #[napi]
+    pub fn cluster_health(&self, index: String, params: String) -> Reply {
+        reply_with_status(|| self.engine.cluster_health(&index, &params_map(&params)?))
+    }
+
+    /// `GET /_cluster/state[/{metric}[/{index}]]` (without `nodes`, the service's part).
+    #[napi]
+    pub fn cluster_state(&self, metric: Option<String>, index: String, params: String) -> Reply {
+        reply(|| {
+            let metrics = engine_core::engine::cluster::state::parse_metrics(metric.as_deref())?;
+            self.engine.cluster_state(&metrics, &index, &params_map(&params)?)
+        })
+    }
+
+    /// `GET [/{index}]/_segments`.
+    #[napi]
+    pub fn segments(&self, index: String, params: String) -> Reply {
+        reply(|| self.engine.segments(&index, &params_map(&params)?))
+    }
+
+    /// `GET|POST [/{index}]/_search_shards`.
+    #[napi]
+    pub fn search_shards(&self, index: String, params: String) -> Reply {
+        reply(|| self.engine.search_shards(&index, &params_map(&params)?))
+    }
+
+    /// `POST [/{index}]/_cache/clear`.
+    #[napi]
+    pub fn clear_cache(&self, index: String, params: String) -> Reply {
+        reply(|| self.engine.clear_cache(&index, &params_map(&params)?))
+    }
+
+    /// The node's id and cluster UUID (stable across restarts) and the cluster state version.
+    #[napi]
+    pub fn node_identity(&self) -> Reply {
+        reply(|| {
+            let id = &self.engine.identity;
+            let body = json!({
+                "node_id": id.node_id,
+                "cluster_uuid": id.cluster_uuid,
+                "state_version": self.engine.state_version(),
+            });
+            Ok(body.to_string())
+        })
     }
 
     /// Commits every index and stops the background refresher.

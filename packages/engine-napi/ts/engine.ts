@@ -7,6 +7,7 @@
  */
 import { NativeEngine, type Reply } from '../index.js';
 import { decodeNativeError } from './errors.js';
+import { underPressure, underPressureSync } from './node/indexing-pressure.js';
 import { SearchDispatcher } from './search-dispatch.js';
 
 export type { Reply } from '../index.js';
@@ -25,13 +26,26 @@ function paramsJson(params: Record<string, string>): string {
   return Object.keys(params).length === 0 ? '' : JSON.stringify(params);
 }
 
+export interface IndexRow {
+  index: string;
+  uuid: string;
+  docs: number;
+  deleted: number;
+  store_bytes: number;
+  health: string;
+  primaries: number;
+  replicas: number;
+  creation_date: number;
+}
+
 export class Engine {
   readonly #native: NativeEngine;
+  readonly #dataDir: string;
   readonly #dispatcher = new SearchDispatcher();
-  #searches = 0;
 
   constructor(dataDir: string) {
     this.#native = call(() => new NativeEngine(dataDir));
+    this.#dataDir = dataDir;
   }
 
   createIndex(index: string, body: Buffer): Reply {
@@ -66,8 +80,8 @@ export class Engine {
     return this.#native.mtermvectors(index, body, paramsJson(params));
   }
 
-  flush(index: string): Reply {
-    return this.#native.flush(index);
+  flush(index: string, params: Record<string, string> = {}): Reply {
+    return this.#native.flush(index, paramsJson(params));
   }
 
   putAlias(index: string, name: string, body: Buffer): Reply {
@@ -115,16 +129,49 @@ export class Engine {
     return call(() => this.#native.indexExists(index));
   }
 
-  stats(index: string): Reply {
-    return this.#native.stats(index);
+  /** The directory the engine keeps its indices in. */
+  get dataDir(): string {
+    return this.#dataDir;
   }
 
-  clusterHealth(): Reply {
-    return this.#native.clusterHealth();
+  indicesStats(index: string, metric: string | undefined, params: Record<string, string>): Reply {
+    return this.#native.indicesStats(index, metric, paramsJson(params));
+  }
+
+  /** The `indices` section of node statistics, as JSON text. */
+  nodeIndicesStats(metric: string | undefined, params: Record<string, string>): Reply {
+    return this.#native.nodeIndicesStats(metric, paramsJson(params));
+  }
+
+  /** Health now: status 200 when the `wait_for_*` conditions hold, 408 while they do not. */
+  clusterHealth(index = '', params: Record<string, string> = {}): Reply {
+    return this.#native.clusterHealth(index, paramsJson(params));
+  }
+
+  /** The cluster state without `nodes` (the service adds them). */
+  clusterState(metric: string | undefined, index: string, params: Record<string, string>): Reply {
+    return this.#native.clusterState(metric, index, paramsJson(params));
+  }
+
+  segments(index: string, params: Record<string, string>): Reply {
+    return this.#native.segments(index, paramsJson(params));
+  }
+
+  searchShards(index: string, params: Record<string, string>): Reply {
+    return this.#native.searchShards(index, paramsJson(params));
+  }
+
+  clearCache(index: string, params: Record<string, string>): Reply {
+    return this.#native.clearCache(index, paramsJson(params));
+  }
+
+  /** `{node_id, cluster_uuid, state_version}`. */
+  nodeIdentity(): Reply {
+    return this.#native.nodeIdentity();
   }
 
   bulk(index: string | undefined, body: Buffer, params: Record<string, string> = {}): Promise<Reply> {
-    return this.#native.bulk(index, body, paramsJson(params));
+    return underPressure(body.length, () => this.#native.bulk(index, body, paramsJson(params)));
   }
 
   refresh(index: string, params: Record<string, string> = {}): Promise<Reply> {
@@ -136,17 +183,10 @@ export class Engine {
   }
 
   count(index: string, body: Buffer, params: Record<string, string>): Reply {
-    this.#searches++;
     return this.#native.countSync(index, body, paramsJson(params));
   }
 
-  /** `_search`, `_msearch` and `_count` requests served since start (`_nodes/stats` `search.query_total`). */
-  get searchesServed(): number {
-    return this.#searches;
-  }
-
   search(index: string, body: Buffer, params: Record<string, string>): Promise<Reply> | Reply {
-    this.#searches++;
     const p = paramsJson(params);
     return (
       this.#native.searchSync(index, body, p, true) ??
@@ -161,7 +201,6 @@ export class Engine {
 
   /** `/_search` with a point in time in the body. */
   searchPit(body: Buffer, params: Record<string, string>): Promise<Reply> | Reply {
-    this.#searches++;
     const p = paramsJson(params);
     return (
       this.#native.searchPitSync(body, p, true) ??
@@ -201,7 +240,9 @@ export class Engine {
     params: Record<string, string>,
     create = false,
   ): Reply {
-    return this.#native.indexDoc(index, id, body, JSON.stringify(params), create);
+    return underPressureSync(body.length, () =>
+      this.#native.indexDoc(index, id, body, JSON.stringify(params), create),
+    );
   }
 
   /** `DELETE /{index}/_doc/{id}`: 200 `deleted` or 404 `not_found`. */
@@ -211,15 +252,17 @@ export class Engine {
 
   /** `POST /{index}/_update/{id}`: 200 updated/noop, 201 created by upsert. */
   updateDoc(index: string, id: string, body: Buffer, params: Record<string, string>): Reply {
-    return this.#native.updateDoc(index, id, body, JSON.stringify(params));
+    return underPressureSync(body.length, () =>
+      this.#native.updateDoc(index, id, body, JSON.stringify(params)),
+    );
   }
 
   deleteByQuery(index: string, body: Buffer, params: Record<string, string>): Promise<Reply> {
     return this.#native.deleteByQuery(index, body, JSON.stringify(params));
   }
 
-  /** Every index: name, uuid, live doc count and store bytes. */
-  listIndices(): { index: string; uuid: string; docs: number; store_bytes: number }[] {
+  /** Every index: name, uuid, doc counts, store bytes, health, shard layout, creation date. */
+  listIndices(): IndexRow[] {
     return JSON.parse(this.#native.listIndices().body);
   }
 
@@ -263,7 +306,6 @@ export class Engine {
   }
 
   msearch(index: string | undefined, body: Buffer, params: Record<string, string> = {}): Promise<Reply> {
-    this.#searches++;
     return this.#native.msearch(index, body, paramsJson(params));
   }
 

@@ -9,9 +9,11 @@ import type { Duplex } from 'node:stream';
 import { BodyTooLarge, declaredTooLarge, readBody } from './body.js';
 import { requestCpuStart, spendExtraCpu } from './calibration.js';
 import type { Engine } from './engine.js';
+import { inEsOrder } from './error-order.js';
 import { decodeNativeError, EngineError } from './errors.js';
 import { applyFilterPath } from './filter-path.js';
 import { stripJsonComments } from './json-comments.js';
+import { watchServer } from './node/http-stats.js';
 import type { Request } from './route.js';
 import { allowedMethods, makeRouter } from './routes.js';
 
@@ -32,7 +34,8 @@ function decodeSegment(segment: string): string {
 }
 
 function parseTarget(target: string): { segments: string[]; params: Record<string, string> } {
-  const url = new URL(target, 'http://localhost');
+  // A target starting with `//` (an empty index in `//_refresh`) is a path, not an authority.
+  const url = new URL(target.startsWith('/') ? `http://localhost${target}` : target, 'http://localhost');
   const segments = url.pathname
     .split('/')
     .filter((s) => s.length > 0)
@@ -142,7 +145,7 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
           ? applyFilterPath(reply.body, filterPath)
           : reply.body;
       spendExtraCpu(cpuStart);
-      send(reply.status, out, reply.contentType);
+      send(reply.status, reply.status >= 400 && out !== undefined ? inEsOrder(out) : out, reply.contentType);
     } catch (err) {
       const error = decodeNativeError(err);
       // A body left unread: answer, then close (as ES does for every 413).
@@ -152,6 +155,7 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
     }
   };
   const server = http.createServer(handle);
+  watchServer(server);
   // `Expect: 100-continue` with an oversized Content-Length gets the 413 instead of a
   // `100 Continue`, so the client never sends the body.
   server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {

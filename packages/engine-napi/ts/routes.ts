@@ -4,14 +4,18 @@
  * bare-string bodies Elasticsearch uses for those two cases.
  */
 import { aliasRoutes } from './alias-routes.js';
-import { catRoutes } from './cat-routes.js';
+import { catRoutes } from './cat/routes.js';
+import { clusterRoutes } from './cluster-routes.js';
 import { contextRoutes } from './context-routes.js';
 import { docRoutes } from './doc-routes.js';
 import type { Engine } from './engine.js';
 import { EngineError } from './errors.js';
+import { identity } from './node/local-node.js';
+import { nodeInfoRoutes } from './node-info-routes.js';
 import { nodeStatsRoutes } from './node-stats-routes.js';
 import { GLOBAL_PARAMS, type Reply, type Request, type Route, WRITE_WAIT_PARAMS } from './route.js';
 import { settingsRoutes } from './settings-routes.js';
+import { statsRoutes } from './stats-routes.js';
 import { textRoutes } from './text-routes.js';
 import { writeRoutes } from './write-routes.js';
 
@@ -20,11 +24,11 @@ const VERSION = '8.15.0';
 const ok = (body: string): Reply => ({ status: 200, body });
 const exists = (found: boolean): Reply => ({ status: found ? 200 : 404, body: undefined });
 
-function rootInfo(): string {
+function rootInfo(engine: Engine): string {
   return JSON.stringify({
     name: 'everycell',
     cluster_name: 'everycell',
-    cluster_uuid: 'everycell-single-node',
+    cluster_uuid: identity(engine).cluster_uuid,
     version: {
       number: VERSION,
       build_flavor: 'default',
@@ -43,7 +47,6 @@ const RESOLVE_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildca
 /** `GET _mapping` and `GET _mapping/field`: index expressions, and options one node ignores. */
 const MAPPING_READ_PARAMS = [...RESOLVE_PARAMS, 'local', 'master_timeout'];
 
-/** `_cluster/health` waits for nothing: one node is always green (and so yellow). */
 /** `_msearch`'s URL parameters; all but the first reach every item's search (`engine/msearch.rs`). */
 const MSEARCH_PARAMS = [
   'max_concurrent_searches',
@@ -64,10 +67,9 @@ const BULK_PARAMS = [
   'require_alias',
   ...WRITE_WAIT_PARAMS,
 ];
-const HEALTH_PARAMS = ['timeout', 'master_timeout', 'local', 'wait_for_status', 'wait_for_active_shards'];
 
 const routes: Route[] = [
-  { methods: ['GET'], pattern: [], params: [], handler: () => ok(rootInfo()) },
+  { methods: ['GET'], pattern: [], params: [], handler: (e) => ok(rootInfo(e)) },
   { methods: ['HEAD'], pattern: [], params: [], handler: () => exists(true) },
   {
     methods: ['DELETE'],
@@ -80,18 +82,6 @@ const routes: Route[] = [
         'Validation Failed: 1: index / indices is missing;',
       );
     },
-  },
-  {
-    methods: ['GET'],
-    pattern: ['_cluster', 'health'],
-    params: HEALTH_PARAMS,
-    handler: (e) => e.clusterHealth(),
-  },
-  {
-    methods: ['GET'],
-    pattern: ['_cluster', 'health', ':index'],
-    params: HEALTH_PARAMS,
-    handler: (e) => e.clusterHealth(),
   },
   {
     methods: ['POST', 'PUT'],
@@ -158,19 +148,6 @@ const routes: Route[] = [
     pattern: [':index', '_msearch'],
     params: MSEARCH_PARAMS,
     handler: (e, req, v) => e.msearch(v.index, req.body, req.params),
-  },
-  {
-    methods: ['GET'],
-    pattern: [':index', '_stats'],
-    params: [],
-    handler: (e, _req, v) => e.stats(v.index ?? ''),
-  },
-  // `_stats/{metrics}`: the answer carries every metric we track (docs, store), a superset of the ask.
-  {
-    methods: ['GET'],
-    pattern: [':index', '_stats', ':metric'],
-    params: [],
-    handler: (e, _req, v) => e.stats(v.index ?? ''),
   },
   {
     methods: ['POST'],
@@ -275,6 +252,9 @@ export function allowedMethods(segments: string[]): string[] {
     ...contextRoutes,
     ...catRoutes,
     ...nodeStatsRoutes,
+    ...nodeInfoRoutes,
+    ...clusterRoutes,
+    ...statsRoutes,
     ...aliasRoutes,
     ...settingsRoutes,
     ...textRoutes,
@@ -293,6 +273,9 @@ export function makeRouter(options: { debugRoutes: boolean }) {
     ...contextRoutes,
     ...catRoutes,
     ...nodeStatsRoutes,
+    ...nodeInfoRoutes,
+    ...clusterRoutes,
+    ...statsRoutes,
     ...aliasRoutes,
     ...settingsRoutes,
     ...textRoutes,

@@ -6,7 +6,13 @@ import type { Route } from './route.js';
 
 const GET_PARAMS = ['flat_settings', 'include_defaults', 'local', 'master_timeout'];
 const PUT_PARAMS = ['timeout', 'master_timeout'];
-const FLUSH_PARAMS = ['wait_if_ongoing', 'force'];
+const FLUSH_PARAMS = [
+  'wait_if_ongoing',
+  'force',
+  'ignore_unavailable',
+  'allow_no_indices',
+  'expand_wildcards',
+];
 
 export const settingsRoutes: Route[] = [
   {
@@ -45,11 +51,16 @@ export const settingsRoutes: Route[] = [
     params: PUT_PARAMS,
     handler: (e, req, v) => e.putSettings(v.index ?? '', req.body),
   },
-  { methods: ['POST', 'GET'], pattern: ['_flush'], params: FLUSH_PARAMS, handler: (e) => e.flush('') },
+  {
+    methods: ['POST', 'GET'],
+    pattern: ['_flush'],
+    params: FLUSH_PARAMS,
+    handler: (e, req) => e.flush('', req.params),
+  },
   {
     methods: ['POST', 'GET'],
     pattern: [':index', '_flush'],
     params: FLUSH_PARAMS,
-    handler: (e, _req, v) => e.flush(v.index ?? ''),
+    handler: (e, req, v) => e.flush(v.index ?? '', req.params),
   },
 ];

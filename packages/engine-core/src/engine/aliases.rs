@@ -76,6 +76,8 @@ pub type AliasMap = BTreeMap<String, BTreeMap<String, AliasDef>>;
 pub struct Aliases {
     path: PathBuf,
     map: RwLock<AliasMap>,
+    /// Changes made since the engine opened (part of the cluster state's `version`).
+    pub changes: std::sync::atomic::AtomicU64,
 }
 
 impl Aliases {
@@ -88,7 +90,7 @@ impl Aliases {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => AliasMap::new(),
             Err(e) => return Err(e.into()),
         };
-        Ok(Aliases { path, map: RwLock::new(map) })
+        Ok(Aliases { path, map: RwLock::new(map), changes: Default::default() })
     }
 
     pub fn snapshot(&self) -> AliasMap {
@@ -119,6 +121,7 @@ impl Aliases {
         let bytes = serde_json::to_vec_pretty(&next).map_err(|e| EngineError::Internal(e.to_string()))?;
         crate::store::index::write_atomically(&self.path, &bytes)?;
         *map = next;
+        self.changes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(())
     }
 

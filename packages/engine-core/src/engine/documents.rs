@@ -108,6 +108,7 @@ impl Indices for Engine {
         current.settings.limits.check_mapping(&mapping)?;
         let next = Arc::new(current.with_mapping(mapping, update)?);
         self.shared.indices.write().unwrap_or_else(|p| p.into_inner()).insert(name.to_string(), next.clone());
+        self.metadata_changed();
         Ok(next)
     }
 }

@@ -96,6 +96,7 @@ impl Engine {
             };
             indices.insert(name.to_string(), Arc::new(handle));
         }
+        self.metadata_changed();
         if !aliases.is_empty() {
             self.aliases.update(|map| {
                 for (alias, def) in aliases {
@@ -140,6 +141,7 @@ impl Engine {
             };
             let dir = handle.dir().to_path_buf();
             drop(handle);
+            self.metadata_changed();
             std::fs::remove_dir_all(&dir)?;
             self.aliases.drop_index(n)?;
         }
@@ -188,11 +190,13 @@ impl Engine {
         } else {
             self.resolve(name, options)?.into_iter().map(|t| t.index).collect()
         };
+        let mut layouts = Vec::new();
         for index in &targets {
-            self.get(index)?.refresh()?;
+            let handle = self.get(index)?;
+            handle.refresh()?;
+            layouts.push(super::stats::layout::ShardLayout::of(&handle.settings));
         }
-        let n = targets.len();
-        Ok(json!({ "_shards": { "total": n * 2, "successful": n, "failed": 0 } }).to_string())
+        Ok(json!({ "_shards": super::stats::layout::shards_header(&layouts) }).to_string())
     }
 
     /// A search whose path names several indices, an alias, or carries resolution options.

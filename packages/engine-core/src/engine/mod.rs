@@ -4,6 +4,7 @@
 mod alias_api;
 pub mod aliases;
 mod analyze_api;
+pub mod cluster;
 mod delete_by_query;
 mod documents;
 mod field_caps;
@@ -12,8 +13,11 @@ mod mapping_reads;
 mod mappings;
 mod msearch;
 mod multi_search;
+pub mod node;
 pub mod resolve;
+mod search_shards;
 mod settings_api;
+mod stats;
 pub mod termvectors;
 mod uri_query;
 mod validate_query;
@@ -40,6 +44,9 @@ struct Shared {
     data_dir: PathBuf,
     indices: RwLock<HashMap<String, Arc<IndexHandle>>>,
     stop: AtomicBool,
+    /// Indices created, deleted or given new mappings or settings since the engine opened
+    /// (part of the cluster state's `version`).
+    changes: std::sync::atomic::AtomicU64,
 }
 
 pub struct Engine {
@@ -54,6 +61,8 @@ pub struct Engine {
     mapping_updates: Mutex<()>,
     /// Index aliases (`aliases.rs`).
     aliases: aliases::Aliases,
+    /// The node's id and cluster UUID, stable across restarts (`node.rs`).
+    pub identity: node::NodeIdentity,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,6 +116,7 @@ impl Engine {
             data_dir: data_dir.to_path_buf(),
             indices: RwLock::new(indices),
             stop: AtomicBool::new(false),
+            changes: Default::default(),
         });
         let worker = shared.clone();
         let refresher =
@@ -118,7 +128,13 @@ impl Engine {
             contexts: ReaderContexts::default(),
             mapping_updates: Mutex::new(()),
             aliases: aliases::Aliases::open(data_dir)?,
+            identity: node::NodeIdentity::load_or_create(data_dir)?,
         })
+    }
+
+    /// Notes a change of the indices' metadata (a cluster state change in ES).
+    pub(crate) fn metadata_changed(&self) {
+        self.shared.changes.fetch_add(1, Ordering::Relaxed);
     }
 
     pub(crate) fn get(&self, name: &str) -> Result<Arc<IndexHandle>> {
@@ -152,8 +168,10 @@ impl Engine {
                 }
             }
         }
-        self.get(name)?.force_merge()?;
-        Ok(json!({ "_shards": { "total": 2, "successful": 1, "failed": 0 } }).to_string())
+        let handle = self.get(name)?;
+        handle.force_merge()?;
+        let layout = stats::layout::ShardLayout::of(&handle.settings);
+        Ok(json!({ "_shards": stats::layout::shards_header([&layout]) }).to_string())
     }
 
     /// `/{index}/_search`; with a `scroll` parameter, the first page of a scroll.
@@ -205,7 +223,8 @@ impl Engine {
         delete_by_query::over_targets(self, &targets, body, max_docs, refresh)
     }
 
-    /// Every index with its doc count and store size, by name (for `_cat/indices`).
+    /// Every index with its doc counts, store size, health, shard layout and creation date, by
+    /// name (for `_cat/indices`).
     pub fn list_indices(&self) -> String {
         let indices = self.shared.indices.read().unwrap_or_else(|p| p.into_inner());
         let mut names: Vec<&String> = indices.keys().collect();
@@ -214,7 +233,19 @@ impl Engine {
             .into_iter()
             .map(|name| {
                 let h = &indices[name];
-                json!({ "index": name, "uuid": h.uuid, "docs": h.num_docs(), "store_bytes": h.store_size_in_bytes() })
+                let layout = stats::layout::ShardLayout::of(&h.settings);
+                let deleted: u64 = h.searcher().segment_readers().iter().map(|s| u64::from(s.num_deleted_docs())).sum();
+                json!({
+                    "index": name,
+                    "uuid": h.uuid,
+                    "docs": h.num_docs(),
+                    "deleted": deleted,
+                    "store_bytes": h.store_size_in_bytes(),
+                    "health": layout.health(),
+                    "primaries": layout.primaries,
+                    "replicas": layout.replicas,
+                    "creation_date": h.creation_date,
+                })
             })
             .collect();
         Value::Array(rows).to_string()
@@ -343,42 +374,6 @@ impl Engine {
         Ok(v.to_string())
     }
 
-    pub fn stats(&self, name: &str) -> Result<String> {
-        let h = self.get(name)?;
-        let stats = json!({
-            "docs": { "count": h.num_docs(), "deleted": 0 },
-            "store": { "size_in_bytes": h.store_size_in_bytes() },
-        });
-        let body = json!({
-            "_shards": { "total": 2, "successful": 1, "failed": 0 },
-            "_all": { "primaries": stats, "total": stats },
-            "indices": { name: { "uuid": h.uuid, "health": "green", "status": "open", "primaries": stats, "total": stats } },
-        });
-        Ok(body.to_string())
-    }
-
-    pub fn cluster_health(&self) -> String {
-        let n = self.shared.indices.read().unwrap_or_else(|p| p.into_inner()).len();
-        json!({
-            "cluster_name": "everycell",
-            "status": "green",
-            "timed_out": false,
-            "number_of_nodes": 1,
-            "number_of_data_nodes": 1,
-            "active_primary_shards": n,
-            "active_shards": n,
-            "relocating_shards": 0,
-            "initializing_shards": 0,
-            "unassigned_shards": 0,
-            "delayed_unassigned_shards": 0,
-            "number_of_pending_tasks": 0,
-            "number_of_in_flight_fetch": 0,
-            "task_max_waiting_in_queue_millis": 0,
-            "active_shards_percent_as_number": 100.0,
-        })
-        .to_string()
-    }
-
     /// Stops the refresher and commits every index; safe to call more than once.
     pub fn close(&self) -> Result<()> {
         self.shared.stop.store(true, Ordering::SeqCst);
@@ -411,7 +406,7 @@ fn refresh_loop(shared: &Shared) {
             .cloned()
             .collect();
         for index in due {
-            if let Err(e) = index.refresh() {
+            if let Err(e) = index.scheduled_refresh() {
                 eprintln!("everycell: scheduled refresh of [{}] failed: {e}", index.name);
             }
         }

@@ -206,6 +206,7 @@ mod tests {
     fn plain_names_and_globs() {
         assert!(is_plain("logs") && !is_plain("a,b") && !is_plain("a*") && !is_plain("_all"));
         assert!(glob("a*", "a1") && glob("*", "x") && !glob("a*", "b1") && glob("a*b", "axxb"));
+        assert!(glob("test-*", "test-weird-index-中文") && glob("*文", "中文") && !glob("*x", "中文"));
     }
 
     #[test]

@@ -86,17 +86,43 @@ impl Engine {
         for (h, settings, stored) in next {
             let swapped = Arc::new(h.with_settings(settings, &stored)?);
             self.shared.indices.write().unwrap_or_else(|p| p.into_inner()).insert(h.name.clone(), swapped);
+            self.metadata_changed();
         }
         Ok(json!({ "acknowledged": true }).to_string())
     }
 
     /// `_flush`: pending writes committed (durable without the translog), not made visible.
     pub fn flush(&self, index: &str) -> Result<String> {
-        let targets = self.resolve(index, ResolveOptions::default())?;
-        for target in &targets {
-            self.get(&target.index)?.flush()?;
+        self.flush_with(index, &Map::new())
+    }
+
+    /// `_flush` with its URL parameters: the resolution options, `force` and `wait_if_ongoing`
+    /// (one flush at a time per index here, so a flush always waits for one in progress).
+    pub fn flush_with(&self, index: &str, params: &Map<String, Value>) -> Result<String> {
+        let mut params = params.clone();
+        let options = ResolveOptions::take(&mut params)?;
+        let flag = |key: &str, default: bool| -> Result<bool> {
+            match params.get(key).map(param_text).as_deref() {
+                None => Ok(default),
+                Some("true") | Some("") => Ok(true),
+                Some("false") => Ok(false),
+                Some(other) => Err(EngineError::IllegalArgument(format!(
+                    "Failed to parse value [{other}] as only [true] or [false] are allowed."
+                ))),
+            }
+        };
+        if flag("force", false)? && !flag("wait_if_ongoing", true)? {
+            return Err(EngineError::ActionRequestValidation(
+                "Validation Failed: 1: wait_if_ongoing must be true for a force flush;".into(),
+            ));
         }
-        let n = targets.len();
-        Ok(json!({ "_shards": { "total": n * 2, "successful": n, "failed": 0 } }).to_string())
+        let targets = self.resolve(index, options)?;
+        let mut layouts = Vec::new();
+        for target in &targets {
+            let handle = self.get(&target.index)?;
+            handle.flush()?;
+            layouts.push(super::stats::layout::ShardLayout::of(&handle.settings));
+        }
+        Ok(json!({ "_shards": super::stats::layout::shards_header(&layouts) }).to_string())
     }
 }

@@ -123,7 +123,14 @@ pub fn execute(
     started: Instant,
     render: &Render,
 ) -> Result<Executed> {
-    let page = collect_page::collect_page(handle, searcher, req, started)?;
+    let counters = &handle.counters.search;
+    let query_started = Instant::now();
+    let page = {
+        let _querying = counters.query_current.enter();
+        collect_page::collect_page(handle, searcher, req, started)?
+    };
+    let fetch_started = Instant::now();
+    let query_took = fetch_started - query_started;
     let scale = score_scale(handle);
     let specs = req.effective_sort();
     // ES drops a sort that is `_score` descending alone: relevance order, no sort values.
@@ -188,6 +195,10 @@ pub fn execute(
         out.push('}');
     }
     out.push_str("]}");
+    // ES runs a fetch phase only for a page with hits.
+    let fetched = out_has_hits(&page);
+    let fetch_took = fetch_started.elapsed();
+    record_search(handle, req, query_took, fetched.then_some(fetch_took));
     if !req.aggs.is_empty() {
         out.push_str(r#","aggregations":"#);
         let hits = HitsContext::new(searcher, &handle.name, &handle.mapping, scale);
@@ -203,6 +214,30 @@ pub fn execute(
     }
     let last_sort = page.hits().last().map(|hit| sort_values_json(hit, &specs, scale));
     Ok(Executed { body: out, last_sort, total })
+}
+
+fn out_has_hits(page: &collect_page::Page) -> bool {
+    page.hits().next().is_some()
+}
+
+/// Counts one search's query phase (and fetch phase, when it had one) on the index and on
+/// every statistics group the request names.
+fn record_search(
+    handle: &IndexHandle,
+    req: &SearchRequest,
+    query: std::time::Duration,
+    fetch: Option<std::time::Duration>,
+) {
+    let record = |c: &crate::store::counters::SearchCounters| {
+        c.query.add(1, query);
+        if let Some(took) = fetch {
+            c.fetch.add(1, took);
+        }
+    };
+    record(&handle.counters.search);
+    for group in &req.opts.stats_groups {
+        record(&handle.counters.group(group));
+    }
 }
 
 /// `_count`: `{"query": ...}` or an empty body; `min_score` (the URL's) leaves out matches
@@ -231,11 +266,15 @@ pub fn count(handle: &IndexHandle, body: &[u8], min_score: Option<f32>) -> Resul
             Box::new(crate::query::tantivy::collect_limits::MinScoreQuery::new(lowered, min * score_scale(handle)));
     }
     let searcher = handle.searcher();
+    let started = Instant::now();
+    let _querying = handle.counters.search.query_current.enter();
     // Segments count independently (tantivy's `Count` asks each weight for its count).
     let n = if parallel::worth_it(&searcher) {
         parallel::search(&searcher, lowered.as_ref(), &Count)?
     } else {
         searcher.search(lowered.as_ref(), &Count)?
     };
+    // ES runs `_count` as a search of no hits: a query phase.
+    handle.counters.search.query.add(1, started.elapsed());
     Ok(format!(r#"{{"count":{n},"_shards":{SHARDS}}}"#))
 }

@@ -49,6 +49,8 @@ pub struct SearchOptions {
     pub rest_total_hits_as_int: bool,
     pub typed_keys: bool,
     pub filter_path: Option<String>,
+    /// `stats`: the statistics groups the search is also counted under (`_stats?groups=`).
+    pub stats_groups: Vec<String>,
 }
 
 impl SearchOptions {
@@ -80,9 +82,11 @@ impl SearchOptions {
             "rescore" => self.rescore = Rescore::parse_list(value)?,
             "collapse" => self.collapse = Some(Collapse::parse(value, mapping)?),
             "script_fields" => self.script_fields = script_fields(value)?,
-            // Statistics groups only tag the request in node statistics.
+            // Statistics groups: the search is counted under each (`_stats?groups=`).
             "stats" => match value {
-                Value::Array(groups) if groups.iter().all(Value::is_string) => {}
+                Value::Array(groups) if groups.iter().all(Value::is_string) => {
+                    self.stats_groups = groups.iter().filter_map(Value::as_str).map(str::to_string).collect();
+                }
                 _ => return Err(bad(key, value)),
             },
             _ => return Ok(false),

@@ -103,6 +103,15 @@ impl<'a> Lookup<'a> {
 
     /// The ES get body, written into `out`; true when the document was found.
     fn write_doc(&mut self, id: &str, options: &ReadOptions, out: &mut String) -> Result<bool> {
+        let started = std::time::Instant::now();
+        let counters = &self.handle.counters;
+        let _getting = counters.get_current.enter();
+        let found = self.write_doc_uncounted(id, options, out)?;
+        counters.record_get(found, started);
+        Ok(found)
+    }
+
+    fn write_doc_uncounted(&mut self, id: &str, options: &ReadOptions, out: &mut String) -> Result<bool> {
         let located = self.locate(id)?;
         if let (Some(at), Some(wanted)) = (&located, options.version) {
             if at.version != wanted {

@@ -13,12 +13,14 @@ use tantivy::store::{Compressor, ZstdCompressor};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, Term};
 
 use crate::error::{EngineError, Result};
+use crate::store::counters::IndexCounters;
 use crate::store::mapping::{Mapping, ES_STANDARD_TOKENIZER};
 use crate::store::mapping_update::merge_json;
 use crate::store::settings::IndexSettings;
 use crate::store::translog::{Op, OpKind, Translog};
 use crate::store::versioning::DocState;
 
+mod stats_view;
 mod write;
 
 pub(crate) use write::push_json_str;
@@ -61,6 +63,8 @@ pub struct IndexHandle {
     dir: PathBuf,
     /// Shared with the handles of later mappings of the same index (`with_mapping`).
     state: Arc<Mutex<WriterState>>,
+    /// What the index has done since it was opened (`_stats`); shared like `state`.
+    pub counters: Arc<IndexCounters>,
 }
 
 impl WriterState {
@@ -104,7 +108,7 @@ impl IndexHandle {
         std::fs::create_dir_all(dir.join(TANTIVY_DIR))?;
         let meta = json!({
             "name": name,
-            "uuid": crate::store::ids::auto_id(),
+            "uuid": crate::store::ids::random_uuid(),
             "creation_date": now_millis(),
             "settings": settings_json,
             "mappings": mappings_json,
@@ -162,6 +166,7 @@ impl IndexHandle {
                 last_refresh: Instant::now(),
                 realtime: None,
             })),
+            counters: Arc::default(),
         };
         drop(index);
         handle.init_seq_no()?;
@@ -216,9 +221,26 @@ impl IndexHandle {
         self.refresh_locked(&mut st)
     }
 
+    /// A refresh asked for through the API or a write's `?refresh` (ES's external refresh).
     pub fn refresh(&self) -> Result<()> {
+        let started = Instant::now();
         let mut st = lock(&self.state);
-        self.refresh_locked(&mut st)
+        self.refresh_locked(&mut st)?;
+        drop(st);
+        let took = started.elapsed();
+        self.counters.refresh.add(1, took);
+        self.counters.external_refresh.add(1, took);
+        Ok(())
+    }
+
+    /// The refresher's periodic refresh (`refresh_interval`): counted in `refresh.total` only.
+    pub fn scheduled_refresh(&self) -> Result<()> {
+        let started = Instant::now();
+        let mut st = lock(&self.state);
+        self.refresh_locked(&mut st)?;
+        drop(st);
+        self.counters.refresh.add(1, started.elapsed());
+        Ok(())
     }
 
     fn refresh_locked(&self, st: &mut WriterState) -> Result<()> {
@@ -253,6 +275,7 @@ impl IndexHandle {
     /// waits for it (ES's default `wait_for_completion=true`). Merging to one segment satisfies any
     /// `max_num_segments >= 1`; old segment files are collected so the store size reflects the merge.
     pub fn force_merge(&self) -> Result<()> {
+        let _merging = self.counters.merge_current.enter();
         let mut st = lock(&self.state);
         self.refresh_locked(&mut st)?;
         // The merge policy may be merging some of these segments in the background: then our
@@ -264,8 +287,12 @@ impl IndexHandle {
             if segments.len() <= 1 {
                 break;
             }
+            let started = Instant::now();
             match st.writer_mut().merge(&segments).wait() {
-                Ok(_) => break,
+                Ok(merged) => {
+                    self.record_merge(merged.as_ref(), started.elapsed());
+                    break;
+                }
                 Err(e) if Instant::now() >= deadline => return Err(e.into()),
                 Err(_) => std::thread::sleep(Duration::from_millis(50)),
             }
@@ -323,6 +350,7 @@ impl IndexHandle {
             reader,
             dir: self.dir.clone(),
             state: self.state.clone(),
+            counters: self.counters.clone(),
         })
     }
 
@@ -345,14 +373,19 @@ impl IndexHandle {
             reader: self.reader.clone(),
             dir: self.dir.clone(),
             state: self.state.clone(),
+            counters: self.counters.clone(),
         })
     }
 
     /// `_flush`: commits pending writes and empties the translog without making them visible
     /// (ES's flush is durability, not a refresh): the next refresh reloads the reader.
     pub fn flush(&self) -> Result<()> {
+        let started = Instant::now();
         let mut st = lock(&self.state);
-        Self::commit_unpublished(&mut st)
+        Self::commit_unpublished(&mut st)?;
+        drop(st);
+        self.counters.flush.add(1, started.elapsed());
+        Ok(())
     }
 
     /// Commits pending writes and empties the translog, leaving what searches see as it is.
@@ -414,7 +447,8 @@ impl IndexHandle {
 
     /// Commits pending writes so a clean shutdown leaves an empty translog.
     pub fn close(&self) -> Result<()> {
-        self.refresh()
+        let mut st = lock(&self.state);
+        self.refresh_locked(&mut st)
     }
 }
 

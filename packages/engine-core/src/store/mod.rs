@@ -4,6 +4,7 @@
 
 pub mod bulk;
 pub mod bulk_action;
+pub mod counters;
 pub mod document;
 pub mod dynamic;
 pub mod get;
@@ -15,6 +16,7 @@ pub mod mapping_update;
 pub mod memory_release;
 pub mod names;
 pub mod routing;
+pub mod segment_files;
 pub mod settings;
 pub mod settings_limits;
 pub mod translog;

@@ -256,6 +256,7 @@ pub fn update(
             cond.expect_version = None;
             let state = DocState { version: o.version, seq_no: o.seq_no, deleted: false };
             cond.resolve(id, Some(state))?;
+            handle.counters.noop_update.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let get = render_get(&o, &Value::Object(source), filter.as_ref());
             return Ok((o, get));
         }
