@@ -39,18 +39,23 @@ function catIndices(engine: Engine, params: Record<string, string>, only?: strin
   const rows = engine
     .listIndices()
     .filter((i) => only === undefined || i.index === only)
-    .map((i) => [
-      'green',
-      'open',
-      i.index,
-      i.uuid,
-      '1',
-      '0',
-      String(i.docs),
-      '0',
-      size(i.store_bytes),
-      size(i.store_bytes),
-    ]);
+    .map((i) =>
+      // A closed index shows its shards but no documents or sizes, as ES's table does.
+      i.status === 'close'
+        ? ['green', 'close', i.index, i.uuid, String(i.shards), String(i.replicas), '', '', '', '']
+        : [
+            'green',
+            'open',
+            i.index,
+            i.uuid,
+            '1',
+            '0',
+            String(i.docs),
+            '0',
+            size(i.store_bytes),
+            size(i.store_bytes),
+          ],
+    );
   // `h`: the columns to show, in that order (unknown names are ES's 400).
   const wanted = params.h === undefined ? COLUMNS : params.h.split(',').map((c) => c.trim());
   const picks = wanted.map((name) => {

@@ -13,7 +13,7 @@ import { decodeNativeError, EngineError } from './errors.js';
 import { applyFilterPath } from './filter-path.js';
 import { stripJsonComments } from './json-comments.js';
 import type { Request } from './route.js';
-import { allowedMethods, makeRouter } from './routes.js';
+import { allowedMethods, makeRouter, VERSION } from './routes.js';
 
 const JSON_TYPE = 'application/json; charset=UTF-8';
 const COMPAT_TYPE = 'application/vnd.elasticsearch+json;compatible-with=8';
@@ -59,6 +59,15 @@ function errorOf(body: string | undefined): unknown {
   }
 }
 
+/**
+ * ES's `Warning` header value for a notice: code 299, the agent, the quoted text (quotes and
+ * backslashes escaped, `%` encoded so clients that decode the text get it back).
+ */
+export function warningHeader(message: string): string {
+  const text = message.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/%/g, '%25');
+  return `299 Elasticsearch-${VERSION} "${text}"`;
+}
+
 /** One line on stderr for a 5xx: the request and the ES error. */
 function logFailure(req: http.IncomingMessage, error: unknown): void {
   const what = typeof error === 'string' ? error : JSON.stringify(error);
@@ -99,9 +108,11 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
     const wantsCompat = `${req.headers.accept ?? ''}${req.headers['content-type'] ?? ''}`.includes(
       'vnd.elasticsearch',
     );
-    const send = (status: number, body: string | undefined, contentType?: string) => {
+    const send = (status: number, body: string | undefined, contentType?: string, warnings?: string[]) => {
       res.statusCode = status;
       res.setHeader('X-Elastic-Product', 'Elasticsearch');
+      if (warnings !== undefined && warnings.length > 0)
+        res.setHeader('Warning', warnings.map(warningHeader));
       res.setHeader('Content-Type', contentType ?? (wantsCompat ? COMPAT_TYPE : JSON_TYPE));
       if (body === undefined || req.method === 'HEAD') {
         res.setHeader('Content-Length', body === undefined ? 0 : Buffer.byteLength(body));
@@ -142,7 +153,7 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
           ? applyFilterPath(reply.body, filterPath)
           : reply.body;
       spendExtraCpu(cpuStart);
-      send(reply.status, out, reply.contentType);
+      send(reply.status, out, reply.contentType, reply.warnings);
     } catch (err) {
       const error = decodeNativeError(err);
       // A body left unread: answer, then close (as ES does for every 413).
