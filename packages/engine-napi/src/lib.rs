@@ -4,6 +4,8 @@
 //! a Rust panic becomes a 500 reply instead of taking down the Node process. Only opening and
 //! closing the engine throw (a JS error whose message is `{"status":N,"body":{...}}`).
 
+mod admin;
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::Arc;

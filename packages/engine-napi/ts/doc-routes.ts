@@ -76,7 +76,8 @@ export const docRoutes: Route[] = [
   {
     methods: ['PUT', 'POST'],
     pattern: [':index', '_create', ':id'],
-    params: ['refresh', 'routing', 'require_alias', ...WRITE_WAIT_PARAMS],
+    // `version`/`version_type` reach the engine to be refused as ES refuses them on a create.
+    params: ['refresh', 'routing', 'require_alias', 'version', 'version_type', ...WRITE_WAIT_PARAMS],
     handler: (e, req, v) => e.indexDoc(v.index ?? '', v.id ?? '', req.body, req.params, true),
   },
   {

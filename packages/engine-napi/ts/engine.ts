@@ -5,12 +5,12 @@
  * on the libuv pool; cheap ones stay synchronous, because the hop to the pool costs more
  * than they do.
  */
-import { NativeEngine, type Reply } from '../index.js';
+import { NativeEngine, type Reply, type WarnedReply } from '../index.js';
 import { decodeNativeError } from './errors.js';
 import { underPressure, underPressureSync } from './node/indexing-pressure.js';
 import { SearchDispatcher } from './search-dispatch.js';
 
-export type { Reply } from '../index.js';
+export type { Reply, WarnedReply } from '../index.js';
 
 /** Opening and closing the engine are the only native calls that throw. */
 function call<T>(fn: () => T): T {
@@ -36,6 +36,8 @@ export interface IndexRow {
   primaries: number;
   replicas: number;
   creation_date: number;
+  /** `open` or `close`. */
+  status: string;
 }
 
 export class Engine {
@@ -307,6 +309,120 @@ export class Engine {
 
   msearch(index: string | undefined, body: Buffer, params: Record<string, string> = {}): Promise<Reply> {
     return this.#native.msearch(index, body, paramsJson(params));
+  }
+
+  /** `PUT /{index}`, with the warnings matching templates give. */
+  createIndexWarned(index: string, body: Buffer): WarnedReply {
+    return this.#native.createIndexWarned(index, body);
+  }
+
+  getIndexWith(index: string, params: Record<string, string>): Reply {
+    return this.#native.getIndexWith(index, paramsJson(params));
+  }
+
+  deleteIndicesWith(index: string, params: Record<string, string>): Reply {
+    return this.#native.deleteIndicesWith(index, paramsJson(params));
+  }
+
+  putSettingsWith(index: string, body: Buffer, params: Record<string, string>): Reply {
+    return this.#native.putSettingsWith(index, body, paramsJson(params));
+  }
+
+  getAliasesWith(index: string | undefined, name: string | undefined, params: Record<string, string>): Reply {
+    return this.#native.getAliasesWith(index, name, paramsJson(params));
+  }
+
+  putLegacyTemplate(name: string, body: Buffer, params: Record<string, string>): WarnedReply {
+    return this.#native.putLegacyTemplate(name, body, paramsJson(params));
+  }
+
+  getLegacyTemplates(names: string | undefined, params: Record<string, string>): Reply {
+    return this.#native.getLegacyTemplates(names, paramsJson(params));
+  }
+
+  legacyTemplateExists(names: string): Reply {
+    return this.#native.legacyTemplateExists(names);
+  }
+
+  deleteLegacyTemplate(name: string): Reply {
+    return this.#native.deleteLegacyTemplate(name);
+  }
+
+  putIndexTemplate(name: string, body: Buffer, params: Record<string, string>): WarnedReply {
+    return this.#native.putIndexTemplate(name, body, paramsJson(params));
+  }
+
+  getIndexTemplates(name: string | undefined, params: Record<string, string>): Reply {
+    return this.#native.getIndexTemplates(name, paramsJson(params));
+  }
+
+  indexTemplateExists(name: string): Reply {
+    return this.#native.indexTemplateExists(name);
+  }
+
+  deleteIndexTemplate(name: string): Reply {
+    return this.#native.deleteIndexTemplate(name);
+  }
+
+  putComponentTemplate(name: string, body: Buffer, params: Record<string, string>): Reply {
+    return this.#native.putComponentTemplate(name, body, paramsJson(params));
+  }
+
+  getComponentTemplates(name: string | undefined, params: Record<string, string>): Reply {
+    return this.#native.getComponentTemplates(name, paramsJson(params));
+  }
+
+  componentTemplateExists(name: string): Reply {
+    return this.#native.componentTemplateExists(name);
+  }
+
+  deleteComponentTemplate(name: string): Reply {
+    return this.#native.deleteComponentTemplate(name);
+  }
+
+  simulateIndexTemplate(index: string, body: Buffer): WarnedReply {
+    return this.#native.simulateIndexTemplate(index, body);
+  }
+
+  simulateTemplate(name: string | undefined, body: Buffer): WarnedReply {
+    return this.#native.simulateTemplate(name, body);
+  }
+
+  /** `_cat/templates` rows: name, index_patterns, order, version, composed_of (text cells). */
+  catTemplates(name: string | undefined): Record<string, string>[] {
+    return JSON.parse(this.#native.catTemplates(name).body);
+  }
+
+  closeIndex(index: string, params: Record<string, string>): Reply {
+    return this.#native.closeIndex(index, paramsJson(params));
+  }
+
+  openIndex(index: string, params: Record<string, string>): Reply {
+    return this.#native.openIndex(index, paramsJson(params));
+  }
+
+  addBlock(index: string, block: string, params: Record<string, string>): Reply {
+    return this.#native.addBlock(index, block, paramsJson(params));
+  }
+
+  getClusterSettings(params: Record<string, string>): Reply {
+    return this.#native.getClusterSettings(paramsJson(params));
+  }
+
+  putClusterSettings(body: Buffer, params: Record<string, string>): Reply {
+    return this.#native.putClusterSettings(body, paramsJson(params));
+  }
+
+  rollover(alias: string, newIndex: string | undefined, body: Buffer, params: Record<string, string>): Reply {
+    return this.#native.rollover(alias, newIndex, body, paramsJson(params));
+  }
+
+  cloneIndex(index: string, target: string, body: Buffer): Reply {
+    return this.#native.cloneIndex(index, target, body);
+  }
+
+  resolveIndex(name: string, params: Record<string, string>): Reply {
+    return this.#native.resolveIndex(name, paramsJson(params));
   }
 
   debugPanic(): Reply {

@@ -10,16 +10,18 @@ import { contextRoutes } from './context-routes.js';
 import { docRoutes } from './doc-routes.js';
 import type { Engine } from './engine.js';
 import { EngineError } from './errors.js';
+import { indexAdminRoutes } from './index-admin-routes.js';
 import { identity } from './node/local-node.js';
 import { nodeInfoRoutes } from './node-info-routes.js';
 import { nodeStatsRoutes } from './node-stats-routes.js';
 import { GLOBAL_PARAMS, type Reply, type Request, type Route, WRITE_WAIT_PARAMS } from './route.js';
 import { settingsRoutes } from './settings-routes.js';
 import { statsRoutes } from './stats-routes.js';
+import { templateRoutes } from './template-routes.js';
 import { textRoutes } from './text-routes.js';
 import { writeRoutes } from './write-routes.js';
 
-const VERSION = '8.15.0';
+export const VERSION = '8.15.0';
 
 const ok = (body: string): Reply => ({ status: 200, body });
 const exists = (found: boolean): Reply => ({ status: found ? 200 : 404, body: undefined });
@@ -159,15 +161,20 @@ const routes: Route[] = [
     methods: ['PUT'],
     pattern: [':index'],
     params: WRITE_WAIT_PARAMS,
-    handler: (e, req, v) => e.createIndex(v.index ?? '', req.body),
+    handler: (e, req, v) => e.createIndexWarned(v.index ?? '', req.body),
   },
   {
     methods: ['DELETE'],
     pattern: [':index'],
-    params: [...WRITE_WAIT_PARAMS, 'ignore_unavailable'],
-    handler: (e, req, v) => e.deleteIndex(v.index ?? '', req.params),
+    params: [...WRITE_WAIT_PARAMS, ...RESOLVE_PARAMS],
+    handler: (e, req, v) => e.deleteIndicesWith(v.index ?? '', req.params),
   },
-  { methods: ['GET'], pattern: [':index'], params: [], handler: (e, _req, v) => e.getIndex(v.index ?? '') },
+  {
+    methods: ['GET'],
+    pattern: [':index'],
+    params: [...RESOLVE_PARAMS, 'flat_settings', 'include_defaults', 'local', 'master_timeout', 'human'],
+    handler: (e, req, v) => e.getIndexWith(v.index ?? '', req.params),
+  },
   {
     methods: ['GET'],
     pattern: [':index', '_mapping'],
@@ -209,8 +216,10 @@ const debugRoutes: Route[] = [
 function checkParams(route: Route, req: Request): Request {
   const own: Record<string, string> = {};
   const unknown: string[] = [];
+  const listed = (key: string) => route.params !== 'engine' && (route.params ?? []).includes(key);
   for (const [key, value] of Object.entries(req.params)) {
-    if (GLOBAL_PARAMS.includes(key)) continue;
+    // A global parameter reaches a route only when the route names it (`human` on GET /{index}).
+    if (GLOBAL_PARAMS.includes(key) && !listed(key)) continue;
     own[key] = value;
     if (route.params !== 'engine' && !(route.params ?? []).includes(key)) unknown.push(key);
   }
@@ -251,6 +260,8 @@ export function allowedMethods(segments: string[]): string[] {
   for (const route of [
     ...contextRoutes,
     ...catRoutes,
+    ...templateRoutes,
+    ...indexAdminRoutes,
     ...nodeStatsRoutes,
     ...nodeInfoRoutes,
     ...clusterRoutes,
@@ -272,6 +283,8 @@ export function makeRouter(options: { debugRoutes: boolean }) {
     ...(options.debugRoutes ? debugRoutes : []),
     ...contextRoutes,
     ...catRoutes,
+    ...templateRoutes,
+    ...indexAdminRoutes,
     ...nodeStatsRoutes,
     ...nodeInfoRoutes,
     ...clusterRoutes,

@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 
 use serde_json::{json, Map, Value};
 
-use super::bucket_budget::{self, MAX_BUCKETS};
+use super::bucket_budget;
 use super::intermediate::{AggFruit, BucketKey, FruitBucket};
 use super::metric::top_hits::HitsContext;
 use super::request::{AggKind, AggRequest};
@@ -72,9 +72,13 @@ fn write_all(reqs: &[AggRequest], fruits: &[AggFruit], out: &mut String) -> Resu
 }
 
 fn too_many_buckets(n: u64) -> EngineError {
-    EngineError::TooManyBuckets(format!(
-        "Trying to create too many buckets. Must be less than or equal to: [{MAX_BUCKETS}] but was [{n}]. This limit can be set by changing the [search.max_buckets] cluster level setting."
-    ))
+    let max = bucket_budget::limit();
+    EngineError::TooManyBuckets {
+        reason: format!(
+            "Trying to create too many buckets. Must be less than or equal to: [{max}] but was [{n}]. This limit can be set by changing the [search.max_buckets] cluster level setting."
+        ),
+        max,
+    }
 }
 
 /// `text` as a JSON string (quoted, escaped as serde_json escapes it).

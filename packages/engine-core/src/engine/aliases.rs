@@ -24,12 +24,16 @@ pub struct AliasDef {
     pub search_routing: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub is_write_index: Option<bool>,
+    /// A hidden alias: wildcards reach it only when they expand to hidden names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_hidden: Option<bool>,
 }
 
 impl AliasDef {
     /// Reads an alias body (`PUT /{index}/_alias/{name}` or an `add` action's options).
     pub fn parse(options: &Map<String, Value>, skip: &[&str]) -> Result<AliasDef> {
         let mut def = AliasDef::default();
+        let mut routing = None;
         let text = |k: &str, v: &Value| match v {
             Value::String(s) => Ok(s.clone()),
             Value::Number(n) => Ok(n.to_string()),
@@ -43,11 +47,8 @@ impl AliasDef {
                     crate::query::dsl::parse_query(value)?;
                     def.filter = Some(value.clone());
                 }
-                "routing" => {
-                    let r = text(key, value)?;
-                    def.index_routing = Some(r.clone());
-                    def.search_routing = Some(r);
-                }
+                // The default of both routings; either given on its own wins.
+                "routing" => routing = Some(text(key, value)?),
                 "index_routing" => def.index_routing = Some(text(key, value)?),
                 "search_routing" => def.search_routing = Some(text(key, value)?),
                 "is_write_index" => {
@@ -55,11 +56,20 @@ impl AliasDef {
                         EngineError::Parsing(format!("[is_write_index] must be a boolean, got [{value}]"))
                     })?)
                 }
-                "is_hidden" if value == false => {}
+                "is_hidden" => {
+                    def.is_hidden =
+                        Some(value.as_bool().ok_or_else(|| {
+                            EngineError::Parsing(format!("[is_hidden] must be a boolean, got [{value}]"))
+                        })?)
+                }
                 other => {
                     return Err(EngineError::XContentParse(format!("[alias_action] unknown field [{other}]")));
                 }
             }
+        }
+        if let Some(r) = routing {
+            def.index_routing.get_or_insert_with(|| r.clone());
+            def.search_routing.get_or_insert(r);
         }
         Ok(def)
     }

@@ -5,19 +5,26 @@ mod alias_api;
 pub mod aliases;
 mod analyze_api;
 pub mod cluster;
+mod cluster_settings;
+mod cluster_state_parts;
 mod delete_by_query;
 mod documents;
 mod field_caps;
+mod index_state;
 mod indices;
 mod mapping_reads;
 mod mappings;
 mod msearch;
 mod multi_search;
 pub mod node;
+mod resize;
 pub mod resolve;
+mod resolve_index;
+mod rollover;
 mod search_shards;
 mod settings_api;
 mod stats;
+mod templates;
 pub mod termvectors;
 mod uri_query;
 mod validate_query;
@@ -63,6 +70,10 @@ pub struct Engine {
     aliases: aliases::Aliases,
     /// The node's id and cluster UUID, stable across restarts (`node.rs`).
     pub identity: node::NodeIdentity,
+    /// `_cluster/settings` (`cluster_settings.rs`).
+    cluster: cluster_settings::ClusterSettings,
+    /// Legacy, composable and component index templates (`templates/`).
+    templates: templates::Templates,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,7 +132,7 @@ impl Engine {
         let worker = shared.clone();
         let refresher =
             std::thread::Builder::new().name("everycell-refresh".into()).spawn(move || refresh_loop(&worker))?;
-        Ok(Engine {
+        let engine = Engine {
             _lock: lock,
             shared,
             refresher: Mutex::new(Some(refresher)),
@@ -129,7 +140,11 @@ impl Engine {
             mapping_updates: Mutex::new(()),
             aliases: aliases::Aliases::open(data_dir)?,
             identity: node::NodeIdentity::load_or_create(data_dir)?,
-        })
+            cluster: cluster_settings::ClusterSettings::open(data_dir)?,
+            templates: templates::Templates::open(data_dir)?,
+        };
+        engine.follow_cluster_settings();
+        Ok(engine)
     }
 
     /// Notes a change of the indices' metadata (a cluster state change in ES).
@@ -137,7 +152,31 @@ impl Engine {
         self.shared.changes.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// The open index `name`: a closed one is ES's `index_closed_exception`.
     pub(crate) fn get(&self, name: &str) -> Result<Arc<IndexHandle>> {
+        let handle = self.get_meta(name)?;
+        if handle.closed {
+            return Err(EngineError::IndexClosed { index: handle.name.clone(), uuid: handle.uuid.clone() });
+        }
+        Ok(handle)
+    }
+
+    /// The open index `name`, if its blocks allow an operation at `level`.
+    pub(crate) fn get_for(&self, name: &str, level: crate::store::blocks::Level) -> Result<Arc<IndexHandle>> {
+        Self::usable(self.get_meta(name)?, level)
+    }
+
+    /// `handle` if it is open and its blocks allow an operation at `level`.
+    pub(crate) fn usable(handle: Arc<IndexHandle>, level: crate::store::blocks::Level) -> Result<Arc<IndexHandle>> {
+        if handle.closed {
+            return Err(EngineError::IndexClosed { index: handle.name.clone(), uuid: handle.uuid.clone() });
+        }
+        handle.settings.blocks.check(&handle.name, level)?;
+        Ok(handle)
+    }
+
+    /// The index `name`, open or closed: for the APIs that read or change its metadata.
+    pub(crate) fn get_meta(&self, name: &str) -> Result<Arc<IndexHandle>> {
         self.shared
             .indices
             .read()
@@ -192,12 +231,25 @@ impl Engine {
         params: &Map<String, Value>,
         cheap_only: bool,
     ) -> Result<Option<String>> {
+        self.with_search_limits(|| self.search_gated_limited(name, body, params, cheap_only))
+    }
+
+    fn search_gated_limited(
+        &self,
+        name: &str,
+        body: &[u8],
+        params: &Map<String, Value>,
+        cheap_only: bool,
+    ) -> Result<Option<String>> {
         // One index by its own name (the common case) goes straight to it; lists, wildcards,
         // aliases and the resolution options go through `resolve`.
         let plain = match self.get(name) {
             Ok(handle) if !params.keys().any(|k| resolve::OPTION_PARAMS.contains(&k.as_str())) => Some(handle),
             _ => None,
         };
+        if let Some(handle) = &plain {
+            handle.settings.blocks.check(&handle.name, crate::store::blocks::Level::Read)?;
+        }
         let Some(handle) = plain else { return self.search_expression(name, body, params, cheap_only) };
         let uri = uri_query::for_search(body, params)?;
         let (body, params) = (uri.body.as_ref(), uri.params.as_ref());
@@ -216,11 +268,14 @@ impl Engine {
             })?),
         };
         let refresh = refresh_param(params)? != RefreshPolicy::None;
-        if let Ok(handle) = self.get(name) {
-            return delete_by_query::delete_by_query(handle.as_ref(), body, max_docs, refresh);
-        }
-        let targets = self.resolve(name, resolve::ResolveOptions::default())?;
-        delete_by_query::over_targets(self, &targets, body, max_docs, refresh)
+        self.with_search_limits(|| {
+            if let Ok(handle) = self.get(name) {
+                handle.settings.blocks.check(&handle.name, crate::store::blocks::Level::Write)?;
+                return delete_by_query::delete_by_query(handle.as_ref(), body, max_docs, refresh);
+            }
+            let targets = self.resolve(name, resolve::ResolveOptions::default())?;
+            delete_by_query::over_targets(self, &targets, body, max_docs, refresh)
+        })
     }
 
     /// Every index with its doc counts, store size, health, shard layout and creation date, by
@@ -245,6 +300,7 @@ impl Engine {
                     "primaries": layout.primaries,
                     "replicas": layout.replicas,
                     "creation_date": h.creation_date,
+                    "status": h.state_name(),
                 })
             })
             .collect();
@@ -257,7 +313,9 @@ impl Engine {
         if !names_a_pit(body) {
             return self.search("_all", body, params);
         }
-        Ok(pit::search(&self.contexts, body, params, false)?.expect("runs whatever it costs"))
+        self.with_search_limits(|| {
+            Ok(pit::search(&self.contexts, body, params, false)?.expect("runs whatever it costs"))
+        })
     }
 
     /// As `search_pit`, but `None` once parsed when the search may be heavy (see `search_if_cheap`).
@@ -265,7 +323,7 @@ impl Engine {
         if !names_a_pit(body) {
             return self.search_if_cheap("_all", body, params);
         }
-        pit::search(&self.contexts, body, params, true)
+        self.with_search_limits(|| pit::search(&self.contexts, body, params, true))
     }
 
     /// Opens a point in time on `name` (`opensearch` picks OpenSearch's response shape).
@@ -288,7 +346,7 @@ impl Engine {
 
     /// `/_search/scroll`: the next page of a scroll.
     pub fn scroll(&self, body: &[u8], params: &Map<String, Value>) -> Result<String> {
-        scroll::next(&self.contexts, body, params)
+        self.with_search_limits(|| scroll::next(&self.contexts, body, params))
     }
 
     /// `DELETE /_search/scroll` (or `…/_all`).
@@ -318,12 +376,17 @@ impl Engine {
     /// `/{index}/_count` with its URL parameters: URI search (`q`), `terminate_after`, and index
     /// lists, wildcards and aliases in `name`.
     pub fn count_with(&self, name: &str, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+        self.with_search_limits(|| self.count_limited(name, body, params))
+    }
+
+    fn count_limited(&self, name: &str, body: &[u8], params: &Map<String, Value>) -> Result<String> {
         if self.get(name).is_ok() && !params.keys().any(|k| resolve::OPTION_PARAMS.contains(&k.as_str())) {
             return self.count_one(name, body, params);
         }
         let mut params = params.clone();
         let options = resolve::ResolveOptions::take(&mut params)?;
         let targets = self.resolve(name, options)?;
+        self.searchable(&targets)?;
         match targets.as_slice() {
             [one] if one.filter.is_none() => self.count_one(&one.index, body, &params),
             _ => {
@@ -364,7 +427,11 @@ impl Engine {
                 }
             }
         }
-        let reply = crate::search::count(self.get(name)?.as_ref(), &uri.body, min_score)?;
+        let reply = crate::search::count(
+            self.get_for(name, crate::store::blocks::Level::Read)?.as_ref(),
+            &uri.body,
+            min_score,
+        )?;
         let Some(limit) = terminate_after else { return Ok(reply) };
         // One shard counts up to the limit and says whether it stopped there.
         let mut v: Value = serde_json::from_str(&reply).map_err(|e| EngineError::Internal(e.to_string()))?;

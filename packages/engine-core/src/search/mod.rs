@@ -58,6 +58,7 @@ pub(crate) fn now_ms() -> i64 {
 }
 
 pub(crate) fn lower_query(handle: &IndexHandle, query: &QueryAst) -> Result<Box<dyn tantivy::query::Query>> {
+    crate::query::expensive::check(query, &handle.mapping)?;
     let mut ctx = LowerContext::new(&handle.mapping, now_ms());
     ctx.index_name = Some(&handle.name);
     ctx.max_terms_count = handle.settings.limits.max_terms_count;

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 
-use super::contexts::{is_well_formed_id, parse_keep_alive, ReaderContexts, ScrollState, MAX_KEEP_ALIVE};
+use super::contexts::{is_well_formed_id, parse_keep_alive, ReaderContexts, ScrollState};
 use super::cost::Cost;
 use super::pit::with_tiebreaker;
 use super::{execute, parse_body, parse_search_after, Render, SearchRequest};
@@ -26,7 +26,7 @@ pub fn start(
     cheap_only: bool,
 ) -> Result<Option<String>> {
     let started = Instant::now();
-    let keep_alive = scroll_keep_alive(params.get("scroll"))?;
+    let keep_alive = scroll_keep_alive(contexts, params.get("scroll"))?;
     let mut params = params.clone();
     params.remove("scroll");
     let obj = parse_body(body)?;
@@ -93,7 +93,7 @@ pub fn next(contexts: &ReaderContexts, body: &[u8], params: &Map<String, Value>)
     if !is_well_formed_id(&id) {
         return Err(cannot_parse());
     }
-    let keep_alive = field("scroll").map(|v| scroll_keep_alive(Some(v))).transpose()?;
+    let keep_alive = field("scroll").map(|v| scroll_keep_alive(contexts, Some(v))).transpose()?;
     let ctx = contexts.touch(&id, keep_alive)?;
     let state = ctx.scroll.ok_or_else(|| EngineError::SearchContextMissing(id.clone()))?;
     let mut req = SearchRequest::from_map(&state.body, &state.params, &ctx.handle)?;
@@ -136,19 +136,31 @@ pub fn clear(contexts: &ReaderContexts, body: &[u8], all: bool) -> Result<(Strin
     Ok((json!({ "succeeded": true, "num_freed": freed }).to_string(), status))
 }
 
+/// A duration as ES prints a time value: its largest whole unit (`1d`, `1m`, `90s`).
+fn time_text(d: std::time::Duration) -> String {
+    let ms = d.as_millis() as u64;
+    for (unit, size) in [("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000)] {
+        if ms >= size && ms % size == 0 {
+            return format!("{}{unit}", ms / size);
+        }
+    }
+    format!("{ms}ms")
+}
+
 fn cannot_parse() -> EngineError {
     EngineError::IllegalArgument("Cannot parse scroll id".into())
 }
 
 /// A scroll's `scroll` time value, at most `search.max_keep_alive` (refused on the shard in ES,
 /// hence a search phase failure).
-fn scroll_keep_alive(value: Option<&Value>) -> Result<std::time::Duration> {
+fn scroll_keep_alive(contexts: &ReaderContexts, value: Option<&Value>) -> Result<std::time::Duration> {
     let keep_alive = parse_keep_alive("scroll", value)?;
-    if keep_alive > MAX_KEEP_ALIVE {
+    let max = contexts.max_keep_alive();
+    if keep_alive > max {
         let given = value.and_then(Value::as_str).unwrap_or_default();
         return Err(EngineError::shard(
             ShardCause::IllegalArgument,
-            format!("Keep alive for request ({given}) is too large. It must be less than (1d). This limit can be set by changing the [search.max_keep_alive] cluster level setting."),
+            format!("Keep alive for request ({given}) is too large. It must be less than ({}). This limit can be set by changing the [search.max_keep_alive] cluster level setting.", time_text(max)),
         ));
     }
     Ok(keep_alive)

@@ -208,7 +208,8 @@ pub fn mget(
                             "_index" | "_id" => {}
                             "_source" => options.source = Some(SourceFilter::from_body(v)?),
                             "stored_fields" => options.stored_fields = true,
-                            "routing" | "_routing" => options.routing = Some(crate::store::versioning::param_text(v)),
+                            // `_routing` and `_version` went in 7.0: refused, as ES refuses them.
+                            "routing" => options.routing = Some(crate::store::versioning::param_text(v)),
                             other => {
                                 return Err(EngineError::Parsing(format!("[docs] option [{other}] is not supported")))
                             }

@@ -20,6 +20,8 @@ use crate::store::settings::IndexSettings;
 use crate::store::translog::{Op, OpKind, Translog};
 use crate::store::versioning::DocState;
 
+mod copy;
+mod state;
 mod stats_view;
 mod write;
 
@@ -60,6 +62,9 @@ pub struct IndexHandle {
     pub settings: IndexSettings,
     pub mappings_json: Value,
     pub reader: IndexReader,
+    /// Closed (`POST /{index}/_close`): its metadata stays readable, its documents do not
+    /// (`state.rs`); kept in the meta file as ES's `state: close`.
+    pub closed: bool,
     dir: PathBuf,
     /// Shared with the handles of later mappings of the same index (`with_mapping`).
     state: Arc<Mutex<WriterState>>,
@@ -153,6 +158,7 @@ impl IndexHandle {
             settings,
             mappings_json,
             reader: reader.clone(),
+            closed: meta["state"] == "close",
             dir: dir.to_path_buf(),
             state: Arc::new(Mutex::new(WriterState {
                 writer: Some(writer),
@@ -348,6 +354,7 @@ impl IndexHandle {
             settings: self.settings.clone(),
             mappings_json,
             reader,
+            closed: self.closed,
             dir: self.dir.clone(),
             state: self.state.clone(),
             counters: self.counters.clone(),
@@ -371,6 +378,7 @@ impl IndexHandle {
             settings,
             mappings_json: self.mappings_json.clone(),
             reader: self.reader.clone(),
+            closed: self.closed,
             dir: self.dir.clone(),
             state: self.state.clone(),
             counters: self.counters.clone(),

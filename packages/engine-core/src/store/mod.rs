@@ -2,6 +2,7 @@
 //! mapping and settings, the translog that makes writes durable before a commit, and the
 //! writes themselves (`bulk.rs`, single documents in `writes.rs`) and reads by id (`get.rs`).
 
+pub mod blocks;
 pub mod bulk;
 pub mod bulk_action;
 pub mod counters;

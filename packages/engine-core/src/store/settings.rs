@@ -25,6 +25,10 @@ pub struct IndexSettings {
     pub analysis: crate::analysis::registry::IndexAnalysisSettings,
     /// Request and document limits, and settings accepted without effect (`settings_limits.rs`).
     pub limits: crate::store::settings_limits::IndexLimits,
+    /// `index.hidden`: wildcards skip the index unless they expand to hidden ones.
+    pub hidden: bool,
+    /// `index.blocks.*` (`store/blocks.rs`).
+    pub blocks: crate::store::blocks::Blocks,
 }
 
 /// Settings an open index may change (`PUT /{index}/_settings`).
@@ -51,8 +55,15 @@ impl Default for IndexSettings {
             similarity: Default::default(),
             analysis: Default::default(),
             limits: Default::default(),
+            hidden: false,
+            blocks: Default::default(),
         }
     }
+}
+
+/// Flattens settings as `flatten` does (`index.` prefixes dropped), for callers outside.
+pub fn flatten_into(value: &Value, out: &mut Map<String, Value>) {
+    flatten(value, "", out)
 }
 
 /// Flattens `{"index": {"a": 1}}` and `{"index.a": 1}` into `a -> 1`.
@@ -135,6 +146,12 @@ impl IndexSettings {
                 // The shard request cache: this engine has none. It only ever changes how fast a
                 // repeated size-0 search answers, never what, so either value holds here.
                 "requests.cache.enable" if matches!(value, Value::Bool(_)) || value == "false" || value == "true" => {}
+                "hidden" => out.hidden = crate::store::blocks::parse_bool(value)?,
+                // The order indices recover in after a restart: one node, nothing to order.
+                "priority" => {
+                    as_u64(key, value)?;
+                }
+                block if crate::store::blocks::Blocks::is_block_setting(block) => out.blocks.set(block, value)?,
                 similarity if similarity.starts_with("similarity.") => {
                     out.similarity.set(&similarity["similarity.".len()..], value)?
                 }
@@ -157,12 +174,30 @@ impl IndexSettings {
     /// These settings with `changes` applied (`PUT /{index}/_settings`): only dynamic settings
     /// change, and `null` puts one back to its default.
     pub fn update(&self, changes: &Value, index: &str, uuid: &str) -> Result<(IndexSettings, Value)> {
+        self.update_with(changes, index, uuid, false, false)
+    }
+
+    /// `update` on an index that may be closed (its static settings may change then, as in
+    /// ES), and with `preserve_existing` (settings already set keep their values).
+    pub fn update_with(
+        &self,
+        changes: &Value,
+        index: &str,
+        uuid: &str,
+        closed: bool,
+        preserve_existing: bool,
+    ) -> Result<(IndexSettings, Value)> {
         let mut flat = Map::new();
         if !changes.is_object() {
             return Err(EngineError::IllegalArgument("settings must be an object".into()));
         }
         flatten(changes, "", &mut flat);
-        let dynamic = |k: &str| DYNAMIC.contains(&k) || crate::store::settings_limits::DYNAMIC_LIMITS.contains(&k);
+        let dynamic = |k: &str| {
+            DYNAMIC.contains(&k)
+                || crate::store::settings_limits::DYNAMIC_LIMITS.contains(&k)
+                || matches!(k, "hidden" | "priority")
+                || crate::store::blocks::Blocks::is_block_setting(k)
+        };
         let frozen: Vec<String> = flat.keys().filter(|k| !dynamic(k)).cloned().collect();
         let known = |k: &str| {
             IndexSettings::parse(&json!({ k: Value::Null })).is_ok()
@@ -175,7 +210,12 @@ impl IndexSettings {
                 "unknown setting [index.{unknown}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings"
             )));
         }
-        if !frozen.is_empty() {
+        if closed && frozen.iter().any(|k| k == "number_of_shards") {
+            return Err(EngineError::IllegalArgument(
+                "final index setting [index.number_of_shards], not updateable".into(),
+            ));
+        }
+        if !frozen.is_empty() && !closed {
             let names: Vec<String> = frozen.iter().map(|k| format!("index.{k}")).collect();
             return Err(EngineError::IllegalArgument(format!(
                 "Can't update non dynamic settings [[{}]] for open indices [[{index}/{uuid}]]",
@@ -184,6 +224,11 @@ impl IndexSettings {
         }
         let mut given = self.given.clone();
         for (key, value) in flat {
+            // Every index has its shard and replica counts, given or not.
+            let existing = given.contains_key(&key) || key == "number_of_replicas" || key == "number_of_shards";
+            if preserve_existing && existing {
+                continue;
+            }
             if value.is_null() {
                 given.remove(&key);
             } else {

@@ -331,7 +331,7 @@ export function catIndices(engine: Engine, params: Record<string, string>, expre
     const primaries = entry.primaries as Json;
     table.push({
       health: row.health,
-      status: 'open',
+      status: row.status,
       index: name,
       uuid: row.uuid,
       pri: row.primaries,
