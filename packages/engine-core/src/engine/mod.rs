@@ -3,9 +3,12 @@
 
 mod alias_api;
 pub mod aliases;
+mod date_math_names;
 mod delete_by_query;
 mod documents;
+mod explain;
 mod indices;
+mod indices_boost;
 mod mappings;
 mod msearch;
 mod multi_search;

@@ -33,6 +33,8 @@ struct PreparedField {
     name: String,
     source_path: String,
     tokenized: bool,
+    /// A keyword's `ignore_above`.
+    ignore_above: Option<usize>,
     options: Resolved,
     query: FieldQuery,
 }
@@ -116,6 +118,7 @@ impl HighlightRequest {
                     name: fm.name.clone(),
                     source_path: fm.source_path.clone(),
                     tokenized: fm.field_type == FieldType::Text,
+                    ignore_above: fm.ignore_above,
                     options: options.clone(),
                     query: field_query,
                 });
@@ -170,6 +173,10 @@ impl PreparedField {
         }
         let mut values = Vec::new();
         source_values(source, &self.source_path, &mut values);
+        // A keyword value past `ignore_above` was never indexed: ES does not highlight it.
+        if let Some(limit) = self.ignore_above {
+            values.retain(|v| v.chars().count() <= limit);
+        }
         let (content, tokens) = tokenize(&values, self.tokenized);
         if content.is_empty() {
             return Vec::new();

@@ -17,6 +17,7 @@ pub mod options;
 pub(crate) mod parallel;
 mod passes;
 pub mod pit;
+mod profile;
 mod request;
 mod rescore;
 pub(crate) mod score_top;
@@ -34,6 +35,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use serde_json::{Map, Value};
 use tantivy::collector::Count;
 
+use crate::aggs::multi_index::IndexAggs;
 use crate::aggs::{write_aggs, HitsContext};
 use crate::error::{EngineError, Result};
 use crate::query::ast::QueryAst;
@@ -93,6 +95,20 @@ pub fn search(
     Ok(Some(execute(handle, &handle.searcher(), &req, started, &Render::default())?.body))
 }
 
+/// `search` for one index of several: the body without aggregations, and the aggregations as
+/// collected, to be merged with the other indices' (`aggs::multi_index`).
+pub fn search_deferring_aggs(
+    handle: &IndexHandle,
+    body: &[u8],
+    params: &Map<String, Value>,
+) -> Result<(String, Option<IndexAggs>)> {
+    let started = Instant::now();
+    let req = SearchRequest::parse(body, params, handle)?;
+    let render = Render { defer_aggs: true, ..Render::default() };
+    let executed = execute(handle, &handle.searcher(), &req, started, &render)?;
+    Ok((executed.body, executed.aggs))
+}
+
 /// How a response is rendered beyond the request itself (point in time and scroll pages).
 #[derive(Default)]
 pub struct Render {
@@ -103,6 +119,9 @@ pub struct Render {
     pub sort_values: Option<usize>,
     /// Replaces the computed `hits.total` (later scroll pages repeat the first page's).
     pub total: Option<Value>,
+    /// Leaves the aggregations out of the body and hands back what was collected instead
+    /// (`Executed::aggs`), to be merged with other indices' (`aggs::multi_index`).
+    pub defer_aggs: bool,
 }
 
 /// What a search produced besides its body: the last hit's full sort values (the next
@@ -111,6 +130,8 @@ pub struct Executed {
     pub body: String,
     pub last_sort: Option<Vec<Value>>,
     pub total: Value,
+    /// With `Render::defer_aggs`, the aggregations as collected.
+    pub aggs: Option<IndexAggs>,
 }
 
 /// Runs a parsed request on one searcher (the index's current one, or a pinned snapshot).
@@ -121,7 +142,9 @@ pub fn execute(
     started: Instant,
     render: &Render,
 ) -> Result<Executed> {
+    let collect_started = req.opts.profile.is_some().then(Instant::now);
     let page = collect_page::collect_page(handle, searcher, req, started)?;
+    let collect_time = collect_started.map(|t| t.elapsed());
     let scale = score_scale(handle);
     let specs = req.effective_sort();
     // ES drops a sort that is `_score` descending alone: relevance order, no sort values.
@@ -186,17 +209,32 @@ pub fn execute(
         out.push('}');
     }
     out.push_str("]}");
+    let mut deferred = None;
+    let render_started = collect_started.map(|_| Instant::now());
     if !req.aggs.is_empty() {
-        out.push_str(r#","aggregations":"#);
         let hits = HitsContext::new(searcher, &handle.name, &handle.mapping, scale);
-        write_aggs(&req.aggs, &page.aggs, Some(hits), req.opts.typed_keys, &mut out)?;
+        if render.defer_aggs {
+            let segments = searcher.segment_readers().len() as u32;
+            deferred = Some(IndexAggs { reqs: req.aggs.clone(), fruits: Vec::new(), hits, segments });
+        } else {
+            out.push_str(r#","aggregations":"#);
+            write_aggs(&req.aggs, &page.aggs, Some(hits), req.opts.typed_keys, &mut out)?;
+        }
+    }
+    if let (Some(collect), Some(rendered)) = (collect_time, render_started) {
+        let measured = profile::Measured { collect, render_aggs: rendered.elapsed() };
+        let section = profile::render(handle, searcher, req, &page, &measured);
+        let _ = write!(out, r#","profile":{section}"#);
     }
     out.push('}');
     if let Some(spec) = &req.opts.filter_path {
         out = filter_path::filter(&out, spec);
     }
     let last_sort = page.hits().last().map(|hit| sort_values_json(hit, &specs, scale));
-    Ok(Executed { body: out, last_sort, total })
+    if let Some(deferred) = deferred.as_mut() {
+        deferred.fruits = page.aggs;
+    }
+    Ok(Executed { body: out, last_sort, total, aggs: deferred })
 }
 
 /// `_count`: `{"query": ...}` or an empty body; `min_score` (the URL's) leaves out matches

@@ -49,6 +49,8 @@ pub struct SearchOptions {
     pub rest_total_hits_as_int: bool,
     pub typed_keys: bool,
     pub filter_path: Option<String>,
+    /// `profile: true`: the request's `aggs` as given (or `Null`), for the profile's names.
+    pub profile: Option<Value>,
 }
 
 impl SearchOptions {
@@ -80,6 +82,7 @@ impl SearchOptions {
             "rescore" => self.rescore = Rescore::parse_list(value)?,
             "collapse" => self.collapse = Some(Collapse::parse(value, mapping)?),
             "script_fields" => self.script_fields = script_fields(value)?,
+            "profile" => self.profile = bool_value(key, value)?.then_some(Value::Null),
             // Statistics groups only tag the request in node statistics.
             "stats" => match value {
                 Value::Array(groups) if groups.iter().all(Value::is_string) => {}
@@ -127,21 +130,28 @@ impl SearchOptions {
                 bool_param(key, value)?;
             }
             "pre_filter_shard_size" | "max_concurrent_shard_requests" | "batched_reduce_size" => {
-                let n = value.as_str().and_then(|s| s.parse::<i64>().ok()).or_else(|| value.as_i64());
-                match n {
-                    Some(n) if n >= 1 => {}
-                    _ => {
-                        return Err(EngineError::IllegalArgument(format!(
-                            "{key} must be >= 1, found [{}]",
-                            value.as_str().unwrap_or_default()
-                        )))
-                    }
-                }
+                check_shard_count_param(key, value)?;
             }
             "preference" | "routing" => {}
             _ => return Ok(false),
         }
         Ok(true)
+    }
+}
+
+/// The request's shard-count knobs, checked as ES's `SearchRequest` setters check them (with
+/// one shard per index they bound nothing here).
+pub(crate) fn check_shard_count_param(key: &str, value: &Value) -> Result<()> {
+    let (name, min) = match key {
+        "pre_filter_shard_size" => ("preFilterShardSize", 1),
+        "max_concurrent_shard_requests" => ("maxConcurrentShardRequests", 1),
+        "batched_reduce_size" => ("batchedReduceSize", 2),
+        _ => return Ok(()),
+    };
+    let n = value.as_str().and_then(|s| s.parse::<i64>().ok()).or_else(|| value.as_i64());
+    match n {
+        Some(n) if n >= min => Ok(()),
+        _ => Err(EngineError::IllegalArgument(format!("{name} must be >= {min}"))),
     }
 }
 
