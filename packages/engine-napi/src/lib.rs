@@ -255,6 +255,18 @@ impl NativeEngine {
         reply_with_status(|| self.engine.get_doc(&index, &id, &params_map(&params)?))
     }
 
+    /// `GET _script_context`: the script contexts the engine runs scripts in.
+    #[napi]
+    pub fn script_contexts(&self) -> Reply {
+        reply(|| Ok(engine_core::script::contexts::describe()))
+    }
+
+    /// `GET|POST /{index}/_explain/{id}` (404 when the document does not exist).
+    #[napi]
+    pub fn explain(&self, index: String, id: String, body: Buffer, params: String) -> Reply {
+        reply_with_status(|| self.engine.explain(&index, &id, &body, &params_map(&params)?))
+    }
+
     /// `GET /{index}/_source/{id}` (404 when not found).
     #[napi]
     pub fn get_source(&self, index: String, id: String, params: String) -> Reply {

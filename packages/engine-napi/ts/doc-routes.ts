@@ -36,7 +36,16 @@ const INDEX_PARAMS = [
   ...WRITE_WAIT_PARAMS,
 ];
 
+/** `_explain`: the URL query (`q` and its companions, as on `_search`) and `routing`. */
+const EXPLAIN_PARAMS = ['q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient', 'routing', 'preference'];
+
 export const docRoutes: Route[] = [
+  {
+    methods: ['GET', 'POST'],
+    pattern: [':index', '_explain', ':id'],
+    params: EXPLAIN_PARAMS,
+    handler: (e, req, v) => e.explain(v.index ?? '', v.id ?? '', req.body, req.params),
+  },
   {
     methods: ['GET'],
     pattern: [':index', '_doc', ':id'],

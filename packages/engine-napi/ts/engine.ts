@@ -298,6 +298,16 @@ export class Engine {
     return this.#native.getDoc(index, id, paramsJson(params));
   }
 
+  /** `GET _script_context`: the contexts scripts run in. */
+  scriptContexts(): Reply {
+    return this.#native.scriptContexts();
+  }
+
+  /** `GET|POST /{index}/_explain/{id}`: whether the document matches the query, and why. */
+  explain(index: string, id: string, body: Buffer, params: Record<string, string>): Reply {
+    return this.#native.explain(index, id, body, paramsJson(params));
+  }
+
   /** `GET /{index}/_source/{id}`: the `_source` alone, or 404 `resource_not_found_exception`. */
   getSource(index: string, id: string, params: Record<string, string>): Reply {
     return this.#native.getSource(index, id, paramsJson(params));

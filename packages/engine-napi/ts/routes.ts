@@ -104,6 +104,12 @@ const routes: Route[] = [
     handler: (e, req) => e.refresh('', req.params),
   },
   {
+    methods: ['GET'],
+    pattern: ['_script_context'],
+    params: [],
+    handler: (e) => e.scriptContexts(),
+  },
+  {
     methods: ['POST', 'GET'],
     pattern: ['_count'],
     params: 'engine',

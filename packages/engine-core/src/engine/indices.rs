@@ -266,10 +266,16 @@ impl Engine {
         params: &Map<String, Value>,
         cheap_only: bool,
     ) -> Result<Option<String>> {
+        // ES checks these while parsing the request, before it resolves any index.
+        for (key, value) in params {
+            crate::search::options::check_shard_count_param(key, value)?;
+        }
         let mut params = params.clone();
         let options = ResolveOptions::take(&mut params)?;
         let targets = self.resolve(name, options)?;
         self.searchable(&targets)?;
+        let boosted = self.resolve_indices_boost(body, options)?;
+        let body = boosted.as_deref().unwrap_or(body);
         if let [one] = targets.as_slice() {
             if one.filter.is_none() {
                 return if cheap_only {

@@ -178,6 +178,13 @@ impl Engine {
         let expression = if expression.is_empty() || expression == "_all" { "*" } else { expression };
         let mut wildcard_seen = false;
         for part in expression.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let named;
+            let part = if part.starts_with('<') {
+                named = super::date_math_names::resolve_date_math(part, crate::search::now_ms())?;
+                named.as_str()
+            } else {
+                part
+            };
             if let Some(excluded) = part.strip_prefix('-').filter(|_| wildcard_seen) {
                 found.retain(|name, _| !glob(excluded, name));
                 continue;

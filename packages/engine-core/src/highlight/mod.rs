@@ -36,6 +36,8 @@ struct PreparedField {
     /// Whether ES would re-analyze the text (the plain highlighter, or a field without
     /// offsets), which `index.highlight.max_analyzed_offset` bounds (`analyzed_offset.rs`).
     reanalyzes: bool,
+    /// A keyword's `ignore_above`.
+    ignore_above: Option<usize>,
     options: Resolved,
     query: FieldQuery,
 }
@@ -132,6 +134,7 @@ impl HighlightRequest {
                     source_path: fm.source_path.clone(),
                     tokenized: fm.field_type == FieldType::Text,
                     reanalyzes: options.highlighter_type == "plain" || !fm.params.has_offsets(),
+                    ignore_above: fm.ignore_above,
                     options: options.clone(),
                     query: field_query,
                 });
@@ -186,6 +189,10 @@ impl PreparedField {
         }
         let mut values = Vec::new();
         source_values(source, &self.source_path, &mut values);
+        // A keyword value past `ignore_above` was never indexed: ES does not highlight it.
+        if let Some(limit) = self.ignore_above {
+            values.retain(|v| v.chars().count() <= limit);
+        }
         let (content, tokens) = tokenize(&values, self.tokenized);
         if content.is_empty() {
             return Vec::new();

@@ -101,6 +101,10 @@ pub enum QueryAst {
         text: String,
         operator: Operator,
         minimum_should_match: Option<MinimumShouldMatch>,
+        /// `fuzziness` and its options, for every term but the last (the prefix).
+        fuzzy: Option<FuzzyExpansion>,
+        /// `fuzzy_rewrite: constant_score`: each fuzzy term scores its boost alone.
+        fuzzy_constant: bool,
     },
     /// `combined_fields`: the text fields scored as if they were one (BM25F).
     CombinedFields {
@@ -131,6 +135,11 @@ pub enum QueryAst {
     Script(Box<crate::script::Script>),
     /// `geo_distance` / `geo_bounding_box` (`geo/query.rs`).
     Geo(Box<crate::geo::query::GeoQuery>),
+    /// `intervals`: documents where the rule matches in the positions of `field`.
+    Intervals {
+        field: String,
+        rule: Box<super::intervals_ast::IntervalsRule>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -33,6 +33,9 @@ pub struct HitsRender<'a> {
     named: Option<NamedQueries>,
     fields: Option<HitFields<'a>>,
     explain: Option<Box<dyn Weight>>,
+    /// With `explain` and `rescore`: each rescore query's weight, and the rescorers' windows.
+    rescore: Vec<Box<dyn Weight>>,
+    rescored: &'a [Vec<tantivy::DocAddress>],
     collapse_keys: Option<&'a [Value]>,
     script_fields: Vec<(&'a str, &'a Script, DocFields)>,
 }
@@ -59,6 +62,19 @@ impl<'a> HitsRender<'a> {
         } else {
             None
         };
+        let rescore = match &explain {
+            Some(_) => req
+                .opts
+                .rescore
+                .iter()
+                .map(|r| {
+                    lower_query(handle, &r.query)?
+                        .weight(EnableScoring::enabled_from_searcher(searcher))
+                        .map_err(Into::into)
+                })
+                .collect::<Result<Vec<_>>>()?,
+            None => Vec::new(),
+        };
         let script_fields = req
             .opts
             .script_fields
@@ -75,6 +91,8 @@ impl<'a> HitsRender<'a> {
             named,
             fields,
             explain,
+            rescore,
+            rescored: &page.rescored,
             collapse_keys: page.collapse_keys.as_deref(),
             script_fields,
         })
@@ -109,6 +127,15 @@ impl<'a> HitsRender<'a> {
             if let Ok(explanation) = weight.explain(reader, hit.address.doc_id) {
                 let mut tree = serde_json::to_value(&explanation).unwrap_or(Value::Null);
                 shown_scale(&mut tree, self.scale);
+                if !self.rescore.is_empty() {
+                    let doc = hit.address.doc_id;
+                    let mut second = |i: usize| {
+                        let mut explained = serde_json::to_value(self.rescore[i].explain(reader, doc).ok()?).ok()?;
+                        shown_scale(&mut explained, self.scale);
+                        Some(explained)
+                    };
+                    tree = super::rescore::explain(&req.opts.rescore, self.rescored, hit.address, tree, &mut second);
+                }
                 out.push_str(&format!(r#","_shard":"[{}][0]","_node":"everycell","_explanation":{tree}"#, handle.name));
             }
         }
@@ -164,7 +191,9 @@ impl<'a> HitsRender<'a> {
                 let mut inner = Map::new();
                 for spec in &collapse.inner_hits {
                     let (query, body) = collapse.inner_body(spec, &req.query, &keys[i]);
-                    let sub = SearchRequest::inner(query, &body, handle)?;
+                    let mut sub = SearchRequest::inner(query, &body, handle)?;
+                    // Group hits show their total as the outer search shows its own.
+                    sub.opts.rest_total_hits_as_int = req.opts.rest_total_hits_as_int;
                     let executed =
                         super::execute(handle, self.searcher, &sub, Instant::now(), &super::Render::default())?;
                     let reply: Value = serde_json::from_str(&executed.body).unwrap_or(Value::Null);

@@ -17,6 +17,7 @@ pub mod options;
 pub(crate) mod parallel;
 mod passes;
 pub mod pit;
+mod profile;
 mod request;
 mod rescore;
 pub(crate) mod score_top;
@@ -34,6 +35,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use serde_json::{Map, Value};
 use tantivy::collector::Count;
 
+use crate::aggs::multi_index::IndexAggs;
 use crate::aggs::{write_aggs, HitsContext};
 use crate::error::{EngineError, Result};
 use crate::query::ast::QueryAst;
@@ -96,6 +98,20 @@ pub fn search(
     Ok(Some(execute(handle, &handle.searcher(), &req, started, &Render::default())?.body))
 }
 
+/// `search` for one index of several: the body without aggregations, and the aggregations as
+/// collected, to be merged with the other indices' (`aggs::multi_index`).
+pub fn search_deferring_aggs(
+    handle: &IndexHandle,
+    body: &[u8],
+    params: &Map<String, Value>,
+) -> Result<(String, Option<IndexAggs>)> {
+    let started = Instant::now();
+    let req = SearchRequest::parse(body, params, handle)?;
+    let render = Render { defer_aggs: true, ..Render::default() };
+    let executed = execute(handle, &handle.searcher(), &req, started, &render)?;
+    Ok((executed.body, executed.aggs))
+}
+
 /// How a response is rendered beyond the request itself (point in time and scroll pages).
 #[derive(Default)]
 pub struct Render {
@@ -106,6 +122,9 @@ pub struct Render {
     pub sort_values: Option<usize>,
     /// Replaces the computed `hits.total` (later scroll pages repeat the first page's).
     pub total: Option<Value>,
+    /// Leaves the aggregations out of the body and hands back what was collected instead
+    /// (`Executed::aggs`), to be merged with other indices' (`aggs::multi_index`).
+    pub defer_aggs: bool,
 }
 
 /// What a search produced besides its body: the last hit's full sort values (the next
@@ -114,6 +133,8 @@ pub struct Executed {
     pub body: String,
     pub last_sort: Option<Vec<Value>>,
     pub total: Value,
+    /// With `Render::defer_aggs`, the aggregations as collected.
+    pub aggs: Option<IndexAggs>,
 }
 
 /// Runs a parsed request on one searcher (the index's current one, or a pinned snapshot).
@@ -132,6 +153,7 @@ pub fn execute(
     };
     let fetch_started = Instant::now();
     let query_took = fetch_started - query_started;
+    let collect_time = req.opts.profile.is_some().then_some(query_took);
     let scale = score_scale(handle);
     let specs = req.effective_sort();
     // ES drops a sort that is `_score` descending alone: relevance order, no sort values.
@@ -200,10 +222,22 @@ pub fn execute(
     let fetched = out_has_hits(&page);
     let fetch_took = fetch_started.elapsed();
     record_search(handle, req, query_took, fetched.then_some(fetch_took));
+    let mut deferred = None;
+    let render_started = collect_time.map(|_| Instant::now());
     if !req.aggs.is_empty() {
-        out.push_str(r#","aggregations":"#);
         let hits = HitsContext::new(searcher, &handle.name, &handle.mapping, scale);
-        write_aggs(&req.aggs, &page.aggs, Some(hits), req.opts.typed_keys, &mut out)?;
+        if render.defer_aggs {
+            let segments = searcher.segment_readers().len() as u32;
+            deferred = Some(IndexAggs { reqs: req.aggs.clone(), fruits: Vec::new(), hits, segments });
+        } else {
+            out.push_str(r#","aggregations":"#);
+            write_aggs(&req.aggs, &page.aggs, Some(hits), req.opts.typed_keys, &mut out)?;
+        }
+    }
+    if let (Some(collect), Some(rendered)) = (collect_time, render_started) {
+        let measured = profile::Measured { collect, render_aggs: rendered.elapsed() };
+        let section = profile::render(handle, searcher, req, &page, &measured);
+        let _ = write!(out, r#","profile":{section}"#);
     }
     if let Some(suggest) = &req.suggest {
         out.push_str(r#","suggest":"#);
@@ -214,7 +248,10 @@ pub fn execute(
         out = filter_path::filter(&out, spec);
     }
     let last_sort = page.hits().last().map(|hit| sort_values_json(hit, &specs, scale));
-    Ok(Executed { body: out, last_sort, total })
+    if let Some(deferred) = deferred.as_mut() {
+        deferred.fruits = page.aggs;
+    }
+    Ok(Executed { body: out, last_sort, total, aggs: deferred })
 }
 
 fn out_has_hits(page: &collect_page::Page) -> bool {

@@ -113,15 +113,26 @@ fn bool_param(key: &str, v: &Value) -> Result<bool> {
 
 fn track_total_hits(v: &Value) -> Result<TrackTotalHits> {
     match v {
-        Value::Bool(true) => Ok(TrackTotalHits::Exact),
-        Value::Bool(false) => Ok(TrackTotalHits::Off),
-        Value::String(s) if s == "true" => Ok(TrackTotalHits::Exact),
-        Value::String(s) if s == "false" => Ok(TrackTotalHits::Off),
-        other => match usize_param("track_total_hits", other)? {
-            n if n as u64 >= i32::MAX as u64 => Ok(TrackTotalHits::Exact),
-            n => Ok(TrackTotalHits::UpTo(n as u64)),
-        },
+        Value::Bool(true) => return Ok(TrackTotalHits::Exact),
+        Value::Bool(false) => return Ok(TrackTotalHits::Off),
+        Value::String(s) if s == "true" => return Ok(TrackTotalHits::Exact),
+        Value::String(s) if s == "false" => return Ok(TrackTotalHits::Off),
+        _ => {}
     }
+    // -1 is ES's "disabled"; anything below it is refused.
+    match v.as_i64().or_else(|| v.as_str().and_then(|s| s.trim().parse().ok())) {
+        Some(-1) => return Ok(TrackTotalHits::Off),
+        Some(n) if n < -1 => {
+            return Err(EngineError::IllegalArgument(format!(
+                "[track_total_hits] parameter must be positive or equals to -1, got {n}"
+            )))
+        }
+        _ => {}
+    }
+    Ok(match usize_param("track_total_hits", v)? {
+        n if n as u64 >= i32::MAX as u64 => TrackTotalHits::Exact,
+        n => TrackTotalHits::UpTo(n as u64),
+    })
 }
 
 /// `sort=field:desc,other` from the URL.
@@ -190,6 +201,7 @@ impl SearchRequest {
                     }
                     aggs_seen = true;
                     req.aggs = parse_aggs(value, &handle.mapping)?;
+                    crate::aggs::dispatch::index_name_values(&mut req.aggs, &handle.name);
                 }
                 "search_after" => match value {
                     Value::Array(values) => search_after = Some(values),
@@ -211,6 +223,9 @@ impl SearchRequest {
                     return Err(EngineError::Parsing(format!("Unknown key for a {token} in [{other}].")));
                 }
             }
+        }
+        if let Some(profile) = req.opts.profile.as_mut() {
+            *profile = obj.get("aggs").or_else(|| obj.get("aggregations")).cloned().unwrap_or(Value::Null);
         }
         if let Some(knn) = knn {
             // ES 8's top-level kNN section; k defaults to the body's size (URL params come later).
@@ -268,7 +283,7 @@ impl SearchRequest {
             if req.sort.is_none() {
                 return Err(EngineError::shard(ShardCause::IllegalArgument, "Sort must contain at least one field."));
             }
-            req.after = Some(parse_search_after(values, &req.effective_sort())?);
+            req.after = Some(parse_search_after(values, &req.effective_sort(), Some(&handle.mapping))?);
         }
         // Shard-level checks in ES (the request parses, each shard refuses it).
         let limits = &handle.settings.limits;

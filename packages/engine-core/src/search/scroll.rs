@@ -36,10 +36,23 @@ pub fn start(
         ));
     }
     let mut req = SearchRequest::from_map(&obj, &params, &handle).map_err(|e| batch_size_error(e, &handle))?;
+    // ES's request validation, every failed check numbered in one message.
+    let mut failed = Vec::new();
     if req.from > 0 {
-        return Err(EngineError::ActionRequestValidation(
-            "Validation Failed: 1: using [from] is not allowed in a scroll context;".into(),
-        ));
+        failed.push("using [from] is not allowed in a scroll context");
+    }
+    if req.size == 0 {
+        failed.push("[size] cannot be [0] in a scroll context");
+    }
+    if params.get("request_cache").is_some_and(|v| v.as_str() == Some("true") || v == &Value::Bool(true)) {
+        failed.push("[request_cache] cannot be used in a scroll context");
+    }
+    if !failed.is_empty() {
+        let listed: String = failed.iter().enumerate().map(|(i, m)| format!("{}: {m};", i + 1)).collect();
+        return Err(EngineError::ActionRequestValidation(format!("Validation Failed: {listed}")));
+    }
+    if req.opts.collapse.is_some() {
+        return Err(EngineError::shard(ShardCause::IllegalArgument, "cannot use `collapse` in a scroll context"));
     }
     if cheap_only && req.cost() != Cost::Cheap {
         return Ok(None);
@@ -53,8 +66,12 @@ pub fn start(
     state_body.remove("aggregations");
     let state = ScrollState { body: state_body, params, after: None, total: Value::Null, user_sort };
     let id = contexts.open_on(handle.clone(), searcher.clone(), keep_alive, Some(state))?;
-    let render =
-        Render { head: Some(format!(r#""_scroll_id":{}"#, json!(id))), sort_values: Some(user_sort), total: None };
+    let render = Render {
+        head: Some(format!(r#""_scroll_id":{}"#, json!(id))),
+        sort_values: Some(user_sort),
+        total: None,
+        defer_aggs: false,
+    };
     let page = match execute(&handle, &searcher, &req, started, &render) {
         Ok(page) => page,
         Err(e) => {
@@ -99,12 +116,16 @@ pub fn next(contexts: &ReaderContexts, body: &[u8], params: &Map<String, Value>)
     let mut req = SearchRequest::from_map(&state.body, &state.params, &ctx.handle)?;
     let specs = with_tiebreaker(req.effective_sort());
     if let Some(after) = &state.after {
-        req.after = Some(parse_search_after(after, &specs)?);
+        req.after = Some(parse_search_after(after, &specs, Some(&ctx.handle.mapping))?);
     }
     req.sort = Some(specs);
     let total = (!state.total.is_null()).then(|| state.total.clone());
-    let render =
-        Render { head: Some(format!(r#""_scroll_id":{}"#, json!(id))), sort_values: Some(state.user_sort), total };
+    let render = Render {
+        head: Some(format!(r#""_scroll_id":{}"#, json!(id))),
+        sort_values: Some(state.user_sort),
+        total,
+        defer_aggs: false,
+    };
     let page = execute(&ctx.handle, &ctx.searcher, &req, started, &render)?;
     if page.last_sort.is_some() {
         contexts.advance_scroll(&id, page.last_sort, None);

@@ -12,6 +12,7 @@ mod function_score;
 pub(crate) mod fuzziness;
 mod fuzzy;
 mod ids;
+mod intervals;
 mod match_all;
 mod match_bool_prefix;
 mod match_phrase;
@@ -134,6 +135,7 @@ fn parse_query_at_depth(value: &Value) -> Result<QueryAst> {
         "more_like_this" => more_like_this::parse(body),
         "nested" => nested::parse(body),
         "terms_set" => terms_set::parse(body),
+        "intervals" => intervals::parse(body),
         "script" => script::parse(body),
         "geo_distance" => crate::geo::query::parse_geo_distance(body),
         "geo_bounding_box" => crate::geo::query::parse_geo_bounding_box(body),

@@ -7,6 +7,7 @@ pub mod context;
 pub(crate) mod exact;
 mod exists;
 mod function_score;
+mod intervals;
 pub(crate) mod match_query;
 mod more_like_this;
 pub(crate) mod multi_term;
@@ -143,6 +144,7 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
         }
         QueryAst::Bool(b) => lower_bool(b, ctx)?,
         QueryAst::MatchPhrase { field, text, slop } => lower_phrase(field, text, *slop, ctx)?,
+        QueryAst::Intervals { field, rule } => intervals::lower_intervals(field, rule, ctx)?,
         QueryAst::MatchPhrasePrefix { field, text, max_expansions } => {
             lower_phrase_prefix(field, text, *max_expansions, ctx)?
         }
@@ -167,8 +169,9 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
         }
         QueryAst::FunctionScore(fs) => function_score::lower_function_score(fs, ctx)?,
         QueryAst::Pinned { ids, organic } => text::lower_pinned(ids, organic, ctx)?,
-        QueryAst::MatchBoolPrefix { field, text, operator, minimum_should_match } => {
-            text::lower_match_bool_prefix(field, text, *operator, minimum_should_match.as_ref(), ctx)?
+        QueryAst::MatchBoolPrefix { field, text, operator, minimum_should_match, fuzzy, fuzzy_constant } => {
+            let fuzzy = fuzzy.as_ref().map(|f| (f, *fuzzy_constant));
+            text::lower_match_bool_prefix(field, text, *operator, minimum_should_match.as_ref(), fuzzy, ctx)?
         }
         QueryAst::CombinedFields { fields, text, operator, minimum_should_match } => {
             text::lower_combined_fields(fields, text, *operator, minimum_should_match.as_ref(), ctx)?

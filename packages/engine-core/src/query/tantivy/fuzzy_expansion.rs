@@ -48,8 +48,8 @@ pub(crate) fn builder(edits: u8, transpositions: bool) -> &'static LevenshteinAu
 
 /// The exact prefix, then the Levenshtein automaton of the rest.
 pub(crate) struct Prefixed<'a> {
-    pub(crate) prefix: &'a [u8],
-    pub(crate) dfa: &'a DFA,
+    pub prefix: &'a [u8],
+    pub dfa: &'a DFA,
 }
 
 #[derive(Clone, Copy)]
