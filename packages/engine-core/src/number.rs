@@ -89,7 +89,8 @@ mod tests {
         assert_eq!(round_to_half(2049.0), 2048.0);
         assert_eq!(round_to_half(2051.0), 2052.0);
         // The smallest subnormal half, and what rounds away below it.
-        assert_eq!(round_to_half(5.9604644775390625e-8), 5.9604644775390625e-8);
+        let smallest = 2f64.powi(-24);
+        assert_eq!(round_to_half(smallest), smallest);
         assert_eq!(round_to_half(2e-8), 0.0);
         assert!(round_to_half(f64::NAN).is_nan());
     }

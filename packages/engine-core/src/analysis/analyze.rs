@@ -74,7 +74,7 @@ impl AnalyzeRequest {
                 "explain" => {
                     req.explain =
                         value.as_bool().or_else(|| value.as_str().and_then(|s| s.parse().ok())).ok_or_else(|| {
-                            EngineError::XContentParse(format!("[analyze_request] failed to parse field [explain]"))
+                            EngineError::XContentParse("[analyze_request] failed to parse field [explain]".to_string())
                         })?
                 }
                 "attributes" => {

@@ -54,10 +54,7 @@ fn collect(def: &Map<String, Value>, prefix: &str, out: &mut BTreeMap<String, Fi
         for (name, child) in def.get(key).and_then(Value::as_object).into_iter().flatten() {
             let Some(child) = child.as_object() else { continue };
             let full = if prefix.is_empty() { name.clone() } else { format!("{prefix}.{name}") };
-            let kind = match child.get("type").and_then(Value::as_str) {
-                Some(t) => t,
-                None => "object",
-            };
+            let kind = child.get("type").and_then(Value::as_str).unwrap_or("object");
             out.insert(full.clone(), capabilities(kind, child));
             collect(child, &full, out);
         }

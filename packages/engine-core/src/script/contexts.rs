@@ -4,8 +4,11 @@
 
 use serde_json::{json, Value};
 
-/// (context, return type, parameters) of each context's `execute`.
-const CONTEXTS: [(&str, &str, &[(&str, &str)]); 7] = [
+/// A context's name, the return type of its `execute`, and its parameters (type, name).
+type Context = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+
+/// Each context's `execute`.
+const CONTEXTS: [Context; 7] = [
     ("bucket_aggregation", "java.lang.Double", &[]),
     ("aggregation_selector", "boolean", &[]),
     ("field", "java.lang.Object", &[]),

@@ -161,7 +161,7 @@ pub fn clear(contexts: &ReaderContexts, body: &[u8], all: bool) -> Result<(Strin
 fn time_text(d: std::time::Duration) -> String {
     let ms = d.as_millis() as u64;
     for (unit, size) in [("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000)] {
-        if ms >= size && ms % size == 0 {
+        if ms >= size && ms.is_multiple_of(size) {
             return format!("{}{unit}", ms / size);
         }
     }

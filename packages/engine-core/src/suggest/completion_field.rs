@@ -47,13 +47,16 @@ fn builtin_chain(name: &str) -> Option<Chain> {
     AnalysisSettings::default().analyzer(name).map(|a| a.chain)
 }
 
-/// Parses a `completion` definition; returns it and its multi-fields (name, definition).
+/// A multi-field: its name and definition.
+type SubField = (String, Map<String, Value>);
+
+/// Parses a `completion` definition; returns it and its multi-fields.
 pub fn parse_spec(
     name: &str,
     source_path: &str,
     def: &Map<String, Value>,
     parent_type: Option<&str>,
-) -> Result<(CompletionSpec, Vec<(String, Map<String, Value>)>)> {
+) -> Result<(CompletionSpec, Vec<SubField>)> {
     let mut spec = CompletionSpec {
         name: name.to_string(),
         source_path: source_path.to_string(),

@@ -307,6 +307,39 @@ const INDEX_COLUMNS: Column[] = [
 
 const HEALTH = ['green', 'yellow', 'red'];
 
+/** The cells every row has, open or closed. */
+function identityCells(row: IndexRow): Record<string, Cell> {
+  return {
+    health: row.health,
+    status: row.status,
+    index: row.index,
+    uuid: row.uuid,
+    pri: row.primaries,
+    rep: row.replicas,
+    'creation.date': row.creation_date,
+    'creation.date.string': new Date(row.creation_date).toISOString(),
+  };
+}
+
+/**
+ * The indices `expression` names (wildcards expanded to open and closed ones, as `_cat/indices`
+ * lists both; aliases to their indices), or undefined when it resolves to none.
+ */
+function scopeOf(engine: Engine, expression: string, resolve: Record<string, string>): string[] | undefined {
+  const reply = engine.resolveIndex(expression, { expand_wildcards: 'all', ...resolve });
+  if (reply.status !== 200 || reply.body === undefined) return undefined;
+  const resolved = JSON.parse(reply.body) as {
+    indices?: { name: string }[];
+    aliases?: { indices: string[] }[];
+  };
+  const names = new Set([
+    ...(resolved.indices ?? []).map((i) => i.name),
+    ...(resolved.aliases ?? []).flatMap((a) => a.indices),
+  ]);
+  // Nothing resolved: the statistics call answers for the expression (ES's 404 for a missing name).
+  return names.size === 0 ? undefined : [...names];
+}
+
 export function catIndices(engine: Engine, params: Record<string, string>, expression = ''): Table {
   if (params.health !== undefined && !HEALTH.includes(params.health))
     throw EngineError.of(
@@ -320,31 +353,32 @@ export function catIndices(engine: Engine, params: Record<string, string>, expre
       .map((k) => [k, params[k] ?? '']),
   );
   const listed = engine.listIndices();
-  // Without an expression, every index (dot-named ones too, as ES lists them).
-  const names = expression === '' ? listed.map((r) => r.index).join(',') : expression;
-  const stats = names === '' ? { indices: {} } : ok(engine.indicesStats(names, undefined, resolve));
   const rows = new Map<string, IndexRow>(listed.map((r) => [r.index, r]));
+  // A closed index is listed with its shards and no statistics, as ES's table shows it:
+  // statistics are asked for the open indices in scope only (a closed one refuses them).
+  const inScope = expression === '' ? listed.map((r) => r.index) : scopeOf(engine, expression, resolve);
+  const closed = (inScope ?? []).filter((name) => rows.get(name)?.status === 'close');
+  const open = inScope?.filter((name) => rows.get(name)?.status !== 'close');
+  const names = open === undefined ? expression : open.join(',');
+  const stats = names === '' ? { indices: {} } : ok(engine.indicesStats(names, undefined, resolve));
   const table: Record<string, Cell>[] = [];
   for (const [name, entry] of Object.entries((stats.indices ?? {}) as Json)) {
     const row = rows.get(name);
     if (!row || (params.health !== undefined && row.health !== params.health)) continue;
     const primaries = entry.primaries as Json;
     table.push({
-      health: row.health,
-      status: row.status,
-      index: name,
-      uuid: row.uuid,
-      pri: row.primaries,
-      rep: row.replicas,
+      ...identityCells(row),
       'docs.count': row.docs,
       'docs.deleted': row.deleted,
-      'creation.date': row.creation_date,
-      'creation.date.string': new Date(row.creation_date).toISOString(),
       'store.size': { bytes: row.store_bytes },
       'pri.store.size': { bytes: row.store_bytes },
       ...statCells(entry.total as Json),
       ...statCells(primaries, 'pri.'),
     });
+  }
+  for (const name of closed) {
+    const row = rows.get(name);
+    if (row && (params.health === undefined || row.health === params.health)) table.push(identityCells(row));
   }
   const priColumns: Column[] =
     params.pri === undefined || params.pri === 'false'

@@ -46,7 +46,7 @@ fn find_legacy<'a>(set: &'a TemplateSet, index: &str, hidden: Option<bool>) -> V
             t.index_patterns.iter().any(|p| matches(p, index)) && !(hidden == Some(true) && global)
         })
         .collect();
-    found.sort_by(|a, b| b.1.order.cmp(&a.1.order));
+    found.sort_by_key(|t| std::cmp::Reverse(t.1.order));
     if hidden.is_none() {
         // An index a template makes hidden takes no global template, as in ES.
         let hides = found.iter().find_map(|(_, t)| t.template.settings.as_ref()?.get("index.hidden").cloned());

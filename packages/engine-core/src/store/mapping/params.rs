@@ -179,7 +179,8 @@ impl FieldParams {
     pub(crate) fn conflict(&self, new: &FieldParams) -> Option<(&'static str, String, String)> {
         let analyzer = |p: &FieldParams| p.analyzer.clone().unwrap_or_else(|| "default".into());
         let options = |p: &FieldParams| format!("{:?}", p.index_options).to_lowercase();
-        let checks: [(&'static str, fn(&FieldParams) -> String); 4] = [
+        type Check = (&'static str, fn(&FieldParams) -> String);
+        let checks: [Check; 4] = [
             ("analyzer", analyzer),
             ("index_options", options),
             ("fielddata", |p| p.fielddata.to_string()),
