@@ -13,6 +13,15 @@ use tantivy::tokenizer::{LowerCaser, TextAnalyzer, Token, TokenStream, Tokenizer
 use unicode_properties::{GeneralCategory, UnicodeEmoji, UnicodeGeneralCategory};
 use unicode_segmentation::{UWordBoundIndices, UnicodeSegmentation};
 
+pub mod analyze;
+pub mod char_filters;
+pub mod folding;
+pub mod registry;
+pub mod stopwords;
+pub mod token;
+pub mod token_filters;
+pub mod tokenizers;
+
 /// ES's `standard` analyzer: the standard tokenizer (UAX #29 words) then lowercase; no stop words.
 pub fn es_standard_analyzer() -> TextAnalyzer {
     TextAnalyzer::builder(StandardTokenizer::default()).filter(LowerCaser).build()
@@ -21,9 +30,24 @@ pub fn es_standard_analyzer() -> TextAnalyzer {
 /// ES `standard` tokenizer's default `max_token_length`, in characters.
 pub const MAX_TOKEN_CHARS: usize = 255;
 
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct StandardTokenizer {
     token: Token,
+    /// `max_token_length`: longer segments are split at this many characters.
+    max_chars: usize,
+}
+
+impl Default for StandardTokenizer {
+    fn default() -> Self {
+        StandardTokenizer { token: Token::default(), max_chars: MAX_TOKEN_CHARS }
+    }
+}
+
+impl StandardTokenizer {
+    /// The tokenizer with another `max_token_length` (ES accepts 1 to 1,048,576).
+    pub fn with_max_token_length(max_chars: usize) -> StandardTokenizer {
+        StandardTokenizer { token: Token::default(), max_chars: max_chars.max(1) }
+    }
 }
 
 pub struct StandardTokenStream<'a> {
@@ -31,6 +55,7 @@ pub struct StandardTokenStream<'a> {
     /// The rest of a segment longer than `MAX_TOKEN_CHARS`, still to be emitted in chunks.
     pending: Option<(usize, &'a str)>,
     token: &'a mut Token,
+    max_chars: usize,
 }
 
 impl Tokenizer for StandardTokenizer {
@@ -39,7 +64,7 @@ impl Tokenizer for StandardTokenizer {
     fn token_stream<'a>(&'a mut self, text: &'a str) -> StandardTokenStream<'a> {
         self.token.reset();
         let segments = Segments { words: text.split_word_bound_indices(), rest: None };
-        StandardTokenStream { segments, pending: None, token: &mut self.token }
+        StandardTokenStream { segments, pending: None, token: &mut self.token, max_chars: self.max_chars }
     }
 }
 
@@ -99,10 +124,10 @@ fn is_word_char(c: char) -> bool {
 }
 
 impl<'a> StandardTokenStream<'a> {
-    /// Emits at most `MAX_TOKEN_CHARS` characters of `segment` (starting at byte `offset`) and
+    /// Emits at most `max_chars` characters of `segment` (starting at byte `offset`) and
     /// keeps the remainder for the next call.
     fn emit(&mut self, offset: usize, segment: &'a str) {
-        let cut = segment.char_indices().nth(MAX_TOKEN_CHARS).map_or(segment.len(), |(i, _)| i);
+        let cut = segment.char_indices().nth(self.max_chars).map_or(segment.len(), |(i, _)| i);
         let (head, tail) = segment.split_at(cut);
         self.pending = if tail.is_empty() { None } else { Some((offset + cut, tail)) };
         self.token.text.clear();

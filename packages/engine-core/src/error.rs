@@ -24,6 +24,10 @@ pub enum EngineError {
     /// compile or to run ("failed to execute script", the `script_exception` as the cause).
     #[error("{reason}")]
     IllegalArgumentCaused { reason: String, cause_type: &'static str, cause_reason: String },
+    /// A `mapper_parsing_exception` with a `caused_by`: a mapping refused for an argument ES's
+    /// parser rejects (an empty field name), as ES wraps its `IllegalArgumentException`.
+    #[error("{reason}")]
+    MapperParsingCaused { reason: String, cause_type: &'static str, cause_reason: String },
     /// Jackson's errors for JSON that is not well-formed: truncated, or a bad token.
     #[error("{0}")]
     JsonEof(String),
@@ -43,8 +47,25 @@ pub enum EngineError {
     IndexAlreadyExists(String),
     #[error("{reason}")]
     InvalidIndexName { index: String, reason: String },
+    /// A read or write of a closed index (ES's `index_closed_exception`, reason `closed`).
+    #[error("closed")]
+    IndexClosed { index: String, uuid: String },
+    /// An index block (`index.blocks.*`) refuses the operation: `reason` is ES's whole text,
+    /// `index [x] blocked by: [FORBIDDEN/8/index write (api)];`; 403, or 429 for the
+    /// read-only-allow-delete block.
+    #[error("{reason}")]
+    ClusterBlock { reason: String, status: u16 },
+    /// A legacy, composable or component template that does not exist.
+    #[error("index_template [{0}] missing")]
+    IndexTemplateMissing(String),
+    /// A template whose name, patterns or settings ES refuses.
+    #[error("index_template [{name}] invalid, cause [{reason}]")]
+    InvalidIndexTemplate { name: String, reason: String },
     #[error("{0}")]
     IllegalArgument(String),
+    /// ES's `illegal_state_exception` (a 500), e.g. resizing an index that is not write-blocked.
+    #[error("{0}")]
+    IllegalState(String),
     #[error("{0}")]
     MapperParsing(String),
     #[error("{0}")]
@@ -81,8 +102,8 @@ pub enum EngineError {
     #[error("{reason}")]
     SearchPhase { cause: ShardCause, reason: String },
     /// `search.max_buckets` exceeded.
-    #[error("{0}")]
-    TooManyBuckets(String),
+    #[error("{reason}")]
+    TooManyBuckets { reason: String, max: u64 },
     /// A point in time or scroll id that expired, was closed or never existed.
     #[error("No search context found for id [{0}]")]
     SearchContextMissing(String),
@@ -114,6 +135,9 @@ pub enum ShardCause {
     /// An aggregation that fails while it runs (a 500 in ES, not a 400).
     AggregationExecution,
     Script,
+    /// ES's plain `ElasticsearchException` (type `exception`, a 500), e.g. an expensive query
+    /// while `search.allow_expensive_queries` is off.
+    Exception,
 }
 
 impl ShardCause {
@@ -126,6 +150,7 @@ impl ShardCause {
             ShardCause::Parsing => "parsing_exception",
             ShardCause::AggregationExecution => "aggregation_execution_exception",
             ShardCause::Script => "script_exception",
+            ShardCause::Exception => "exception",
         }
     }
 }
@@ -148,12 +173,18 @@ impl EngineError {
             EngineError::JsonParse(_) => ("json_parse_exception", 400),
             EngineError::ParseCaused { .. } => ("parse_exception", 400),
             EngineError::IllegalArgumentCaused { .. } => ("illegal_argument_exception", 400),
+            EngineError::MapperParsingCaused { .. } => ("mapper_parsing_exception", 400),
             EngineError::IndexNotFound(_) | EngineError::RequireAlias(_) => ("index_not_found_exception", 404),
             EngineError::IndexAlreadyExists(_) => ("resource_already_exists_exception", 400),
             EngineError::InvalidIndexName { .. } => ("invalid_index_name_exception", 400),
+            EngineError::IndexClosed { .. } => ("index_closed_exception", 400),
+            EngineError::ClusterBlock { status, .. } => ("cluster_block_exception", *status),
+            EngineError::IndexTemplateMissing(_) => ("index_template_missing_exception", 404),
+            EngineError::InvalidIndexTemplate { .. } => ("invalid_index_template_exception", 400),
             EngineError::AliasesNotFound(_) => ("aliases_not_found_exception", 404),
             EngineError::InvalidAliasName { .. } => ("invalid_alias_name_exception", 400),
             EngineError::IllegalArgument(_) => ("illegal_argument_exception", 400),
+            EngineError::IllegalState(_) => ("illegal_state_exception", 500),
             EngineError::MapperParsing(_) => ("mapper_parsing_exception", 400),
             EngineError::DocumentParsing(_) => ("document_parsing_exception", 400),
             EngineError::StrictDynamicMapping(_) => ("strict_dynamic_mapping_exception", 400),
@@ -166,11 +197,11 @@ impl EngineError {
             EngineError::RoutingMissing { .. } => ("routing_missing_exception", 400),
             EngineError::ResourceNotFound(_) => ("resource_not_found_exception", 404),
             // ES answers an aggregation that fails on the shard with 500, other shard failures 400.
-            EngineError::SearchPhase { cause: ShardCause::AggregationExecution, .. } => {
+            EngineError::SearchPhase { cause: ShardCause::AggregationExecution | ShardCause::Exception, .. } => {
                 ("search_phase_execution_exception", 500)
             }
             EngineError::SearchPhase { .. } => ("search_phase_execution_exception", 400),
-            EngineError::TooManyBuckets(_) => ("search_phase_execution_exception", 503),
+            EngineError::TooManyBuckets { .. } => ("search_phase_execution_exception", 503),
             EngineError::SearchContextMissing(_) => ("search_phase_execution_exception", 404),
             EngineError::TooManyContexts(_) => ("too_many_scroll_contexts_exception", 429),
             EngineError::RequestBodyRequired => ("parse_exception", 400),
@@ -211,6 +242,10 @@ impl EngineError {
                 cause["index_uuid"] = json!("_na_");
                 cause["index"] = json!(alias);
             }
+            EngineError::IndexClosed { index, uuid } => {
+                cause["index_uuid"] = json!(uuid);
+                cause["index"] = json!(index);
+            }
             EngineError::IndexAlreadyExists(index) | EngineError::InvalidIndexName { index, .. } => {
                 cause["index_uuid"] = json!("_na_");
                 cause["index"] = json!(index);
@@ -240,9 +275,9 @@ impl EngineError {
             });
             return json!({ "error": error, "status": self.status() });
         }
-        if let EngineError::TooManyBuckets(reason) = self {
+        if let EngineError::TooManyBuckets { reason, max } = self {
             // ES fails this in the reduce ("fetch") phase: no shard failed, so no root cause.
-            let cause = json!({ "type": "too_many_buckets_exception", "reason": reason, "max_buckets": 65_535 });
+            let cause = json!({ "type": "too_many_buckets_exception", "reason": reason, "max_buckets": max });
             let error = json!({
                 "root_cause": [],
                 "type": "search_phase_execution_exception",
@@ -259,7 +294,8 @@ impl EngineError {
         error["root_cause"] = json!([cause]);
         if let EngineError::XContentParseCaused { cause_type, cause_reason, .. }
         | EngineError::ParseCaused { cause_type, cause_reason, .. }
-        | EngineError::IllegalArgumentCaused { cause_type, cause_reason, .. } = self
+        | EngineError::IllegalArgumentCaused { cause_type, cause_reason, .. }
+        | EngineError::MapperParsingCaused { cause_type, cause_reason, .. } = self
         {
             error["caused_by"] = json!({ "type": cause_type, "reason": cause_reason });
         }
@@ -326,7 +362,7 @@ mod tests {
             (EngineError::IndexAlreadyExists("a".into()), "resource_already_exists_exception", 400),
             (EngineError::VersionConflict { id: "1".into(), version: 1 }, "version_conflict_engine_exception", 409),
             (EngineError::Panic("boom".into()), "engine_panic_exception", 500),
-            (EngineError::TooManyBuckets("x".into()), "search_phase_execution_exception", 503),
+            (EngineError::TooManyBuckets { reason: "x".into(), max: 1 }, "search_phase_execution_exception", 503),
             (EngineError::SearchContextMissing("a1".into()), "search_phase_execution_exception", 404),
             (EngineError::TooManyContexts("x".into()), "too_many_scroll_contexts_exception", 429),
         ];

@@ -3,6 +3,7 @@
 
 pub mod aggs;
 pub mod analysis;
+pub mod analyzers;
 pub mod columns;
 pub mod date;
 pub mod engine;
@@ -12,12 +13,15 @@ pub mod highlight;
 pub mod ip;
 pub mod knn;
 pub mod nested;
+pub mod number;
 pub mod pipeline;
 pub mod query;
+pub mod range_field;
 pub mod script;
 pub mod search;
 pub mod store;
 pub mod strict_json;
+pub mod suggest;
 pub mod wildcard;
 
 pub use engine::Engine;

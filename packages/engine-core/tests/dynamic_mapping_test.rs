@@ -60,7 +60,8 @@ fn put_mapping_adds_fields_and_refuses_type_changes() {
     assert_eq!(hits(&e, "m", json!({"term": {"color": "red"}})), 1);
     let err = e.put_mapping("m", br#"{"properties":{"tag":{"type":"long"}}}"#).unwrap_err();
     assert_eq!(err.es_type_and_status(), ("illegal_argument_exception", 400));
-    let field: Value = serde_json::from_str(&e.get_field_mapping("m", "col*").unwrap()).unwrap();
+    let field: Value =
+        serde_json::from_str(&e.get_field_mapping("m", "col*", &serde_json::Map::new()).unwrap()).unwrap();
     assert_eq!(field["m"]["mappings"]["color"]["mapping"]["color"]["type"], "keyword");
 }
 

@@ -4,6 +4,8 @@
 //! a Rust panic becomes a 500 reply instead of taking down the Node process. Only opening and
 //! closing the engine throw (a JS error whose message is `{"status":N,"body":{...}}`).
 
+mod admin;
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::Arc;
@@ -253,6 +255,18 @@ impl NativeEngine {
         reply_with_status(|| self.engine.get_doc(&index, &id, &params_map(&params)?))
     }
 
+    /// `GET _script_context`: the script contexts the engine runs scripts in.
+    #[napi]
+    pub fn script_contexts(&self) -> Reply {
+        reply(|| Ok(engine_core::script::contexts::describe()))
+    }
+
+    /// `GET|POST /{index}/_explain/{id}` (404 when the document does not exist).
+    #[napi]
+    pub fn explain(&self, index: String, id: String, body: Buffer, params: String) -> Reply {
+        reply_with_status(|| self.engine.explain(&index, &id, &body, &params_map(&params)?))
+    }
+
     /// `GET /{index}/_source/{id}` (404 when not found).
     #[napi]
     pub fn get_source(&self, index: String, id: String, params: String) -> Reply {
@@ -304,10 +318,40 @@ impl NativeEngine {
         reply(|| self.engine.put_settings(&index, &body))
     }
 
+    /// `GET|POST [/{index}]/_analyze`.
+    #[napi]
+    pub fn analyze(&self, index: Option<String>, body: Buffer) -> Reply {
+        reply(|| self.engine.analyze(index.as_deref(), &body))
+    }
+
+    /// `GET|POST [/{index}]/_field_caps`.
+    #[napi]
+    pub fn field_caps(&self, index: Option<String>, body: Buffer, params: String) -> Reply {
+        reply(|| self.engine.field_caps(index.as_deref(), &body, &params_map(&params)?))
+    }
+
+    /// `GET|POST [/{index}]/_validate/query`.
+    #[napi]
+    pub fn validate_query(&self, index: Option<String>, body: Buffer, params: String) -> Reply {
+        reply(|| self.engine.validate_query(index.as_deref(), &body, &params_map(&params)?))
+    }
+
+    /// `GET|POST /{index}/_termvectors[/{id}]`.
+    #[napi]
+    pub fn termvectors(&self, index: String, id: Option<String>, body: Buffer, params: String) -> Reply {
+        reply(|| self.engine.termvectors(&index, id.as_deref(), &body, &params_map(&params)?))
+    }
+
+    /// `GET|POST [/{index}]/_mtermvectors`.
+    #[napi]
+    pub fn mtermvectors(&self, index: Option<String>, body: Buffer, params: String) -> Reply {
+        reply(|| self.engine.mtermvectors(index.as_deref(), &body, &params_map(&params)?))
+    }
+
     /// `POST [/{index}]/_flush`.
     #[napi]
-    pub fn flush(&self, index: String) -> Reply {
-        reply(|| self.engine.flush(&index))
+    pub fn flush(&self, index: String, params: String) -> Reply {
+        reply(|| self.engine.flush_with(&index, &params_map(&params)?))
     }
 
     /// `PUT|POST /{index}/_alias/{name}`.
@@ -340,10 +384,16 @@ impl NativeEngine {
         reply(|| self.engine.put_mapping(&index, &body))
     }
 
-    /// `GET /{index}/_mapping/field/{fields}`.
+    /// `GET [/{index}]/_mapping/field/{fields}`.
     #[napi]
-    pub fn get_field_mapping(&self, index: String, fields: String) -> Reply {
-        reply(|| self.engine.get_field_mapping(&index, &fields))
+    pub fn get_field_mapping(&self, index: String, fields: String, params: String) -> Reply {
+        reply(|| self.engine.get_field_mapping(&index, &fields, &params_map(&params)?))
+    }
+
+    /// `GET [/{index}]/_mapping`.
+    #[napi]
+    pub fn get_mapping(&self, index: String, params: String) -> Reply {
+        reply(|| self.engine.get_mapping(&index, &params_map(&params)?))
     }
 
     /// `DELETE /{index}` (`ignore_unavailable` skips missing names).
@@ -371,14 +421,63 @@ impl NativeEngine {
         guarded(|| Ok(self.engine.index_exists(&index))).map_err(to_napi)
     }
 
+    /// `GET [/{index}]/_stats[/{metric}]`.
     #[napi]
-    pub fn stats(&self, index: String) -> Reply {
-        reply(|| self.engine.stats(&index))
+    pub fn indices_stats(&self, index: String, metric: Option<String>, params: String) -> Reply {
+        reply(|| self.engine.indices_stats(&index, metric.as_deref(), &params_map(&params)?))
     }
 
+    /// The `indices` section of `_nodes/stats` (`index_metric`, `level`, ...).
     #[napi]
-    pub fn cluster_health(&self) -> Reply {
-        reply(|| Ok(self.engine.cluster_health()))
+    pub fn node_indices_stats(&self, metric: Option<String>, params: String) -> Reply {
+        reply(|| Ok(self.engine.node_indices_stats(metric.as_deref(), &params_map(&params)?)?.to_string()))
+    }
+
+    /// `GET /_cluster/health[/{index}]`: 200 when the `wait_for_*` conditions hold, else 408.
+    #[napi]
+    pub fn cluster_health(&self, index: String, params: String) -> Reply {
+        reply_with_status(|| self.engine.cluster_health(&index, &params_map(&params)?))
+    }
+
+    /// `GET /_cluster/state[/{metric}[/{index}]]` (without `nodes`, the service's part).
+    #[napi]
+    pub fn cluster_state(&self, metric: Option<String>, index: String, params: String) -> Reply {
+        reply(|| {
+            let metrics = engine_core::engine::cluster::state::parse_metrics(metric.as_deref())?;
+            self.engine.cluster_state(&metrics, &index, &params_map(&params)?)
+        })
+    }
+
+    /// `GET [/{index}]/_segments`.
+    #[napi]
+    pub fn segments(&self, index: String, params: String) -> Reply {
+        reply(|| self.engine.segments(&index, &params_map(&params)?))
+    }
+
+    /// `GET|POST [/{index}]/_search_shards`.
+    #[napi]
+    pub fn search_shards(&self, index: String, params: String) -> Reply {
+        reply(|| self.engine.search_shards(&index, &params_map(&params)?))
+    }
+
+    /// `POST [/{index}]/_cache/clear`.
+    #[napi]
+    pub fn clear_cache(&self, index: String, params: String) -> Reply {
+        reply(|| self.engine.clear_cache(&index, &params_map(&params)?))
+    }
+
+    /// The node's id and cluster UUID (stable across restarts) and the cluster state version.
+    #[napi]
+    pub fn node_identity(&self) -> Reply {
+        reply(|| {
+            let id = &self.engine.identity;
+            let body = json!({
+                "node_id": id.node_id,
+                "cluster_uuid": id.cluster_uuid,
+                "state_version": self.engine.state_version(),
+            });
+            Ok(body.to_string())
+        })
     }
 
     /// Commits every index and stops the background refresher.

@@ -209,7 +209,12 @@ const readPath = fc
     seg: fc.oneof(rawSegment, fc.constantFrom('%', '%zz', '%ff%fe', '%C3%28', 'ok', '1')),
     params: queryParams,
   })
-  .map(({ template, seg, params }) => template.replace('{seg}', seg) + params);
+  .map(({ template, seg, params }) => {
+    const path = template.replace('{seg}', seg) + params;
+    // Health waits (as ES does) for a missing index until `timeout`, 30s by default; the last
+    // `timeout` given wins, so this one bounds every health request the fuzzer sends.
+    return template.startsWith('/_cluster/health') ? `${path}${params ? '&' : '?'}timeout=1ms` : path;
+  });
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND', 'M-SEARCH'];
 

@@ -11,6 +11,7 @@ import { ndjson, type RunningServer, req, startServer } from './server-process.j
 describe('_nodes/stats', () => {
   let dir: string;
   let server: RunningServer;
+  let nodeId = '';
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'everycell-nodestats-'));
@@ -29,9 +30,11 @@ describe('_nodes/stats', () => {
     const first = await req(server.url, 'GET', '/_nodes/stats/process');
     expect(first.status).toBe(200);
     expect(first.json._nodes).toEqual({ total: 1, successful: 1, failed: 0 });
-    const id = Object.keys(first.json.nodes)[0];
-    const node = first.json.nodes[id ?? ''];
-    expect(id).toBe('everycell-node-0');
+    const id = Object.keys(first.json.nodes)[0] ?? '';
+    const node = first.json.nodes[id];
+    // ES's node id: 22 URL-safe base64 characters, made once per data directory.
+    expect(id).toMatch(/^[\w-]{22}$/);
+    nodeId = id;
     expect(Object.keys(node)).not.toContain('indices');
     const { pid } = server.child;
     // RSS as the kernel reports it for this pid, within what the process allocates between two reads.
@@ -49,13 +52,13 @@ describe('_nodes/stats', () => {
     for (let i = 0; i < 300; i++)
       await req(server.url, 'POST', '/logs/_search', { query: { range: { n: { gte: i % 50 } } } });
     const after = await req(server.url, 'GET', '/_nodes/_local/stats/process');
-    const cpu1 = after.json.nodes['everycell-node-0'].process.cpu.total_in_millis as number;
+    const cpu1 = after.json.nodes[nodeId].process.cpu.total_in_millis as number;
     expect(cpu1).toBeGreaterThan(cpu0);
   });
 
   it('reports documents, store and searches served under indices, and the machine under os', async () => {
     const before = await req(server.url, 'GET', '/_nodes/stats/indices,os');
-    const node = before.json.nodes['everycell-node-0'];
+    const node = before.json.nodes[nodeId];
     expect(node.indices.docs.count).toBe(50);
     expect(node.indices.store.size_in_bytes).toBeGreaterThan(0);
     expect(node.os.mem.total_in_bytes).toBeGreaterThan(node.os.mem.free_in_bytes);
@@ -64,7 +67,7 @@ describe('_nodes/stats', () => {
     await req(server.url, 'POST', '/logs/_search', { query: { match_all: {} } });
     await req(server.url, 'GET', '/logs/_count');
     const after = await req(server.url, 'GET', '/_nodes/stats');
-    const all = after.json.nodes['everycell-node-0'];
+    const all = after.json.nodes[nodeId];
     expect(all.indices.search.query_total).toBe(served + 2);
     expect(Object.keys(all)).toEqual(expect.arrayContaining(['indices', 'os', 'process']));
   });
@@ -74,18 +77,18 @@ describe('_nodes/stats', () => {
     expect(other.status).toBe(200);
     expect(other.json._nodes.total).toBe(0);
     expect(other.json.nodes).toEqual({});
-    const jvm = await req(server.url, 'GET', '/_nodes/stats/process,jvm');
-    expect(jvm.status).toBe(400);
-    expect(jvm.json.error.type).toBe('illegal_argument_exception');
-    expect(jvm.json.error.reason).toContain(
-      'metric [jvm], which this engine does not have (served: indices, os, process)',
+    const pools = await req(server.url, 'GET', '/_nodes/stats/process,thread_pool');
+    expect(pools.status).toBe(400);
+    expect(pools.json.error.type).toBe('illegal_argument_exception');
+    expect(pools.json.error.reason).toContain(
+      'metric [thread_pool], which this engine does not have (served: indices',
     );
     const bogus = await req(server.url, 'GET', '/_nodes/stats/bogus');
     expect(bogus.json.error.reason).toBe(
       'request [/_nodes/stats/bogus] contains unrecognized metric: [bogus]',
     );
-    const level = await req(server.url, 'GET', '/_nodes/stats?level=shards');
-    expect(level.status).toBe(400);
-    expect(level.json.error.reason).toContain('unrecognized parameter: [level]');
+    const param = await req(server.url, 'GET', '/_nodes/stats?types=x');
+    expect(param.status).toBe(400);
+    expect(param.json.error.reason).toContain('unrecognized parameter: [types]');
   });
 });

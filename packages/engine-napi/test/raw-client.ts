@@ -77,7 +77,10 @@ export function esErrorShapeProblem(status: number, text: string): string | unde
   } catch {
     return `error body is not JSON: ${text.slice(0, 200)}`;
   }
-  const body = parsed as { error?: unknown; status?: unknown };
+  const body = parsed as { error?: unknown; status?: unknown; timed_out?: unknown };
+  // A cluster health wait that ran out is ES's 408 with the health itself (its `status` the
+  // health colour), not an error body.
+  if (status === 408 && body.timed_out === true && typeof body.status === 'string') return undefined;
   // ES's unknown-route answer is the one error body without a `status`.
   if (status === 400 && body.status === undefined && typeof body.error === 'string') {
     return body.error.startsWith('no handler found') ? undefined : 'bare-string 400 without status';

@@ -5,6 +5,7 @@
 import type { Reply, Route } from './route.js';
 
 const WAITS = ['timeout', 'master_timeout'];
+const GET = ['local', 'ignore_unavailable', 'allow_no_indices', 'expand_wildcards'];
 const head = (reply: Reply): Reply => ({ status: reply.status, body: undefined });
 
 export const aliasRoutes: Route[] = [
@@ -26,49 +27,49 @@ export const aliasRoutes: Route[] = [
   {
     methods: ['GET'],
     pattern: ['_aliases'],
-    params: ['local'],
-    handler: (e) => e.getAliases(undefined, undefined),
+    params: GET,
+    handler: (e, req) => e.getAliasesWith(undefined, undefined, req.params),
   },
   {
     methods: ['GET'],
     pattern: [':index', '_aliases'],
-    params: ['local'],
-    handler: (e, _req, v) => e.getAliases(v.index, undefined),
+    params: GET,
+    handler: (e, req, v) => e.getAliasesWith(v.index, undefined, req.params),
   },
   {
     methods: ['GET'],
     pattern: ['_alias'],
-    params: ['local'],
-    handler: (e) => e.getAliases(undefined, undefined),
+    params: GET,
+    handler: (e, req) => e.getAliasesWith(undefined, undefined, req.params),
   },
   {
     methods: ['GET'],
     pattern: ['_alias', ':name'],
-    params: ['local'],
-    handler: (e, _req, v) => e.getAliases(undefined, v.name),
+    params: GET,
+    handler: (e, req, v) => e.getAliasesWith(undefined, v.name, req.params),
   },
   {
     methods: ['HEAD'],
     pattern: ['_alias', ':name'],
-    params: ['local'],
-    handler: (e, _req, v) => head(e.getAliases(undefined, v.name)),
+    params: GET,
+    handler: (e, req, v) => head(e.getAliasesWith(undefined, v.name, req.params)),
   },
   {
     methods: ['GET'],
     pattern: [':index', '_alias'],
-    params: ['local'],
-    handler: (e, _req, v) => e.getAliases(v.index, undefined),
+    params: GET,
+    handler: (e, req, v) => e.getAliasesWith(v.index, undefined, req.params),
   },
   {
     methods: ['GET'],
     pattern: [':index', '_alias', ':name'],
-    params: ['local'],
-    handler: (e, _req, v) => e.getAliases(v.index, v.name),
+    params: GET,
+    handler: (e, req, v) => e.getAliasesWith(v.index, v.name, req.params),
   },
   {
     methods: ['HEAD'],
     pattern: [':index', '_alias', ':name'],
-    params: ['local'],
-    handler: (e, _req, v) => head(e.getAliases(v.index, v.name)),
+    params: GET,
+    handler: (e, req, v) => head(e.getAliasesWith(v.index, v.name, req.params)),
   },
 ];

@@ -78,7 +78,11 @@ export const contextRoutes: Route[] = [
     methods: ['DELETE'],
     pattern: ['_search', 'scroll', ':scroll_id'],
     params: 'engine',
-    handler: (e, _req, v) =>
-      e.clearScroll(Buffer.from(JSON.stringify({ scroll_id: (v.scroll_id ?? '').split(',') })), false),
+    // A body's `scroll_id` replaces the path's (ES reads the body last).
+    handler: (e, req, v) =>
+      e.clearScroll(
+        req.body.some((b) => b > 0x20) ? req.body : Buffer.from(JSON.stringify({ scroll_id: (v.scroll_id ?? '').split(',') })),
+        false,
+      ),
   },
 ];

@@ -36,7 +36,16 @@ const INDEX_PARAMS = [
   ...WRITE_WAIT_PARAMS,
 ];
 
+/** `_explain`: the URL query (`q` and its companions, as on `_search`) and `routing`. */
+const EXPLAIN_PARAMS = ['q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient', 'routing', 'preference'];
+
 export const docRoutes: Route[] = [
+  {
+    methods: ['GET', 'POST'],
+    pattern: [':index', '_explain', ':id'],
+    params: EXPLAIN_PARAMS,
+    handler: (e, req, v) => e.explain(v.index ?? '', v.id ?? '', req.body, req.params),
+  },
   {
     methods: ['GET'],
     pattern: [':index', '_doc', ':id'],
@@ -76,7 +85,8 @@ export const docRoutes: Route[] = [
   {
     methods: ['PUT', 'POST'],
     pattern: [':index', '_create', ':id'],
-    params: ['refresh', 'routing', 'require_alias', ...WRITE_WAIT_PARAMS],
+    // `version`/`version_type` reach the engine to be refused as ES refuses them on a create.
+    params: ['refresh', 'routing', 'require_alias', 'version', 'version_type', ...WRITE_WAIT_PARAMS],
     handler: (e, req, v) => e.indexDoc(v.index ?? '', v.id ?? '', req.body, req.params, true),
   },
   {

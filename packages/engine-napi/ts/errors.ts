@@ -34,6 +34,11 @@ export class EngineError extends Error {
     return new EngineError(status, { error: message } as EsErrorBody);
   }
 
+  /** An engine reply that is an error, as an error to throw (its status and body as they are). */
+  static fromReply(reply: { status: number; body: string | undefined }): EngineError {
+    return new EngineError(reply.status, JSON.parse(reply.body ?? '{}') as EsErrorBody);
+  }
+
   /** ES answers wrong methods with a bare string `error`. */
   static plain(status: number, message: string): EngineError {
     return new EngineError(status, { error: message, status });

@@ -46,16 +46,30 @@ function include(value: Json, paths: string[][]): Json {
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-/** Removes what `paths` reach. */
+/** Removes what `paths` reach (`**` reaching any depth, as in an include). */
 function exclude(value: Json, paths: string[][]): Json {
   if (Array.isArray(value)) return value.map((v) => exclude(v, paths));
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, Json> = {};
   for (const [key, child] of Object.entries(value)) {
-    const matching = paths.filter(([head]) => head !== undefined && globMatch(head, key));
-    if (matching.some((p) => p.length === 1)) continue;
-    const rest = matching.map((p) => p.slice(1));
-    out[key] = rest.length > 0 ? exclude(child, rest) : child;
+    const next: string[][] = [];
+    let drop = false;
+    for (const path of paths) {
+      const [head, ...rest] = path;
+      if (head === '**') {
+        next.push(path);
+        const [after, ...tail] = rest;
+        if (after !== undefined && globMatch(after, key)) {
+          if (tail.length === 0) drop = true;
+          else next.push(tail);
+        }
+      } else if (head !== undefined && globMatch(head, key)) {
+        if (rest.length === 0) drop = true;
+        else next.push(rest);
+      }
+    }
+    if (drop) continue;
+    out[key] = next.length > 0 ? exclude(child, next) : child;
   }
   return out;
 }

@@ -9,11 +9,13 @@ import type { Duplex } from 'node:stream';
 import { BodyTooLarge, declaredTooLarge, readBody } from './body.js';
 import { requestCpuStart, spendExtraCpu } from './calibration.js';
 import type { Engine } from './engine.js';
+import { inEsOrder } from './error-order.js';
 import { decodeNativeError, EngineError } from './errors.js';
 import { applyFilterPath } from './filter-path.js';
 import { stripJsonComments } from './json-comments.js';
+import { watchServer } from './node/http-stats.js';
 import type { Request } from './route.js';
-import { allowedMethods, makeRouter } from './routes.js';
+import { allowedMethods, makeRouter, VERSION } from './routes.js';
 
 const JSON_TYPE = 'application/json; charset=UTF-8';
 const COMPAT_TYPE = 'application/vnd.elasticsearch+json;compatible-with=8';
@@ -32,7 +34,8 @@ function decodeSegment(segment: string): string {
 }
 
 function parseTarget(target: string): { segments: string[]; params: Record<string, string> } {
-  const url = new URL(target, 'http://localhost');
+  // A target starting with `//` (an empty index in `//_refresh`) is a path, not an authority.
+  const url = new URL(target.startsWith('/') ? `http://localhost${target}` : target, 'http://localhost');
   const segments = url.pathname
     .split('/')
     .filter((s) => s.length > 0)
@@ -57,6 +60,15 @@ function errorOf(body: string | undefined): unknown {
   } catch {
     return body;
   }
+}
+
+/**
+ * ES's `Warning` header value for a notice: code 299, the agent, the quoted text (quotes and
+ * backslashes escaped, `%` encoded so clients that decode the text get it back).
+ */
+export function warningHeader(message: string): string {
+  const text = message.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/%/g, '%25');
+  return `299 Elasticsearch-${VERSION} "${text}"`;
 }
 
 /** One line on stderr for a 5xx: the request and the ES error. */
@@ -99,9 +111,11 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
     const wantsCompat = `${req.headers.accept ?? ''}${req.headers['content-type'] ?? ''}`.includes(
       'vnd.elasticsearch',
     );
-    const send = (status: number, body: string | undefined, contentType?: string) => {
+    const send = (status: number, body: string | undefined, contentType?: string, warnings?: string[]) => {
       res.statusCode = status;
       res.setHeader('X-Elastic-Product', 'Elasticsearch');
+      if (warnings !== undefined && warnings.length > 0)
+        res.setHeader('Warning', warnings.map(warningHeader));
       res.setHeader('Content-Type', contentType ?? (wantsCompat ? COMPAT_TYPE : JSON_TYPE));
       if (body === undefined || req.method === 'HEAD') {
         res.setHeader('Content-Length', body === undefined ? 0 : Buffer.byteLength(body));
@@ -142,7 +156,12 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
           ? applyFilterPath(reply.body, filterPath)
           : reply.body;
       spendExtraCpu(cpuStart);
-      send(reply.status, out, reply.contentType);
+      send(
+        reply.status,
+        reply.status >= 400 && out !== undefined ? inEsOrder(out) : out,
+        reply.contentType,
+        reply.warnings,
+      );
     } catch (err) {
       const error = decodeNativeError(err);
       // A body left unread: answer, then close (as ES does for every 413).
@@ -152,6 +171,7 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
     }
   };
   const server = http.createServer(handle);
+  watchServer(server);
   // `Expect: 100-continue` with an oversized Content-Length gets the 413 instead of a
   // `100 Continue`, so the client never sends the body.
   server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {

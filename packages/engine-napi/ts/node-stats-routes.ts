@@ -1,201 +1,193 @@
 /**
- * `GET /_nodes/stats[/{metric}]` and `GET /_nodes/{node_id}/stats[/{metric}]`: the subset of
- * ES's node stats a benchmark or a monitor reads from a remote engine, in ES's shape: `process`
- * (CPU time of every thread of this process, open files; plus `mem.resident_in_bytes`, which
- * ES does not report, so that an engine given by URL can still be measured for memory), `os`
- * (the machine's memory and load) and `indices` (documents, store size, searches served). The
- * other metrics ES knows (`jvm`, `thread_pool`, `fs`, ...) describe parts this engine does not
- * have: asking for one is a 400 that names what is served, never an answer with it left out.
+ * `GET /_nodes[/{node_id}]/stats[/{metric}[/{index_metric}]]`: ES's node statistics for this
+ * one node. `indices` is the engine's (every index's statistics summed, by index or shard
+ * with `level`); `os`, `process`, `jvm` (the Node runtime, `node/runtime.ts`), `fs`, `http`
+ * and `indexing_pressure` are measured here; `transport` and `discovery` are zero, as they
+ * are for a node that talks to no other (no transport connection, no cluster state
+ * published). The process also reports `mem.resident_in_bytes`, which ES does not, so an
+ * engine given by URL can still be measured for memory. Metrics ES knows that have nothing
+ * behind them here (`thread_pool`, `breaker`, ...) are a 400 naming what is served.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import type { Engine } from './engine.js';
 import { EngineError } from './errors.js';
+import { httpStats } from './node/http-stats.js';
+import { indexingPressureStats } from './node/indexing-pressure.js';
+import { CLUSTER_NAME, identity, nodeHeader, selectsThisNode } from './node/local-node.js';
+import { osStats, processStats } from './node/os-process.js';
+import { fsStats, jvmStats } from './node/runtime.js';
 import type { Reply, Request, Route } from './route.js';
+import { unrecognized } from './unrecognized.js';
 
-export const NODE_ID = 'everycell-node-0';
-const NODE_NAME = 'everycell';
-const SERVED = ['indices', 'os', 'process'] as const;
-type Metric = (typeof SERVED)[number];
-/** Metrics ES's node stats know that this engine has nothing behind. */
-const NOT_SERVED = [
+const SERVED = [
+  'indices',
+  'os',
+  'process',
   'jvm',
-  'thread_pool',
   'fs',
   'transport',
   'http',
-  'breaker',
-  'script',
   'discovery',
-  'ingest',
-  'adaptive_selection',
-  'script_cache',
   'indexing_pressure',
-  'repositories',
-  'allocations',
+];
+/** Metrics ES's node stats know that this engine has nothing behind. */
+const NOT_SERVED = ['thread_pool', 'breaker', 'script', 'ingest', 'adaptive_selection', 'script_cache'];
+export const INDEX_METRICS = [
+  'docs',
+  'store',
+  'indexing',
+  'get',
+  'search',
+  'merge',
+  'refresh',
+  'flush',
+  'warmer',
+  'query_cache',
+  'fielddata',
+  'completion',
+  'segments',
+  'translog',
+  'request_cache',
+  'recovery',
 ];
 
-/** CPU percent over the time since the previous reading (ES reports a recent percent too). */
-class CpuPercent {
-  #last: { wallMs: number; busyMs: number } | undefined;
-  constructor(private readonly busyMs: () => number) {}
+const pathOf = (req: Request) => req.uri.split('?')[0] ?? req.uri;
+const badRequest = (reason: string) => EngineError.of(400, 'illegal_argument_exception', reason);
 
-  read(wallMs: number): number {
-    const busyMs = this.busyMs();
-    const last = this.#last ?? { wallMs: wallMs - process.uptime() * 1000, busyMs: 0 };
-    this.#last = { wallMs, busyMs };
-    const span = wallMs - last.wallMs;
-    return span > 0 ? Math.max(0, Math.round(((busyMs - last.busyMs) / span) * 100)) : 0;
-  }
-}
-
-const processCpuMs = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
-const processCpu = new CpuPercent(processCpuMs);
-const cores = Math.max(1, cpus().length);
-const machineBusyMs = () =>
-  cpus().reduce((ms, c) => ms + c.times.user + c.times.nice + c.times.sys + c.times.irq, 0) / cores;
-const machineCpu = new CpuPercent(machineBusyMs);
-
-/** A field of /proc/self/status in bytes ("VmSize:\t 123 kB"), or undefined off Linux. */
-function procStatusBytes(field: string): number | undefined {
-  try {
-    const line = readFileSync('/proc/self/status', 'latin1')
-      .split('\n')
-      .find((l) => l.startsWith(`${field}:`));
-    const kib = line ? Number(/(\d+) kB/.exec(line)?.[1]) : Number.NaN;
-    return Number.isFinite(kib) ? kib * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function openFiles(): number {
-  try {
-    return readdirSync('/proc/self/fd').length;
-  } catch {
-    return -1;
-  }
-}
-
-function processStats(now: number) {
-  const virtual = procStatusBytes('VmSize');
-  return {
-    timestamp: now,
-    open_file_descriptors: openFiles(),
-    cpu: { percent: processCpu.read(now), total_in_millis: Math.round(processCpuMs()) },
-    mem: {
-      ...(virtual === undefined ? {} : { total_virtual_in_bytes: virtual }),
-      resident_in_bytes: process.memoryUsage.rss(),
-    },
-  };
-}
-
-function osStats(now: number) {
-  const total = totalmem();
-  const free = freemem();
-  const [one, five, fifteen] = loadavg();
-  return {
-    timestamp: now,
-    cpu: { percent: machineCpu.read(now), load_average: { '1m': one, '5m': five, '15m': fifteen } },
-    mem: {
-      total_in_bytes: total,
-      free_in_bytes: free,
-      used_in_bytes: total - free,
-      free_percent: Math.round((free / total) * 100),
-      used_percent: Math.round(((total - free) / total) * 100),
-    },
-  };
-}
-
-function indicesStats(engine: Engine) {
-  const indices = engine.listIndices();
-  return {
-    docs: { count: indices.reduce((n, i) => n + i.docs, 0) },
-    store: { size_in_bytes: indices.reduce((n, i) => n + i.store_bytes, 0) },
-    search: { query_total: engine.searchesServed },
-  };
-}
-
-/** The metrics asked for (`_all` or none: every served one), or ES's 400 naming the bad one. */
-function metricsOf(req: Request, list: string | undefined): Metric[] {
-  if (list === undefined || list === '_all') return [...SERVED];
+/** Names in a URL list, or ES's 400 naming the unknown ones (with its suggestions). */
+export function checkedList(req: Request, list: string, known: string[], detail: string): string[] {
   const names = list.split(',').map((m) => m.trim());
-  for (const name of names) {
-    if ((SERVED as readonly string[]).includes(name)) continue;
-    const path = req.uri.split('?')[0] ?? req.uri;
-    const reason = NOT_SERVED.includes(name)
-      ? `request [${path}] asks for metric [${name}], which this engine does not have (served: ${SERVED.join(', ')})`
-      : `request [${path}] contains unrecognized metric: [${name}]`;
-    throw EngineError.of(400, 'illegal_argument_exception', reason);
-  }
-  return names as Metric[];
+  const bad = names.filter((n) => n !== '_all' && !known.includes(n));
+  if (bad.length > 0) throw badRequest(unrecognized(pathOf(req), bad, known, detail));
+  if (names.includes('_all') && names.length > 1)
+    throw badRequest(`request [${pathOf(req)}] contains _all and individual ${detail}s [${list}]`);
+  return names;
 }
 
-/** ES's node selectors that name this single node; any other id or name selects none. */
-const selectsThisNode = (selector: string | undefined) =>
-  selector === undefined ||
-  selector.split(',').some((s) => ['_all', '_local', '_master', '*', NODE_ID, NODE_NAME].includes(s.trim()));
+function metricsOf(req: Request, list: string | undefined): string[] {
+  if (list === undefined || list === '_all') return [...SERVED];
+  const names = checkedList(req, list, [...SERVED, ...NOT_SERVED], 'metric');
+  const missing = names.find((n) => NOT_SERVED.includes(n));
+  if (missing)
+    throw badRequest(
+      `request [${pathOf(req)}] asks for metric [${missing}], which this engine does not have (served: ${SERVED.join(', ')})`,
+    );
+  return names;
+}
+
+function section(engine: Engine, metric: string, now: number, indices: () => unknown): unknown {
+  switch (metric) {
+    case 'indices':
+      return indices();
+    case 'os':
+      return osStats(now);
+    case 'process':
+      return processStats(now);
+    case 'jvm':
+      return jvmStats(now);
+    case 'fs':
+      return fsStats(engine.dataDir, now);
+    case 'http':
+      return httpStats();
+    case 'indexing_pressure':
+      return indexingPressureStats();
+    case 'transport':
+      return {
+        server_open: 0,
+        total_outbound_connections: 0,
+        rx_count: 0,
+        rx_size_in_bytes: 0,
+        tx_count: 0,
+        tx_size_in_bytes: 0,
+      };
+    case 'discovery':
+      return {
+        cluster_state_queue: { total: 0, pending: 0, committed: 0 },
+        published_cluster_states: { full_states: 0, incompatible_diffs: 0, compatible_diffs: 0 },
+      };
+    default:
+      return undefined;
+  }
+}
 
 function nodeStats(
   engine: Engine,
   req: Request,
   selector: string | undefined,
-  list: string | undefined,
+  metricList: string | undefined,
+  indexMetric: string | undefined,
 ): Reply {
-  const metrics = metricsOf(req, list);
+  const metrics = metricsOf(req, metricList);
+  if (indexMetric !== undefined && !metrics.includes('indices'))
+    throw badRequest(
+      `request [${pathOf(req)}] contains index metrics [${indexMetric}] but indices stats not requested`,
+    );
+  const indexMetrics =
+    indexMetric === undefined ? undefined : checkedList(req, indexMetric, INDEX_METRICS, 'index metric');
   const now = Date.now();
-  const node: Record<string, unknown> = {
-    timestamp: now,
-    name: NODE_NAME,
-    transport_address: '127.0.0.1:0',
-    host: '127.0.0.1',
-    ip: '127.0.0.1',
-    roles: ['data', 'ingest', 'master'],
+  const indices = () => {
+    const reply = engine.nodeIndicesStats(indexMetrics?.join(','), req.params);
+    if (reply.status !== 200) throw EngineError.fromReply(reply);
+    return JSON.parse(reply.body);
   };
-  if (metrics.includes('indices')) node.indices = indicesStats(engine);
-  if (metrics.includes('os')) node.os = osStats(now);
-  if (metrics.includes('process')) node.process = processStats(now);
-  const selected = selectsThisNode(selector);
+  const node: Record<string, unknown> = { timestamp: now, ...nodeHeader() };
+  for (const metric of metrics) node[metric] = section(engine, metric, now, indices);
+  const selected = selectsThisNode(engine, selector);
   return {
     status: 200,
     body: JSON.stringify({
       _nodes: { total: selected ? 1 : 0, successful: selected ? 1 : 0, failed: 0 },
-      cluster_name: NODE_NAME,
-      nodes: selected ? { [NODE_ID]: node } : {},
+      cluster_name: CLUSTER_NAME,
+      nodes: selected ? { [identity(engine).node_id]: node } : {},
     }),
   };
 }
 
-// `timeout` has nothing to wait for on one node. ES's others (level, groups, fields, ...) shape
-// index-level detail this answer does not carry: they are refused, not ignored.
-const OWN_PARAMS = ['timeout'];
+// `timeout`: nothing to wait for on one node. The rest shape the `indices` section.
+const PARAMS = [
+  'timeout',
+  'level',
+  'fields',
+  'fielddata_fields',
+  'completion_fields',
+  'groups',
+  'include_segment_file_sizes',
+];
 
 export const nodeStatsRoutes: Route[] = [
   {
     methods: ['GET'],
     pattern: ['_nodes', 'stats'],
-    params: OWN_PARAMS,
-    handler: (e, req) => nodeStats(e, req, undefined, undefined),
+    params: PARAMS,
+    handler: (e, req) => nodeStats(e, req, undefined, undefined, undefined),
   },
   {
     methods: ['GET'],
     pattern: ['_nodes', 'stats', ':metric'],
-    params: OWN_PARAMS,
-    handler: (e, req, v) => nodeStats(e, req, undefined, v.metric),
+    params: PARAMS,
+    handler: (e, req, v) => nodeStats(e, req, undefined, v.metric, undefined),
+  },
+  {
+    methods: ['GET'],
+    pattern: ['_nodes', 'stats', ':metric', ':index_metric'],
+    params: PARAMS,
+    handler: (e, req, v) => nodeStats(e, req, undefined, v.metric, v.index_metric),
   },
   {
     methods: ['GET'],
     pattern: ['_nodes', ':node_id', 'stats'],
-    params: OWN_PARAMS,
-    handler: (e, req, v) => nodeStats(e, req, v.node_id, undefined),
+    params: PARAMS,
+    handler: (e, req, v) => nodeStats(e, req, v.node_id, undefined, undefined),
   },
   {
     methods: ['GET'],
     pattern: ['_nodes', ':node_id', 'stats', ':metric'],
-    params: OWN_PARAMS,
-    handler: (e, req, v) => nodeStats(e, req, v.node_id, v.metric),
+    params: PARAMS,
+    handler: (e, req, v) => nodeStats(e, req, v.node_id, v.metric, undefined),
+  },
+  {
+    methods: ['GET'],
+    pattern: ['_nodes', ':node_id', 'stats', ':metric', ':index_metric'],
+    params: PARAMS,
+    handler: (e, req, v) => nodeStats(e, req, v.node_id, v.metric, v.index_metric),
   },
 ];

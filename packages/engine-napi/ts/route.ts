@@ -17,6 +17,8 @@ export interface Reply {
   body: string | undefined;
   /** Set only for non-JSON answers (`_cat` text tables). */
   contentType?: string;
+  /** Deprecation and overlap notices, sent as ES's `Warning` headers. */
+  warnings?: string[];
 }
 
 export type Handler = (engine: Engine, req: Request, vars: Record<string, string>) => Reply | Promise<Reply>;

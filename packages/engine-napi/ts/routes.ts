@@ -4,36 +4,33 @@
  * bare-string bodies Elasticsearch uses for those two cases.
  */
 import { aliasRoutes } from './alias-routes.js';
-import { catRoutes } from './cat-routes.js';
+import { catRoutes } from './cat/routes.js';
+import { clusterRoutes } from './cluster-routes.js';
 import { contextRoutes } from './context-routes.js';
 import { docRoutes } from './doc-routes.js';
 import type { Engine } from './engine.js';
 import { EngineError } from './errors.js';
+import { indexAdminRoutes } from './index-admin-routes.js';
+import { identity } from './node/local-node.js';
+import { nodeInfoRoutes } from './node-info-routes.js';
 import { nodeStatsRoutes } from './node-stats-routes.js';
 import { GLOBAL_PARAMS, type Reply, type Request, type Route, WRITE_WAIT_PARAMS } from './route.js';
 import { settingsRoutes } from './settings-routes.js';
+import { statsRoutes } from './stats-routes.js';
+import { templateRoutes } from './template-routes.js';
+import { textRoutes } from './text-routes.js';
 import { writeRoutes } from './write-routes.js';
 
-const VERSION = '8.15.0';
+export const VERSION = '8.15.0';
 
 const ok = (body: string): Reply => ({ status: 200, body });
 const exists = (found: boolean): Reply => ({ status: found ? 200 : 404, body: undefined });
 
-/** `GET /{index}/_mapping`: the `mappings` part of `GET /{index}`, keyed by index name. */
-function mappingOnly(index: Reply): Reply {
-  if (index.status !== 200 || index.body === undefined) return index;
-  const indices = JSON.parse(index.body) as Record<string, { mappings: unknown }>;
-  const out = Object.fromEntries(
-    Object.entries(indices).map(([name, index]) => [name, { mappings: index.mappings }]),
-  );
-  return ok(JSON.stringify(out));
-}
-
-function rootInfo(): string {
+function rootInfo(engine: Engine): string {
   return JSON.stringify({
     name: 'everycell',
     cluster_name: 'everycell',
-    cluster_uuid: 'everycell-single-node',
+    cluster_uuid: identity(engine).cluster_uuid,
     version: {
       number: VERSION,
       build_flavor: 'default',
@@ -49,7 +46,9 @@ function rootInfo(): string {
 /** Index-expression options (`resolve.rs` in the engine). */
 const RESOLVE_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards'];
 
-/** `_cluster/health` waits for nothing: one node is always green (and so yellow). */
+/** `GET _mapping` and `GET _mapping/field`: index expressions, and options one node ignores. */
+const MAPPING_READ_PARAMS = [...RESOLVE_PARAMS, 'local', 'master_timeout'];
+
 /** `_msearch`'s URL parameters; all but the first reach every item's search (`engine/msearch.rs`). */
 const MSEARCH_PARAMS = [
   'max_concurrent_searches',
@@ -70,10 +69,9 @@ const BULK_PARAMS = [
   'require_alias',
   ...WRITE_WAIT_PARAMS,
 ];
-const HEALTH_PARAMS = ['timeout', 'master_timeout', 'local', 'wait_for_status', 'wait_for_active_shards'];
 
 const routes: Route[] = [
-  { methods: ['GET'], pattern: [], params: [], handler: () => ok(rootInfo()) },
+  { methods: ['GET'], pattern: [], params: [], handler: (e) => ok(rootInfo(e)) },
   { methods: ['HEAD'], pattern: [], params: [], handler: () => exists(true) },
   {
     methods: ['DELETE'],
@@ -86,18 +84,6 @@ const routes: Route[] = [
         'Validation Failed: 1: index / indices is missing;',
       );
     },
-  },
-  {
-    methods: ['GET'],
-    pattern: ['_cluster', 'health'],
-    params: HEALTH_PARAMS,
-    handler: (e) => e.clusterHealth(),
-  },
-  {
-    methods: ['GET'],
-    pattern: ['_cluster', 'health', ':index'],
-    params: HEALTH_PARAMS,
-    handler: (e) => e.clusterHealth(),
   },
   {
     methods: ['POST', 'PUT'],
@@ -118,6 +104,12 @@ const routes: Route[] = [
     handler: (e, req) => e.refresh('', req.params),
   },
   {
+    methods: ['GET'],
+    pattern: ['_script_context'],
+    params: [],
+    handler: (e) => e.scriptContexts(),
+  },
+  {
     methods: ['POST', 'GET'],
     pattern: ['_count'],
     params: 'engine',
@@ -126,8 +118,14 @@ const routes: Route[] = [
   {
     methods: ['GET'],
     pattern: ['_mapping'],
-    params: ['local', 'master_timeout'],
-    handler: (e) => mappingOnly(e.getIndex('_all')),
+    params: MAPPING_READ_PARAMS,
+    handler: (e, req) => e.getMapping('', req.params),
+  },
+  {
+    methods: ['GET'],
+    pattern: ['_mapping', 'field', ':fields'],
+    params: [...MAPPING_READ_PARAMS, 'include_defaults'],
+    handler: (e, req, v) => e.getFieldMapping('', v.fields ?? '', req.params),
   },
   {
     methods: ['POST', 'GET'],
@@ -160,19 +158,6 @@ const routes: Route[] = [
     handler: (e, req, v) => e.msearch(v.index, req.body, req.params),
   },
   {
-    methods: ['GET'],
-    pattern: [':index', '_stats'],
-    params: [],
-    handler: (e, _req, v) => e.stats(v.index ?? ''),
-  },
-  // `_stats/{metrics}`: the answer carries every metric we track (docs, store), a superset of the ask.
-  {
-    methods: ['GET'],
-    pattern: [':index', '_stats', ':metric'],
-    params: [],
-    handler: (e, _req, v) => e.stats(v.index ?? ''),
-  },
-  {
     methods: ['POST'],
     pattern: [':index', '_forcemerge'],
     params: 'engine',
@@ -182,20 +167,25 @@ const routes: Route[] = [
     methods: ['PUT'],
     pattern: [':index'],
     params: WRITE_WAIT_PARAMS,
-    handler: (e, req, v) => e.createIndex(v.index ?? '', req.body),
+    handler: (e, req, v) => e.createIndexWarned(v.index ?? '', req.body),
   },
   {
     methods: ['DELETE'],
     pattern: [':index'],
-    params: [...WRITE_WAIT_PARAMS, 'ignore_unavailable'],
-    handler: (e, req, v) => e.deleteIndex(v.index ?? '', req.params),
+    params: [...WRITE_WAIT_PARAMS, ...RESOLVE_PARAMS],
+    handler: (e, req, v) => e.deleteIndicesWith(v.index ?? '', req.params),
   },
-  { methods: ['GET'], pattern: [':index'], params: [], handler: (e, _req, v) => e.getIndex(v.index ?? '') },
+  {
+    methods: ['GET'],
+    pattern: [':index'],
+    params: [...RESOLVE_PARAMS, 'flat_settings', 'include_defaults', 'local', 'master_timeout', 'human'],
+    handler: (e, req, v) => e.getIndexWith(v.index ?? '', req.params),
+  },
   {
     methods: ['GET'],
     pattern: [':index', '_mapping'],
-    params: ['local', 'master_timeout'],
-    handler: (e, _req, v) => mappingOnly(e.getIndex(v.index ?? '')),
+    params: MAPPING_READ_PARAMS,
+    handler: (e, req, v) => e.getMapping(v.index ?? '', req.params),
   },
   {
     methods: ['PUT', 'POST'],
@@ -206,8 +196,8 @@ const routes: Route[] = [
   {
     methods: ['GET'],
     pattern: [':index', '_mapping', 'field', ':fields'],
-    params: ['local'],
-    handler: (e, _req, v) => e.getFieldMapping(v.index ?? '', v.fields ?? ''),
+    params: [...MAPPING_READ_PARAMS, 'include_defaults'],
+    handler: (e, req, v) => e.getFieldMapping(v.index ?? '', v.fields ?? '', req.params),
   },
   {
     methods: ['HEAD'],
@@ -232,8 +222,10 @@ const debugRoutes: Route[] = [
 function checkParams(route: Route, req: Request): Request {
   const own: Record<string, string> = {};
   const unknown: string[] = [];
+  const listed = (key: string) => route.params !== 'engine' && (route.params ?? []).includes(key);
   for (const [key, value] of Object.entries(req.params)) {
-    if (GLOBAL_PARAMS.includes(key)) continue;
+    // A global parameter reaches a route only when the route names it (`human` on GET /{index}).
+    if (GLOBAL_PARAMS.includes(key) && !listed(key)) continue;
     own[key] = value;
     if (route.params !== 'engine' && !(route.params ?? []).includes(key)) unknown.push(key);
   }
@@ -274,9 +266,15 @@ export function allowedMethods(segments: string[]): string[] {
   for (const route of [
     ...contextRoutes,
     ...catRoutes,
+    ...templateRoutes,
+    ...indexAdminRoutes,
     ...nodeStatsRoutes,
+    ...nodeInfoRoutes,
+    ...clusterRoutes,
+    ...statsRoutes,
     ...aliasRoutes,
     ...settingsRoutes,
+    ...textRoutes,
     ...writeRoutes,
     ...docRoutes,
     ...routes,
@@ -291,9 +289,15 @@ export function makeRouter(options: { debugRoutes: boolean }) {
     ...(options.debugRoutes ? debugRoutes : []),
     ...contextRoutes,
     ...catRoutes,
+    ...templateRoutes,
+    ...indexAdminRoutes,
     ...nodeStatsRoutes,
+    ...nodeInfoRoutes,
+    ...clusterRoutes,
+    ...statsRoutes,
     ...aliasRoutes,
     ...settingsRoutes,
+    ...textRoutes,
     ...writeRoutes,
     ...docRoutes,
     ...routes,

@@ -4,9 +4,10 @@
  */
 import type { Route } from './route.js';
 
-const GET_PARAMS = ['flat_settings', 'include_defaults', 'local', 'master_timeout'];
-const PUT_PARAMS = ['timeout', 'master_timeout'];
-const FLUSH_PARAMS = ['wait_if_ongoing', 'force'];
+const RESOLVE = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards'];
+const GET_PARAMS = ['flat_settings', 'include_defaults', 'local', 'master_timeout', ...RESOLVE];
+const PUT_PARAMS = ['timeout', 'master_timeout', 'preserve_existing', 'flat_settings', ...RESOLVE];
+const FLUSH_PARAMS = ['wait_if_ongoing', 'force', ...RESOLVE];
 
 export const settingsRoutes: Route[] = [
   {
@@ -37,19 +38,24 @@ export const settingsRoutes: Route[] = [
     methods: ['PUT'],
     pattern: ['_settings'],
     params: PUT_PARAMS,
-    handler: (e, req) => e.putSettings('', req.body),
+    handler: (e, req) => e.putSettingsWith('', req.body, req.params),
   },
   {
     methods: ['PUT'],
     pattern: [':index', '_settings'],
     params: PUT_PARAMS,
-    handler: (e, req, v) => e.putSettings(v.index ?? '', req.body),
+    handler: (e, req, v) => e.putSettingsWith(v.index ?? '', req.body, req.params),
   },
-  { methods: ['POST', 'GET'], pattern: ['_flush'], params: FLUSH_PARAMS, handler: (e) => e.flush('') },
+  {
+    methods: ['POST', 'GET'],
+    pattern: ['_flush'],
+    params: FLUSH_PARAMS,
+    handler: (e, req) => e.flush('', req.params),
+  },
   {
     methods: ['POST', 'GET'],
     pattern: [':index', '_flush'],
     params: FLUSH_PARAMS,
-    handler: (e, _req, v) => e.flush(v.index ?? ''),
+    handler: (e, req, v) => e.flush(v.index ?? '', req.params),
   },
 ];

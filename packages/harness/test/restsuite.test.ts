@@ -16,6 +16,7 @@ import { type ApiSpecs, buildRequest, ParamError } from '../src/restsuite/spec.j
 import { evaluate, pathParts, Stash, stringOf } from '../src/restsuite/stash.js';
 import { exclusionOf } from '../src/restsuite/suite.js';
 import { indentContinuations, parseTestFile } from '../src/restsuite/testFile.js';
+import { wipe } from '../src/restsuite/wipe.js';
 
 const specs: ApiSpecs = {
   common: new Set(['pretty', 'filter_path']),
@@ -349,6 +350,43 @@ describe('a test run against a server', () => {
       'skip',
     );
     expect((await run('"t":\n  - frobnicate: {}\n')).reason).toMatch(/no step frobnicate/);
+  });
+});
+
+describe('the wipe between tests', () => {
+  it('lifts the index blocks a failed test left, so the index can be deleted', async () => {
+    const calls: string[] = [];
+    let blocked = true;
+    const server = createServer((req: IncomingMessage, res) => {
+      calls.push(`${req.method} ${req.url}`);
+      const json = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      req.resume();
+      req.on('end', () => {
+        if (req.url?.startsWith('/_cat/indices')) return json(200, [{ index: 'ro' }]);
+        if (req.method === 'PUT' && req.url === '/ro/_settings') {
+          blocked = false;
+          return json(200, { acknowledged: true });
+        }
+        if (req.method === 'DELETE' && req.url?.startsWith('/ro'))
+          return blocked
+            ? json(403, { error: { type: 'cluster_block_exception' }, status: 403 })
+            : json(200, {});
+        if (req.url === '/_cluster/settings') return json(200, { persistent: {}, transient: {} });
+        return json(200, {});
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      expect(await wipe(url)).toEqual([]);
+      expect(calls).toContain('PUT /ro/_settings');
+      expect(calls.filter((c) => c.startsWith('DELETE /ro'))).toHaveLength(2);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
 

@@ -63,11 +63,44 @@ impl AggDef<'_> {
         serde_json::from_value::<T>(Value::Object(self.body.clone())).map(drop).map_err(|e| {
             let text = e.to_string();
             match text.strip_prefix("unknown field `").and_then(|rest| rest.split_once('`')) {
-                Some((key, _)) => EngineError::XContentParse(format!("[{}] unknown field [{key}]", self.kind_name)),
+                Some((key, expected)) => EngineError::XContentParse(format!(
+                    "[{}] unknown field [{key}]{}",
+                    self.kind_name,
+                    did_you_mean(key, expected.split('`').skip(1).step_by(2))
+                )),
                 None => EngineError::XContentParse(format!("[{}] {text}", self.kind_name)),
             }
         })
     }
+}
+
+/// ES's suggestion for an unknown option: the known ones whose Levenshtein similarity
+/// (`1 - edits / longer length`, as Lucene's `LevenshteinDistance`) is above 0.5, most similar
+/// first.
+pub(crate) fn did_you_mean<'a>(unknown: &str, candidates: impl Iterator<Item = &'a str>) -> String {
+    let mut scored: Vec<(f32, &str)> =
+        candidates.map(|c| (similarity(unknown, c), c)).filter(|(score, _)| *score > 0.5).collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    match scored.as_slice() {
+        [] => String::new(),
+        [(_, one)] => format!(" did you mean [{one}]?"),
+        many => format!(" did you mean any of [{}]?", many.iter().map(|(_, c)| *c).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+fn similarity(a: &str, b: &str) -> f32 {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (row[j] + 1).min(row[j + 1] + 1).min(diagonal + usize::from(ca != cb));
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    1.0 - row[b.len()] as f32 / a.len().max(b.len()).max(1) as f32
 }
 
 /// The field an aggregation reads, as its parser found it.
@@ -105,5 +138,17 @@ pub trait Aggregation: Sync {
     /// what such a response costs.
     fn write_json(&self, req: &AggRequest, fruit: &AggFruit, out: &mut String) {
         out.push_str(&self.render(req, fruit).to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::did_you_mean;
+
+    #[test]
+    fn suggests_close_option_names_as_es_does() {
+        assert_eq!(did_you_mean("jlp", ["jlh", "gnd", "field"].into_iter()), " did you mean [jlh]?");
+        assert_eq!(did_you_mean("zzz", ["jlh", "field"].into_iter()), "");
+        assert_eq!(did_you_mean("fiel", ["field", "fields"].into_iter()), " did you mean any of [field, fields]?");
     }
 }

@@ -10,6 +10,22 @@ pub const MAX_BUCKETS: u64 = 65_535;
 
 thread_local! {
     static CREATED: Cell<u64> = const { Cell::new(0) };
+    /// `search.max_buckets` for the search running on this thread (the engine sets it from
+    /// the cluster settings around each search, `with_limit`).
+    static LIMIT: Cell<u64> = const { Cell::new(MAX_BUCKETS) };
+}
+
+/// The limit in force on this thread.
+pub fn limit() -> u64 {
+    LIMIT.with(Cell::get)
+}
+
+/// Runs `f` with `limit` buckets allowed, then restores the previous limit.
+pub fn with_limit<T>(limit: u64, f: impl FnOnce() -> T) -> T {
+    let previous = LIMIT.with(|l| l.replace(limit));
+    let out = f();
+    LIMIT.with(|l| l.set(previous));
+    out
 }
 
 pub(crate) fn reset() {
@@ -21,12 +37,12 @@ pub(crate) fn consume() -> bool {
     CREATED.with(|c| {
         let n = c.get().saturating_add(1);
         c.set(n);
-        n <= MAX_BUCKETS
+        n <= limit()
     })
 }
 
 pub(crate) fn exceeded() -> Option<u64> {
-    CREATED.with(|c| (c.get() > MAX_BUCKETS).then(|| c.get()))
+    CREATED.with(|c| (c.get() > limit()).then(|| c.get()))
 }
 
 #[cfg(test)]

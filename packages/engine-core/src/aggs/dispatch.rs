@@ -92,7 +92,41 @@ impl Aggregation for Pipeline {
 pub fn parse_aggs(value: &Value, mapping: &Mapping) -> Result<Vec<AggRequest>> {
     let mut reqs = parse_level(value, mapping)?;
     super::bucket::nested::resolve(&mut reqs, mapping, None, false)?;
+    check_composite_parents(&reqs)?;
     Ok(reqs)
+}
+
+/// ES's `_index` metadata field: every document of an index holds its name, so terms over it
+/// count each document under the name (kept as the value of a field no document has).
+pub fn index_name_values(reqs: &mut [AggRequest], index: &str) {
+    for req in reqs {
+        if req.field.name == "_index" && req.field.resolved.is_none() && req.kind.is_terms_like() {
+            req.field.missing = Some(AggMissing::Str(index.to_string()));
+            req.field.value_type = Some(FieldType::Keyword);
+        }
+        index_name_values(&mut req.subs, index);
+    }
+}
+
+/// `composite` pages over the whole result: ES builds it only at the top level (or under a
+/// `nested` join, which keeps one bucket per document).
+fn check_composite_parents(reqs: &[AggRequest]) -> Result<()> {
+    for parent in reqs {
+        let joins = matches!(parent.kind, AggKind::Join(super::options::Join::Objects { .. }));
+        if let Some(child) = parent.subs.iter().find(|s| matches!(s.kind, AggKind::Composite(_))) {
+            if !joins {
+                return Err(EngineError::shard(
+                    ShardCause::IllegalArgument,
+                    format!(
+                        "[composite] aggregation cannot be used with a parent aggregation: [{}] is under [{}]",
+                        child.name, parent.name
+                    ),
+                ));
+            }
+        }
+        check_composite_parents(&parent.subs)?;
+    }
+    Ok(())
 }
 
 fn parse_level(value: &Value, mapping: &Mapping) -> Result<Vec<AggRequest>> {
@@ -111,10 +145,19 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
     let def = def.as_object().ok_or_else(|| EngineError::Parsing(format!("Expected [START_OBJECT] under [{name}]")))?;
     let mut kind_def: Option<(&str, &Map<String, Value>)> = None;
     let mut subs = Vec::new();
+    let mut meta = None;
     for (key, value) in def {
         match key.as_str() {
             "aggs" | "aggregations" => subs = parse_level(value, mapping)?,
-            "meta" => {}
+            "meta" => {
+                if !value.is_object() {
+                    return Err(EngineError::Parsing(format!(
+                        "Expected [START_OBJECT] under [meta], but got a [{}] in [{name}]",
+                        token_name(value)
+                    )));
+                }
+                meta = Some(Box::new(value.clone()));
+            }
             kind => {
                 if let Some((first, _)) = kind_def {
                     return Err(EngineError::Parsing(format!(
@@ -135,20 +178,31 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
     let field = match field {
         FieldRef::Unresolved(name) => AggField::named(name),
         FieldRef::Field(field_name) => {
+            // Text with fielddata aggregates its analyzed terms, from a column as a keyword's.
+            let as_read = |fm: &crate::store::mapping::FieldMapping| match fm.field_type {
+                FieldType::Text if fm.params.fielddata && !kind.reads_source() => FieldType::Keyword,
+                other => other,
+            };
             let resolved =
-                mapping.get(&field_name).map(|fm| (mapping.schema.get_field_name(fm.field).to_string(), fm.field_type));
+                mapping.get(&field_name).map(|fm| (mapping.schema.get_field_name(fm.field).to_string(), as_read(fm)));
             check_field_type(parsed_by, kind_name, &kind, &field_name, resolved.as_ref().map(|r| r.1))?;
             if parsed_by.refuses_subs() && !subs.is_empty() {
                 return Err(EngineError::Parsing(format!(
                     "Aggregator [{name}] of type [{kind_name}] cannot accept sub-aggregations"
                 )));
             }
-            let ty = resolved.as_ref().map(|r| r.1);
             // The options ES's value-source aggregations share; a type that takes them lets
             // them through its own key check.
             let shared = matches!(kind, AggKind::Metric { .. } | AggKind::Terms { .. } | AggKind::Histogram { .. });
+            let value_type = match body.get("value_type") {
+                Some(v) if resolved.is_none() => Some(super::value_format::parse_value_type(v)?),
+                _ => None,
+            };
+            let ty = resolved.as_ref().map(|r| r.1).or(value_type);
+            let takes_missing =
+                shared || matches!(kind, AggKind::Cardinality | AggKind::Missing | AggKind::Range { .. });
             let missing = match body.get("missing") {
-                Some(v) if shared => Some(AggMissing::parse(v, ty, &field_name)?),
+                Some(v) if takes_missing => Some(AggMissing::parse(v, ty, &field_name)?),
                 _ => None,
             };
             let format = match body.get("format") {
@@ -158,10 +212,22 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
                 }
                 _ => None,
             };
-            AggField { name: field_name, resolved, missing, format }
+            AggField { name: field_name, resolved, missing, format, value_type }
         }
     };
-    Ok(AggRequest { name: name.to_string(), kind, field, subs })
+    Ok(AggRequest { name: name.to_string(), kind, field, subs, meta })
+}
+
+/// Jackson's name for the token a JSON value starts with.
+fn token_name(value: &Value) -> &'static str {
+    match value {
+        Value::Array(_) => "START_ARRAY",
+        Value::String(_) => "VALUE_STRING",
+        Value::Number(_) => "VALUE_NUMBER",
+        Value::Bool(_) => "VALUE_BOOLEAN",
+        Value::Null => "VALUE_NULL",
+        Value::Object(_) => "START_OBJECT",
+    }
 }
 
 /// One arm per aggregation type name.
@@ -222,7 +288,9 @@ fn check_field_type(
             ),
         ));
     }
-    if !agg.accepts(kind, ty) || (ty == FieldType::GeoPoint && !crate::geo::aggs::reads_geo(kind)) {
+    let unsupported = matches!(ty, FieldType::Binary | FieldType::Range(_))
+        || (ty == FieldType::GeoPoint && !crate::geo::aggs::reads_geo(kind));
+    if unsupported || !agg.accepts(kind, ty) {
         return Err(EngineError::shard(
             ShardCause::IllegalArgument,
             format!("Field [{field}] of type [{}] is not supported for aggregation [{kind_name}]", ty.name()),

@@ -15,6 +15,7 @@ pub mod collect;
 pub mod dispatch;
 pub mod intermediate;
 pub mod metric;
+pub mod multi_index;
 pub mod options;
 pub mod render;
 pub mod request;

@@ -63,7 +63,10 @@ impl DateHistogramOpts {
 pub enum SourceKind {
     Terms,
     Histogram(f64),
-    DateHistogram(Interval),
+    /// The interval rounded in the source's `time_zone`, shifted by its `offset`.
+    DateHistogram(Rounding),
+    /// `geotile_grid`: the map tile (at this zoom) of each point (`geo/tile.rs`).
+    GeoTile(u32),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -74,6 +77,15 @@ pub struct CompositeSource {
     pub field: Option<(String, FieldType)>,
     pub desc: bool,
     pub missing_bucket: bool,
+    /// A date source's `format`: keys (and `after_key`) shown as text, `after` read from it.
+    pub format: Option<SourceFormat>,
+}
+
+/// A date source's `format`: how its keys print, and the formats (in its zone) that read `after`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceFormat {
+    pub key: crate::date::rounding::KeyFormat,
+    pub parse: Vec<crate::date::DateFormat>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -207,10 +219,13 @@ pub struct OrderKey {
 pub enum OrderBy {
     Count,
     Key,
-    /// The sub-aggregation at this index; `stat` names a value of a multi-value metric.
+    /// The sub-aggregation at this index; `stat` names a value of a multi-value metric (or
+    /// `doc_count` of a single-bucket one). `inner`: the names below it when the path goes
+    /// through single-bucket aggregations (`filtered>avg_price`), empty otherwise.
     Metric {
         sub: usize,
         stat: Option<String>,
+        inner: Vec<String>,
     },
 }
 

@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 
 use serde_json::{json, Map, Value};
 
-use super::bucket_budget::{self, MAX_BUCKETS};
+use super::bucket_budget;
 use super::intermediate::{AggFruit, BucketKey, FruitBucket};
 use super::metric::top_hits::HitsContext;
 use super::request::{AggKind, AggRequest};
@@ -15,8 +15,13 @@ use crate::date::format_millis;
 use crate::error::{EngineError, Result};
 use crate::store::mapping::FieldType;
 
-/// Renders the aggregations; `hits` lets `top_hits` read stored documents.
-pub fn render_aggs(reqs: &[AggRequest], fruits: &[AggFruit], hits: Option<HitsContext>) -> Result<Value> {
+/// Renders the aggregations; `hits` (one context per index rendered) lets `top_hits` read
+/// stored documents.
+pub fn render_aggs(
+    reqs: &[AggRequest],
+    fruits: &[AggFruit],
+    hits: impl IntoIterator<Item = HitsContext>,
+) -> Result<Value> {
     bucket_budget::reset();
     super::metric::top_hits::install(hits);
     let out = render_all(reqs, fruits);
@@ -30,7 +35,7 @@ pub fn render_aggs(reqs: &[AggRequest], fruits: &[AggFruit], hits: Option<HitsCo
 pub fn write_aggs(
     reqs: &[AggRequest],
     fruits: &[AggFruit],
-    hits: Option<HitsContext>,
+    hits: impl IntoIterator<Item = HitsContext>,
     typed_keys: bool,
     out: &mut String,
 ) -> Result<()> {
@@ -62,7 +67,10 @@ fn write_all(reqs: &[AggRequest], fruits: &[AggFruit], out: &mut String) -> Resu
         }
         push_json_string(out, &req.name);
         out.push(':');
-        req.kind.aggregation().write_json(req, fruit, out);
+        match req.meta {
+            None => req.kind.aggregation().write_json(req, fruit, out),
+            Some(_) => out.push_str(&render_one(req, fruit).to_string()),
+        }
         if let Some(n) = bucket_budget::exceeded() {
             return Err(too_many_buckets(n));
         }
@@ -72,9 +80,13 @@ fn write_all(reqs: &[AggRequest], fruits: &[AggFruit], out: &mut String) -> Resu
 }
 
 fn too_many_buckets(n: u64) -> EngineError {
-    EngineError::TooManyBuckets(format!(
-        "Trying to create too many buckets. Must be less than or equal to: [{MAX_BUCKETS}] but was [{n}]. This limit can be set by changing the [search.max_buckets] cluster level setting."
-    ))
+    let max = bucket_budget::limit();
+    EngineError::TooManyBuckets {
+        reason: format!(
+            "Trying to create too many buckets. Must be less than or equal to: [{max}] but was [{n}]. This limit can be set by changing the [search.max_buckets] cluster level setting."
+        ),
+        max,
+    }
 }
 
 /// `text` as a JSON string (quoted, escaped as serde_json escapes it).
@@ -102,11 +114,15 @@ fn render_all(reqs: &[AggRequest], fruits: &[AggFruit]) -> Result<Value> {
 }
 
 pub(crate) fn field_type(req: &AggRequest) -> Option<FieldType> {
-    req.field.resolved.as_ref().map(|r| r.1)
+    req.field.value_type()
 }
 
 pub(crate) fn render_one(req: &AggRequest, fruit: &AggFruit) -> Value {
-    req.kind.aggregation().render(req, fruit)
+    let mut rendered = req.kind.aggregation().render(req, fruit);
+    if let (Some(meta), Value::Object(obj)) = (&req.meta, &mut rendered) {
+        obj.insert("meta".into(), (**meta).clone());
+    }
+    rendered
 }
 
 /// A bucket key decoded for sorting and output.

@@ -95,6 +95,8 @@ pub enum AggKind {
     /// filter whose false positives can only drop terms; exact counting never does).
     RareTerms {
         max_doc_count: u64,
+        /// `include` / `exclude` (`None`: neither given).
+        filter: Option<Box<TermsFilter>>,
     },
     Composite(Box<CompositeSpec>),
     MatrixStats {
@@ -147,11 +149,18 @@ pub struct AggField {
     pub missing: Option<AggMissing>,
     /// `format` of `key_as_string` / `value_as_string` (metrics, `terms`, `histogram`).
     pub format: Option<ValueFormat>,
+    /// `value_type`: the type an unmapped field's values (its `missing`) take (ES's `ValueType`).
+    pub value_type: Option<FieldType>,
 }
 
 impl AggField {
     pub fn named(name: impl Into<String>) -> AggField {
-        AggField { name: name.into(), resolved: None, missing: None, format: None }
+        AggField { name: name.into(), resolved: None, missing: None, format: None, value_type: None }
+    }
+
+    /// The type values are read and shown as: the mapped one, else `value_type`.
+    pub fn value_type(&self) -> Option<FieldType> {
+        self.resolved.as_ref().map(|r| r.1).or(self.value_type)
     }
 }
 
@@ -161,6 +170,8 @@ pub struct AggRequest {
     pub kind: AggKind,
     pub field: AggField,
     pub subs: Vec<AggRequest>,
+    /// `meta`: an object echoed back as the aggregation's `meta` (ES's metadata).
+    pub meta: Option<Box<serde_json::Value>>,
 }
 
 impl AggKind {

@@ -14,7 +14,7 @@ pub fn type_name(req: &AggRequest) -> &'static str {
     let ty = req.field.resolved.as_ref().map(|r| r.1);
     let family = |string: &'static str, long: &'static str, double: &'static str, unmapped: &'static str| match ty {
         Some(FieldType::Keyword | FieldType::Ip) => string,
-        Some(FieldType::Double | FieldType::Float) => double,
+        Some(FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat) => double,
         Some(_) => long,
         None => unmapped,
     };

@@ -14,6 +14,8 @@ use crate::store::mapping::FieldType;
 #[derive(Debug, Clone, PartialEq)]
 pub enum AggMissing {
     Num(f64),
+    /// A `double`/`float` field's (or `value_type`'s) missing value, keyed by its bits.
+    Float(f64),
     Str(String),
 }
 
@@ -39,6 +41,7 @@ impl AggMissing {
                 Value::String(s) if s == "true" || s == "false" => AggMissing::Num(u8::from(s == "true") as f64),
                 _ => return Err(bad()),
             },
+            Some(t) if t.is_f64() => AggMissing::Float(number(value).ok_or_else(bad)?),
             Some(_) => AggMissing::Num(number(value).ok_or_else(bad)?),
             // An unmapped field takes the missing value's own type, as ES does.
             None => match value {
@@ -50,7 +53,7 @@ impl AggMissing {
 
     pub fn as_f64(&self) -> Option<f64> {
         match self {
-            AggMissing::Num(v) => Some(*v),
+            AggMissing::Num(v) | AggMissing::Float(v) => Some(*v),
             AggMissing::Str(_) => None,
         }
     }
@@ -69,6 +72,19 @@ fn number(value: &Value) -> Option<f64> {
         Value::String(s) => s.trim().parse().ok(),
         _ => None,
     }
+}
+
+/// `value_type`'s names (ES's `ValueType`) as the field type they read values as.
+pub fn parse_value_type(value: &Value) -> Result<FieldType> {
+    Ok(match value.as_str().unwrap_or_default() {
+        "string" => FieldType::Keyword,
+        "long" => FieldType::Long,
+        "double" | "number" | "numeric" => FieldType::Double,
+        "date" => FieldType::Date,
+        "ip" => FieldType::Ip,
+        "boolean" => FieldType::Boolean,
+        other => return Err(EngineError::IllegalArgument(format!("Unknown value type [{other}]"))),
+    })
 }
 
 /// `format`: how a numeric key or value is shown.

@@ -28,6 +28,29 @@ impl<T> SegmentCache<T> {
         self.entries.get().and_then(|e| e.lock().ok().map(|g| g.0.len())).unwrap_or(0)
     }
 
+    /// Entries held for the segments `keep` selects, and their weight.
+    pub fn usage(&self, keep: impl Fn(&SegmentId) -> bool) -> (usize, usize) {
+        let Some(Ok(guard)) = self.entries.get().map(Mutex::lock) else { return (0, 0) };
+        guard
+            .0
+            .iter()
+            .filter(|((segment, _), _)| keep(segment))
+            .fold((0, 0), |(n, bytes), (_, entry)| (n + 1, bytes + (self.weight)(entry)))
+    }
+
+    /// Drops the entries of the segments `drop` selects.
+    pub fn remove(&self, drop: impl Fn(&SegmentId) -> bool) {
+        let Some(Ok(mut guard)) = self.entries.get().map(Mutex::lock) else { return };
+        let (map, held) = &mut *guard;
+        map.retain(|(segment, _), entry| {
+            let gone = drop(segment);
+            if gone {
+                *held -= (self.weight)(entry);
+            }
+            !gone
+        });
+    }
+
     /// The entry for a segment's column, if there is one.
     pub fn get(&self, segment: SegmentId, column: &str) -> Option<Arc<T>> {
         let entries = self.entries.get_or_init(Default::default);

@@ -152,7 +152,12 @@ pub enum KeyStyle {
 impl KeyStyle {
     /// The first format of a `format: "a||b"` option prints (as ES's `DateFormatter`).
     pub fn from_format(text: &str) -> Result<KeyStyle, String> {
-        let first = parse_format_list(text)?.into_iter().next();
+        KeyStyle::first_of(&parse_format_list(text)?)
+    }
+
+    /// How the first of a field's formats prints (`epoch_second` prints seconds).
+    pub fn first_of(formats: &[DateFormat]) -> Result<KeyStyle, String> {
+        let first = formats.first().cloned();
         Ok(match first {
             None | Some(DateFormat::OptionalTime) => KeyStyle::Iso,
             Some(DateFormat::EpochMillis) => KeyStyle::EpochMillis,

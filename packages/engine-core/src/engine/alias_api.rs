@@ -53,7 +53,7 @@ impl Engine {
     fn concrete_indices(&self, expressions: &[String]) -> Result<Vec<String>> {
         let mut out = Vec::new();
         for expression in expressions {
-            let options = ResolveOptions { allow_no_indices: false, ..ResolveOptions::default() };
+            let options = ResolveOptions { allow_no_indices: false, ..ResolveOptions::open_and_closed() };
             for target in self.resolve(expression, options)? {
                 if !out.contains(&target.index) {
                     out.push(target.index);
@@ -64,7 +64,7 @@ impl Engine {
     }
 
     fn check_alias_name(&self, alias: &str) -> Result<()> {
-        if self.get(alias).is_ok() {
+        if self.get_meta(alias).is_ok() {
             return Err(EngineError::InvalidAliasName {
                 alias: alias.to_string(),
                 reason: format!("Invalid alias name [{alias}], an index exists with the same name as the alias"),
@@ -92,7 +92,9 @@ impl Engine {
                     }
                     Change::Remove { indices, aliases, must_exist } => {
                         let mut removed = false;
-                        for (alias, members) in map.iter_mut().filter(|(a, _)| aliases.iter().any(|p| glob(p, a))) {
+                        for (alias, members) in
+                            map.iter_mut().filter(|(a, _)| aliases.iter().any(|p| p == "_all" || glob(p, a)))
+                        {
                             let _ = alias;
                             for index in &indices {
                                 removed |= members.remove(index).is_some();
@@ -154,7 +156,6 @@ impl Engine {
                     "add" => {
                         let def = AliasDef::parse(&options, &["index", "indices", "alias", "aliases"])?;
                         for alias in names(&options, "alias", "aliases")? {
-                            self.check_alias_name(&alias)?;
                             changes.push(Change::Add { indices: indices.clone(), alias, def: def.clone() });
                         }
                     }
@@ -171,36 +172,105 @@ impl Engine {
         if changes.is_empty() {
             return Err(EngineError::ActionRequestValidation("Validation Failed: 1: No action specified;".into()));
         }
+        // Indices removed by the request go first (ES removes them before the other actions),
+        // so an alias may take the name of an index the same request deletes.
+        let removed: Vec<&String> = changes
+            .iter()
+            .filter_map(|c| if let Change::RemoveIndex(i) = c { Some(i) } else { None })
+            .flatten()
+            .collect();
+        for change in &changes {
+            if let Change::Add { alias, .. } = change {
+                if !removed.contains(&alias) {
+                    self.check_alias_name(alias)?;
+                }
+            }
+        }
         self.apply_changes(changes)?;
         Ok(json!({ "acknowledged": true }).to_string())
     }
 
-    /// `GET [/{index}]/_alias[/{name}]` and `GET /_aliases`: `{index: {aliases: {name: def}}}`;
-    /// a named alias that matches nothing is ES's 404 (its bare-string body).
+    /// `GET [/{index}]/_alias[/{name}]` and `GET /_aliases`: `{index: {aliases: {name: def}}}`.
     pub fn get_aliases(&self, index: Option<&str>, alias: Option<&str>) -> Result<(String, u16)> {
-        let indices = match index {
-            Some(expression) => self.concrete_indices(&[expression.to_string()])?,
-            None => self.resolve("*", ResolveOptions::default())?.into_iter().map(|t| t.index).collect(),
+        self.get_aliases_with(index, alias, &Map::new())
+    }
+
+    /// `get_aliases` with the resolution options (wildcards reach open, closed and hidden
+    /// indices by default). Names are matched as ES matches them: `_all` and `*` patterns,
+    /// and `-name` exclusions once a wildcard came; a name neither found nor excluded makes
+    /// the answer ES's 404, which still lists what was found.
+    pub fn get_aliases_with(
+        &self,
+        index: Option<&str>,
+        alias: Option<&str>,
+        params: &Map<String, Value>,
+    ) -> Result<(String, u16)> {
+        let mut params = params.clone();
+        let base = ResolveOptions { expand_closed: true, expand_hidden: true, ..ResolveOptions::metadata() };
+        let options = ResolveOptions::take_over(&mut params, base)?;
+        params.remove("local");
+        if let Some(other) = params.keys().next() {
+            return Err(EngineError::IllegalArgument(format!(
+                "request [/_alias] contains unrecognized parameter: [{other}]"
+            )));
+        }
+        let indices: Vec<String> =
+            self.resolve(index.unwrap_or("_all"), options)?.into_iter().map(|t| t.index).collect();
+        let requested: Vec<&str> = alias.map(|a| a.split(',').map(str::trim).collect()).unwrap_or_default();
+        let first_wildcard = requested.iter().position(|p| p.contains('*')).unwrap_or(requested.len());
+        let is_exclusion = |i: usize, p: &str| i >= first_wildcard && p.starts_with('-');
+        let match_all = requested.is_empty() || requested.contains(&"_all");
+        let wanted = |name: &str| {
+            let mut matched = match_all;
+            for (i, p) in requested.iter().enumerate() {
+                if is_exclusion(i, p) {
+                    matched = matched && !glob(&p[1..], name);
+                } else if !matched {
+                    matched = *p == "_all" || glob(p, name);
+                }
+            }
+            matched
         };
-        let patterns: Option<Vec<&str>> = alias.map(|a| a.split(',').collect());
         let mut out = Map::new();
-        let mut matched = false;
+        let mut returned: Vec<String> = Vec::new();
         for index in indices {
             let mut aliases = Map::new();
             for (name, def) in self.aliases.of_index(&index) {
-                if patterns.as_ref().is_none_or(|ps| ps.iter().any(|p| *p == "_all" || glob(p, &name))) {
+                if wanted(&name) {
+                    returned.push(name.clone());
                     aliases.insert(name, def.to_json());
                 }
             }
-            matched |= !aliases.is_empty();
-            if patterns.is_none() || !aliases.is_empty() {
+            if alias.is_none() || !aliases.is_empty() {
                 out.insert(index, json!({ "aliases": aliases }));
             }
         }
-        if let (Some(name), false) = (alias, matched) {
-            let body = json!({ "error": format!("alias [{name}] missing"), "status": 404 });
-            return Ok((body.to_string(), 404));
+        let mut missing: Vec<&str> = Vec::new();
+        for (i, name) in requested.iter().enumerate() {
+            if *name == "_all" || name.contains('*') || (i > first_wildcard && name.starts_with('-')) {
+                continue;
+            }
+            let excluded = requested
+                .iter()
+                .skip((i + 1).max(first_wildcard))
+                .any(|p| p.starts_with('-') && (glob(&p[1..], name) || &p[1..] == "_all"));
+            if !excluded && !returned.iter().any(|r| r == name) {
+                missing.push(name);
+            }
         }
-        Ok((Value::Object(out).to_string(), 200))
+        if missing.is_empty() {
+            return Ok((Value::Object(out).to_string(), 200));
+        }
+        missing.sort_unstable();
+        missing.dedup();
+        let message = match missing.as_slice() {
+            [one] => format!("alias [{one}] missing"),
+            many => format!("aliases [{}] missing", many.join(",")),
+        };
+        let mut body = Map::new();
+        body.insert("error".into(), json!(message));
+        body.insert("status".into(), json!(404));
+        body.extend(out);
+        Ok((Value::Object(body).to_string(), 404))
     }
 }

@@ -24,12 +24,16 @@ pub struct AliasDef {
     pub search_routing: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub is_write_index: Option<bool>,
+    /// A hidden alias: wildcards reach it only when they expand to hidden names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_hidden: Option<bool>,
 }
 
 impl AliasDef {
     /// Reads an alias body (`PUT /{index}/_alias/{name}` or an `add` action's options).
     pub fn parse(options: &Map<String, Value>, skip: &[&str]) -> Result<AliasDef> {
         let mut def = AliasDef::default();
+        let mut routing = None;
         let text = |k: &str, v: &Value| match v {
             Value::String(s) => Ok(s.clone()),
             Value::Number(n) => Ok(n.to_string()),
@@ -43,11 +47,8 @@ impl AliasDef {
                     crate::query::dsl::parse_query(value)?;
                     def.filter = Some(value.clone());
                 }
-                "routing" => {
-                    let r = text(key, value)?;
-                    def.index_routing = Some(r.clone());
-                    def.search_routing = Some(r);
-                }
+                // The default of both routings; either given on its own wins.
+                "routing" => routing = Some(text(key, value)?),
                 "index_routing" => def.index_routing = Some(text(key, value)?),
                 "search_routing" => def.search_routing = Some(text(key, value)?),
                 "is_write_index" => {
@@ -55,11 +56,20 @@ impl AliasDef {
                         EngineError::Parsing(format!("[is_write_index] must be a boolean, got [{value}]"))
                     })?)
                 }
-                "is_hidden" if value == false => {}
+                "is_hidden" => {
+                    def.is_hidden =
+                        Some(value.as_bool().ok_or_else(|| {
+                            EngineError::Parsing(format!("[is_hidden] must be a boolean, got [{value}]"))
+                        })?)
+                }
                 other => {
                     return Err(EngineError::XContentParse(format!("[alias_action] unknown field [{other}]")));
                 }
             }
+        }
+        if let Some(r) = routing {
+            def.index_routing.get_or_insert_with(|| r.clone());
+            def.search_routing.get_or_insert(r);
         }
         Ok(def)
     }
@@ -76,6 +86,8 @@ pub type AliasMap = BTreeMap<String, BTreeMap<String, AliasDef>>;
 pub struct Aliases {
     path: PathBuf,
     map: RwLock<AliasMap>,
+    /// Changes made since the engine opened (part of the cluster state's `version`).
+    pub changes: std::sync::atomic::AtomicU64,
 }
 
 impl Aliases {
@@ -88,7 +100,7 @@ impl Aliases {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => AliasMap::new(),
             Err(e) => return Err(e.into()),
         };
-        Ok(Aliases { path, map: RwLock::new(map) })
+        Ok(Aliases { path, map: RwLock::new(map), changes: Default::default() })
     }
 
     pub fn snapshot(&self) -> AliasMap {
@@ -119,6 +131,7 @@ impl Aliases {
         let bytes = serde_json::to_vec_pretty(&next).map_err(|e| EngineError::Internal(e.to_string()))?;
         crate::store::index::write_atomically(&self.path, &bytes)?;
         *map = next;
+        self.changes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(())
     }
 

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{EngineError, Result};
 use crate::search::SourceFilter;
+use crate::store::blocks::Level;
 use crate::store::bulk::{execute_bulk, parse_bulk, parse_bulk_with, BulkDefaults, Indices, MappingRounds};
 use crate::store::get::ReadOptions;
 use crate::store::index::IndexHandle;
@@ -68,8 +69,11 @@ fn read_options(params: &Map<String, Value>) -> Result<ReadOptions> {
             EngineError::IllegalArgument(format!("Failed to parse long parameter [version] with value [{v}]"))
         })?),
     };
-    if params.get("version_type").is_some_and(|v| param_text(v) != "internal") {
-        return Err(EngineError::IllegalArgument("only version_type [internal] is supported for reads".into()));
+    // A read conflicts when the document's version differs from the one given, whatever the
+    // version type (ES's `isVersionConflictForReads` is the same test for all three).
+    match params.get("version_type").map(param_text).as_deref() {
+        None | Some("internal" | "external" | "external_gte") => {}
+        Some(other) => return Err(EngineError::IllegalArgument(format!("No version type match [{other}]"))),
     }
     Ok(ReadOptions {
         source: url_source_filter(params)?,
@@ -86,21 +90,33 @@ impl Indices for Engine {
         self.write_target(name)
     }
 
+    fn is_alias(&self, name: &str) -> bool {
+        self.aliases.is_alias(name)
+    }
+
     /// Applies a mapping update: the index gets a new handle under the new mapping (updates
     /// are serialized; one that adds nothing keeps the current handle).
     fn update_mapping(&self, name: &str, update: &Value) -> Result<Arc<IndexHandle>> {
         let _one_at_a_time = self.mapping_updates.lock().unwrap_or_else(|p| p.into_inner());
         let current = self.get(name)?;
         let mapping = current.mapping.extend(update)?;
-        if !current.mapping.differs_from(&mapping) {
+        // A change only the mappings show (a field's `meta`) still gets a new handle.
+        let shown_changes = || {
+            let mut merged = current.mappings_json.clone();
+            crate::store::mapping_update::merge_json(&mut merged, update);
+            merged != current.mappings_json
+        };
+        if !current.mapping.differs_from(&mapping) && !shown_changes() {
             return Ok(current);
         }
         let limit = current.settings.total_fields_limit;
         if mapping.total_fields() > limit {
             return Err(EngineError::IllegalArgument(format!("Limit of total fields [{limit}] has been exceeded")));
         }
+        current.settings.limits.check_mapping(&mapping)?;
         let next = Arc::new(current.with_mapping(mapping, update)?);
         self.shared.indices.write().unwrap_or_else(|p| p.into_inner()).insert(name.to_string(), next.clone());
+        self.metadata_changed();
         Ok(next)
     }
 }
@@ -110,7 +126,7 @@ impl Engine {
     pub fn get_doc(&self, name: &str, id: &str, params: &Map<String, Value>) -> Result<(String, u16)> {
         let options = read_options(params)?;
         let index = self.single_index(name)?;
-        let (body, found) = crate::store::get::get_doc_body(self.get(&index)?.as_ref(), id, &options)?;
+        let (body, found) = crate::store::get::get_doc_body(self.get_for(&index, Level::Read)?.as_ref(), id, &options)?;
         Ok((body, if found { 200 } else { 404 }))
     }
 
@@ -118,7 +134,7 @@ impl Engine {
     pub fn get_source(&self, name: &str, id: &str, params: &Map<String, Value>) -> Result<(String, u16)> {
         let options = read_options(params)?;
         let index = self.single_index(name)?;
-        let (body, found) = crate::store::get::get_doc_body(self.get(&index)?.as_ref(), id, &options)?;
+        let (body, found) = crate::store::get::get_doc_body(self.get_for(&index, Level::Read)?.as_ref(), id, &options)?;
         let missing = || EngineError::ResourceNotFound(format!("Document not found [{name}]/[{id}]"));
         if !found {
             return Err(missing());
@@ -129,20 +145,25 @@ impl Engine {
 
     /// `_mget`; `index` is the URL's default for items without `_index`.
     pub fn mget(&self, index: Option<&str>, body: &[u8], params: &Map<String, Value>) -> Result<String> {
-        crate::store::get::mget(&|name| self.get(&self.single_index(name)?), index, body, &read_options(params)?)
+        crate::store::get::mget(
+            &|name| self.get_for(&self.single_index(name)?, Level::Read),
+            index,
+            body,
+            &read_options(params)?,
+        )
     }
 
     /// The index a write names: its name checked, created with defaults when missing.
     pub(crate) fn write_target(&self, name: &str) -> Result<Arc<IndexHandle>> {
-        if let Ok(handle) = self.get(name) {
-            return Ok(handle);
+        if let Ok(handle) = self.get_meta(name) {
+            return Self::usable(handle, Level::Write);
         }
         if let Some(index) = self.write_index(name)? {
-            return self.get(&index);
+            return self.get_for(&index, Level::Write);
         }
         validate_index_name(name)?;
         match self.create_index(name, b"") {
-            Ok(_) | Err(EngineError::IndexAlreadyExists(_)) => self.get(name),
+            Ok(_) | Err(EngineError::IndexAlreadyExists(_)) => self.get_for(name, Level::Write),
             Err(e) => Err(e),
         }
     }
@@ -180,7 +201,8 @@ impl Engine {
             let handle = self.write_target(name)?;
             match write(&handle) {
                 Err(EngineError::MappingUpdate(update)) if rounds.left() => {
-                    let next = self.update_mapping(name, &update)?;
+                    // The index itself: `name` may be an alias of it.
+                    let next = self.update_mapping(&handle.name, &update)?;
                     rounds.count(&handle, &next);
                 }
                 Err(e) if writes::lost_race(&e) && races < retries => races += 1,
@@ -220,7 +242,7 @@ impl Engine {
         let index = self.write_index(name)?.unwrap_or_else(|| name.to_string());
         let routing = routing_param(params);
         let reply = writes::delete_doc(
-            self.get(&index)?.as_ref(),
+            self.get_for(&index, Level::Write)?.as_ref(),
             id,
             cond,
             routing.as_deref(),
@@ -249,6 +271,9 @@ impl Engine {
                 ))
             })?,
         };
+        if params.get("require_alias").is_some_and(|v| param_text(v) != "false") && !self.aliases.is_alias(name) {
+            return Err(EngineError::RequireAlias(name.to_string()));
+        }
         let cond = conditions(params, WriteKind::Update)?;
         if retry_on_conflict > 0 && cond.if_seq_no.is_some() {
             return Err(EngineError::ActionRequestValidation(

@@ -1,18 +1,16 @@
 //! `PUT /{index}/_mapping` and `GET /{index}/_mapping/field/{fields}`: mapping updates through the
 //! same path dynamic mapping takes (`Indices::update_mapping`), and single-field lookups.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::error::{EngineError, Result};
 use crate::store::bulk::Indices;
-use crate::store::mapping_update::render;
-use crate::wildcard::glob;
 
 use super::resolve::ResolveOptions;
 use super::Engine;
 
 /// The definition at dotted `path` in rendered mappings (`properties` and multi-field `fields`).
-fn definition<'a>(mappings: &'a Value, path: &str) -> Option<&'a Value> {
+pub(super) fn definition<'a>(mappings: &'a Value, path: &str) -> Option<&'a Value> {
     let mut at = mappings;
     let mut parts = path.split('.').peekable();
     while let Some(part) = parts.next() {
@@ -27,7 +25,7 @@ fn definition<'a>(mappings: &'a Value, path: &str) -> Option<&'a Value> {
 }
 
 /// Every leaf field's dotted name in rendered mappings (multi-fields included).
-fn leaf_names(def: &Value, prefix: &str, out: &mut Vec<String>) {
+pub(super) fn leaf_names(def: &Value, prefix: &str, out: &mut Vec<String>) {
     for key in ["properties", "fields"] {
         for (name, child) in def.get(key).and_then(Value::as_object).into_iter().flatten() {
             let full = if prefix.is_empty() { name.clone() } else { format!("{prefix}.{name}") };
@@ -61,24 +59,6 @@ impl Engine {
         }
         Ok(json!({ "acknowledged": true }).to_string())
     }
-
-    /// `GET /{index}/_mapping/field/{fields}`: each matching field's full name and definition.
-    pub fn get_field_mapping(&self, name: &str, fields: &str) -> Result<String> {
-        let handle = self.get(name)?;
-        let mappings = render(&handle.mappings_json);
-        let mut names = Vec::new();
-        leaf_names(&mappings, "", &mut names);
-        let mut out = Map::new();
-        for pattern in fields.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            for full in names.iter().filter(|n| glob(pattern, n)) {
-                if let Some(def) = definition(&mappings, full) {
-                    let leaf = full.rsplit('.').next().unwrap_or(full);
-                    out.insert(full.clone(), json!({ "full_name": full, "mapping": { leaf: def } }));
-                }
-            }
-        }
-        Ok(json!({ name: { "mappings": out } }).to_string())
-    }
 }
 
 #[cfg(test)]
@@ -93,6 +73,6 @@ mod tests {
         leaf_names(&m, "", &mut names);
         assert_eq!(names, vec!["title", "title.raw", "user.n"]);
         assert_eq!(definition(&m, "title.raw"), Some(&json!({"type": "keyword"})));
-        assert!(glob("t*", "title") && !glob("t*", "user.n"));
+        assert!(crate::wildcard::glob("t*", "title") && !crate::wildcard::glob("t*", "user.n"));
     }
 }

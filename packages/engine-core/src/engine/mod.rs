@@ -3,15 +3,34 @@
 
 mod alias_api;
 pub mod aliases;
+mod analyze_api;
+pub mod cluster;
+mod cluster_settings;
+mod cluster_state_parts;
+mod date_math_names;
 mod delete_by_query;
 mod documents;
+mod explain;
+mod field_caps;
+mod index_state;
 mod indices;
+mod indices_boost;
+mod mapping_reads;
 mod mappings;
 mod msearch;
 mod multi_search;
+pub mod node;
+mod resize;
 pub mod resolve;
+mod resolve_index;
+mod rollover;
+mod search_shards;
 mod settings_api;
+mod stats;
+mod templates;
+pub mod termvectors;
 mod uri_query;
+mod validate_query;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -35,6 +54,9 @@ struct Shared {
     data_dir: PathBuf,
     indices: RwLock<HashMap<String, Arc<IndexHandle>>>,
     stop: AtomicBool,
+    /// Indices created, deleted or given new mappings or settings since the engine opened
+    /// (part of the cluster state's `version`).
+    changes: std::sync::atomic::AtomicU64,
 }
 
 pub struct Engine {
@@ -49,6 +71,12 @@ pub struct Engine {
     mapping_updates: Mutex<()>,
     /// Index aliases (`aliases.rs`).
     aliases: aliases::Aliases,
+    /// The node's id and cluster UUID, stable across restarts (`node.rs`).
+    pub identity: node::NodeIdentity,
+    /// `_cluster/settings` (`cluster_settings.rs`).
+    cluster: cluster_settings::ClusterSettings,
+    /// Legacy, composable and component index templates (`templates/`).
+    templates: templates::Templates,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,21 +130,56 @@ impl Engine {
             data_dir: data_dir.to_path_buf(),
             indices: RwLock::new(indices),
             stop: AtomicBool::new(false),
+            changes: Default::default(),
         });
         let worker = shared.clone();
         let refresher =
             std::thread::Builder::new().name("everycell-refresh".into()).spawn(move || refresh_loop(&worker))?;
-        Ok(Engine {
+        let engine = Engine {
             _lock: lock,
             shared,
             refresher: Mutex::new(Some(refresher)),
             contexts: ReaderContexts::default(),
             mapping_updates: Mutex::new(()),
             aliases: aliases::Aliases::open(data_dir)?,
-        })
+            identity: node::NodeIdentity::load_or_create(data_dir)?,
+            cluster: cluster_settings::ClusterSettings::open(data_dir)?,
+            templates: templates::Templates::open(data_dir)?,
+        };
+        engine.follow_cluster_settings();
+        Ok(engine)
     }
 
+    /// Notes a change of the indices' metadata (a cluster state change in ES).
+    pub(crate) fn metadata_changed(&self) {
+        self.shared.changes.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The open index `name`: a closed one is ES's `index_closed_exception`.
     pub(crate) fn get(&self, name: &str) -> Result<Arc<IndexHandle>> {
+        let handle = self.get_meta(name)?;
+        if handle.closed {
+            return Err(EngineError::IndexClosed { index: handle.name.clone(), uuid: handle.uuid.clone() });
+        }
+        Ok(handle)
+    }
+
+    /// The open index `name`, if its blocks allow an operation at `level`.
+    pub(crate) fn get_for(&self, name: &str, level: crate::store::blocks::Level) -> Result<Arc<IndexHandle>> {
+        Self::usable(self.get_meta(name)?, level)
+    }
+
+    /// `handle` if it is open and its blocks allow an operation at `level`.
+    pub(crate) fn usable(handle: Arc<IndexHandle>, level: crate::store::blocks::Level) -> Result<Arc<IndexHandle>> {
+        if handle.closed {
+            return Err(EngineError::IndexClosed { index: handle.name.clone(), uuid: handle.uuid.clone() });
+        }
+        handle.settings.blocks.check(&handle.name, level)?;
+        Ok(handle)
+    }
+
+    /// The index `name`, open or closed: for the APIs that read or change its metadata.
+    pub(crate) fn get_meta(&self, name: &str) -> Result<Arc<IndexHandle>> {
         self.shared
             .indices
             .read()
@@ -147,8 +210,10 @@ impl Engine {
                 }
             }
         }
-        self.get(name)?.force_merge()?;
-        Ok(json!({ "_shards": { "total": 2, "successful": 1, "failed": 0 } }).to_string())
+        let handle = self.get(name)?;
+        handle.force_merge()?;
+        let layout = stats::layout::ShardLayout::of(&handle.settings);
+        Ok(json!({ "_shards": stats::layout::shards_header([&layout]) }).to_string())
     }
 
     /// `/{index}/_search`; with a `scroll` parameter, the first page of a scroll.
@@ -169,12 +234,25 @@ impl Engine {
         params: &Map<String, Value>,
         cheap_only: bool,
     ) -> Result<Option<String>> {
+        self.with_search_limits(|| self.search_gated_limited(name, body, params, cheap_only))
+    }
+
+    fn search_gated_limited(
+        &self,
+        name: &str,
+        body: &[u8],
+        params: &Map<String, Value>,
+        cheap_only: bool,
+    ) -> Result<Option<String>> {
         // One index by its own name (the common case) goes straight to it; lists, wildcards,
         // aliases and the resolution options go through `resolve`.
         let plain = match self.get(name) {
             Ok(handle) if !params.keys().any(|k| resolve::OPTION_PARAMS.contains(&k.as_str())) => Some(handle),
             _ => None,
         };
+        if let Some(handle) = &plain {
+            handle.settings.blocks.check(&handle.name, crate::store::blocks::Level::Read)?;
+        }
         let Some(handle) = plain else { return self.search_expression(name, body, params, cheap_only) };
         let uri = uri_query::for_search(body, params)?;
         let (body, params) = (uri.body.as_ref(), uri.params.as_ref());
@@ -193,14 +271,18 @@ impl Engine {
             })?),
         };
         let refresh = refresh_param(params)? != RefreshPolicy::None;
-        if let Ok(handle) = self.get(name) {
-            return delete_by_query::delete_by_query(handle.as_ref(), body, max_docs, refresh);
-        }
-        let targets = self.resolve(name, resolve::ResolveOptions::default())?;
-        delete_by_query::over_targets(self, &targets, body, max_docs, refresh)
+        self.with_search_limits(|| {
+            if let Ok(handle) = self.get(name) {
+                handle.settings.blocks.check(&handle.name, crate::store::blocks::Level::Write)?;
+                return delete_by_query::delete_by_query(handle.as_ref(), body, max_docs, refresh);
+            }
+            let targets = self.resolve(name, resolve::ResolveOptions::default())?;
+            delete_by_query::over_targets(self, &targets, body, max_docs, refresh)
+        })
     }
 
-    /// Every index with its doc count and store size, by name (for `_cat/indices`).
+    /// Every index with its doc counts, store size, health, shard layout and creation date, by
+    /// name (for `_cat/indices`).
     pub fn list_indices(&self) -> String {
         let indices = self.shared.indices.read().unwrap_or_else(|p| p.into_inner());
         let mut names: Vec<&String> = indices.keys().collect();
@@ -209,7 +291,20 @@ impl Engine {
             .into_iter()
             .map(|name| {
                 let h = &indices[name];
-                json!({ "index": name, "uuid": h.uuid, "docs": h.num_docs(), "store_bytes": h.store_size_in_bytes() })
+                let layout = stats::layout::ShardLayout::of(&h.settings);
+                let deleted: u64 = h.searcher().segment_readers().iter().map(|s| u64::from(s.num_deleted_docs())).sum();
+                json!({
+                    "index": name,
+                    "uuid": h.uuid,
+                    "docs": h.num_docs(),
+                    "deleted": deleted,
+                    "store_bytes": h.store_size_in_bytes(),
+                    "health": layout.health(),
+                    "primaries": layout.primaries,
+                    "replicas": layout.replicas,
+                    "creation_date": h.creation_date,
+                    "status": h.state_name(),
+                })
             })
             .collect();
         Value::Array(rows).to_string()
@@ -221,7 +316,9 @@ impl Engine {
         if !names_a_pit(body) {
             return self.search("_all", body, params);
         }
-        Ok(pit::search(&self.contexts, body, params, false)?.expect("runs whatever it costs"))
+        self.with_search_limits(|| {
+            Ok(pit::search(&self.contexts, body, params, false)?.expect("runs whatever it costs"))
+        })
     }
 
     /// As `search_pit`, but `None` once parsed when the search may be heavy (see `search_if_cheap`).
@@ -229,7 +326,7 @@ impl Engine {
         if !names_a_pit(body) {
             return self.search_if_cheap("_all", body, params);
         }
-        pit::search(&self.contexts, body, params, true)
+        self.with_search_limits(|| pit::search(&self.contexts, body, params, true))
     }
 
     /// Opens a point in time on `name` (`opensearch` picks OpenSearch's response shape).
@@ -252,7 +349,7 @@ impl Engine {
 
     /// `/_search/scroll`: the next page of a scroll.
     pub fn scroll(&self, body: &[u8], params: &Map<String, Value>) -> Result<String> {
-        scroll::next(&self.contexts, body, params)
+        self.with_search_limits(|| scroll::next(&self.contexts, body, params))
     }
 
     /// `DELETE /_search/scroll` (or `…/_all`).
@@ -282,12 +379,17 @@ impl Engine {
     /// `/{index}/_count` with its URL parameters: URI search (`q`), `terminate_after`, and index
     /// lists, wildcards and aliases in `name`.
     pub fn count_with(&self, name: &str, body: &[u8], params: &Map<String, Value>) -> Result<String> {
+        self.with_search_limits(|| self.count_limited(name, body, params))
+    }
+
+    fn count_limited(&self, name: &str, body: &[u8], params: &Map<String, Value>) -> Result<String> {
         if self.get(name).is_ok() && !params.keys().any(|k| resolve::OPTION_PARAMS.contains(&k.as_str())) {
             return self.count_one(name, body, params);
         }
         let mut params = params.clone();
         let options = resolve::ResolveOptions::take(&mut params)?;
         let targets = self.resolve(name, options)?;
+        self.searchable(&targets)?;
         match targets.as_slice() {
             [one] if one.filter.is_none() => self.count_one(&one.index, body, &params),
             _ => {
@@ -328,7 +430,11 @@ impl Engine {
                 }
             }
         }
-        let reply = crate::search::count(self.get(name)?.as_ref(), &uri.body, min_score)?;
+        let reply = crate::search::count(
+            self.get_for(name, crate::store::blocks::Level::Read)?.as_ref(),
+            &uri.body,
+            min_score,
+        )?;
         let Some(limit) = terminate_after else { return Ok(reply) };
         // One shard counts up to the limit and says whether it stopped there.
         let mut v: Value = serde_json::from_str(&reply).map_err(|e| EngineError::Internal(e.to_string()))?;
@@ -336,42 +442,6 @@ impl Engine {
         v["count"] = json!(n.min(limit));
         v["terminated_early"] = json!(limit > 0 && n >= limit);
         Ok(v.to_string())
-    }
-
-    pub fn stats(&self, name: &str) -> Result<String> {
-        let h = self.get(name)?;
-        let stats = json!({
-            "docs": { "count": h.num_docs(), "deleted": 0 },
-            "store": { "size_in_bytes": h.store_size_in_bytes() },
-        });
-        let body = json!({
-            "_shards": { "total": 2, "successful": 1, "failed": 0 },
-            "_all": { "primaries": stats, "total": stats },
-            "indices": { name: { "uuid": h.uuid, "health": "green", "status": "open", "primaries": stats, "total": stats } },
-        });
-        Ok(body.to_string())
-    }
-
-    pub fn cluster_health(&self) -> String {
-        let n = self.shared.indices.read().unwrap_or_else(|p| p.into_inner()).len();
-        json!({
-            "cluster_name": "everycell",
-            "status": "green",
-            "timed_out": false,
-            "number_of_nodes": 1,
-            "number_of_data_nodes": 1,
-            "active_primary_shards": n,
-            "active_shards": n,
-            "relocating_shards": 0,
-            "initializing_shards": 0,
-            "unassigned_shards": 0,
-            "delayed_unassigned_shards": 0,
-            "number_of_pending_tasks": 0,
-            "number_of_in_flight_fetch": 0,
-            "task_max_waiting_in_queue_millis": 0,
-            "active_shards_percent_as_number": 100.0,
-        })
-        .to_string()
     }
 
     /// Stops the refresher and commits every index; safe to call more than once.
@@ -406,7 +476,7 @@ fn refresh_loop(shared: &Shared) {
             .cloned()
             .collect();
         for index in due {
-            if let Err(e) = index.refresh() {
+            if let Err(e) = index.scheduled_refresh() {
                 eprintln!("everycell: scheduled refresh of [{}] failed: {e}", index.name);
             }
         }

@@ -93,10 +93,10 @@ pub fn msearch(
                 }
             }
         }
-        let index = index.ok_or_else(|| {
-            EngineError::ActionRequestValidation("Validation Failed: 1: index is missing;".to_string())
-        })?;
+        // No index in the header or the URL: every index, as ES's `_search` without one.
+        let index = index.unwrap_or_else(|| "_all".to_string());
         let search_body = pair.get(1).copied().unwrap_or(b"{}");
+        check_total_hits_as_int(&search_params, search_body)?;
         let item = match search(&index, search_body, &search_params) {
             Ok(text) => {
                 let mut value: Value = serde_json::from_str(&text).map_err(|e| EngineError::Internal(e.to_string()))?;
@@ -116,6 +116,22 @@ pub fn msearch(
     }
     let took = started.elapsed().as_millis() as u64;
     Ok(serde_json::json!({ "took": took, "responses": responses }).to_string())
+}
+
+/// ES checks every item before running any: a total shown as a bare number must be exact
+/// (or not counted).
+fn check_total_hits_as_int(params: &Map<String, Value>, body: &[u8]) -> Result<()> {
+    if params.get("rest_total_hits_as_int").is_none_or(|v| param_text_of(v.clone()) != "true") {
+        return Ok(());
+    }
+    let Ok(Value::Object(obj)) = serde_json::from_slice::<Value>(body) else { return Ok(()) };
+    match obj.get("track_total_hits") {
+        // Exact, or not counted at all (shown as -1).
+        None | Some(Value::Bool(_)) => Ok(()),
+        Some(other) => Err(EngineError::IllegalArgument(format!(
+            "[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got {other}"
+        ))),
+    }
 }
 
 fn param_text_of(value: Value) -> String {

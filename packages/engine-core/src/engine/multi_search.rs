@@ -1,7 +1,8 @@
 //! `_search` and `_count` over several indices (lists, wildcards, aliases) or through a filtered
 //! alias. Each index answers the request (with the alias filter added to its query and the page
-//! widened to `from + size`); hits merge by the request's sort (or score), totals add up.
-//! Aggregations over more than one index are refused: merging rendered buckets is not exact.
+//! widened to `from + size`); hits merge by the request's sort (or score), totals add up, and
+//! each index's aggregations, as collected, merge into one result rendered once
+//! (`aggs::multi_index`).
 
 use std::cmp::Ordering;
 
@@ -102,6 +103,24 @@ fn compare_hits(a: &Value, b: &Value, keys: Option<&[Key]>) -> Ordering {
     Ordering::Equal
 }
 
+/// With no index to search, ES still parses the request where it arrives: a query or an
+/// aggregation it cannot parse fails, while what only an index's shard would check does not.
+fn check_without_index(obj: &Map<String, Value>) -> Result<()> {
+    let coordinating = |e: EngineError| match e {
+        EngineError::SearchPhase { .. } => Ok(()),
+        other => Err(other),
+    };
+    if let Some(query) = obj.get("query") {
+        crate::query::dsl::parse_query(query).map(drop).or_else(coordinating)?;
+    }
+    let aggs = obj.get("aggs").or_else(|| obj.get("aggregations"));
+    if let Some(aggs) = aggs {
+        let mapping = crate::store::mapping::Mapping::from_mappings_json(&json!({}))?;
+        crate::aggs::parse_aggs(aggs, &mapping).map(drop).or_else(coordinating)?;
+    }
+    Ok(())
+}
+
 fn usize_of(v: Option<&Value>) -> Option<usize> {
     v.and_then(|v| v.as_u64().or_else(|| param_text(v).parse().ok())).map(|n| n as usize)
 }
@@ -115,11 +134,11 @@ impl Engine {
         params: &Map<String, Value>,
     ) -> Result<String> {
         let obj = parse_object(body)?;
-        if targets.len() > 1 && (obj.contains_key("aggs") || obj.contains_key("aggregations")) {
-            return Err(EngineError::IllegalArgument(
-                "aggregations over more than one index are not supported; search each index".into(),
-            ));
+        if targets.is_empty() {
+            check_without_index(&obj)?;
         }
+        let has_aggs = ["aggs", "aggregations"].iter().any(|k| obj.get(*k).and_then(Value::as_object).is_some());
+        let mut agg_parts = Vec::new();
         if params.contains_key("scroll") || obj.contains_key("pit") {
             return Err(EngineError::IllegalArgument(
                 "a scroll or point in time over more than one index (or a filtered alias) is not supported".into(),
@@ -140,6 +159,7 @@ impl Engine {
         // With no index to ask, a search still reports a total, unless it asked for none.
         let mut counted = targets.is_empty() && obj.get("track_total_hits") != Some(&Value::Bool(false));
         let mut failures = Vec::new();
+        let mut suggests = Vec::new();
         for (ord, target) in targets.iter().enumerate() {
             let request = match &target.filter {
                 Some(filter) => with_filter(&base, filter)?,
@@ -147,7 +167,16 @@ impl Engine {
             };
             // As ES's shards do, an index the search fails on (a sort field it does not map)
             // is a shard failure of a search that other indices still answer.
-            let text = match self.search(&target.index, &request, &rest) {
+            let searched = if has_aggs {
+                self.get(&target.index).and_then(|handle| {
+                    let (text, aggs) = crate::search::search_deferring_aggs(handle.as_ref(), &request, &rest)?;
+                    agg_parts.extend(aggs);
+                    Ok(text)
+                })
+            } else {
+                self.search(&target.index, &request, &rest)
+            };
+            let text = match searched {
                 Ok(text) => text,
                 Err(e @ EngineError::SearchPhase { .. }) if targets.len() > 1 => {
                     let cause = e.to_es_body()["error"]["caused_by"].clone();
@@ -171,6 +200,9 @@ impl Engine {
             for (pos, hit) in reply["hits"]["hits"].as_array().into_iter().flatten().enumerate() {
                 hits.push((ord, pos, hit.clone()));
             }
+            if let Some(suggest) = reply.get("suggest") {
+                suggests.push(suggest.clone());
+            }
         }
         hits.sort_by(|(oa, pa, a), (ob, pb, b)| compare_hits(a, b, keys.as_deref()).then(oa.cmp(ob)).then(pa.cmp(pb)));
         let page: Vec<Value> = hits.into_iter().skip(from).take(size).map(|(_, _, h)| h).collect();
@@ -186,24 +218,51 @@ impl Engine {
         if !failures.is_empty() {
             shards["failures"] = Value::Array(failures);
         }
+        // `track_total_hits`, the body's or the URL's: each index counted up to a limit, so
+        // together they count up to it too; `false` counts nothing.
+        let track = obj.get("track_total_hits").cloned().or_else(|| {
+            params.get("track_total_hits").map(|v| match param_text(v).as_str() {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                other => other.parse::<u64>().map_or(Value::Null, Value::from),
+            })
+        });
+        if let Some(limit) = track.as_ref().and_then(Value::as_u64) {
+            if total > limit {
+                (total, relation) = (limit, "gte");
+            }
+        }
+        let as_int = params.get("rest_total_hits_as_int").is_some_and(|v| param_text(v) == "true");
         let mut hits_obj = Map::new();
-        if counted {
-            let total = if params.get("rest_total_hits_as_int").is_some_and(|v| param_text(v) == "true") {
-                json!(total)
-            } else {
-                json!({ "value": total, "relation": relation })
-            };
+        if track == Some(Value::Bool(false)) {
+            if as_int {
+                hits_obj.insert("total".into(), json!(-1));
+            }
+        } else if counted {
+            let total = if as_int { json!(total) } else { json!({ "value": total, "relation": relation }) };
             hits_obj.insert("total".into(), total);
         }
         hits_obj.insert("max_score".into(), max_score.map_or(Value::Null, |s| json!(s)));
         hits_obj.insert("hits".into(), Value::Array(page));
-        Ok(json!({
+        let mut out = json!({
             "took": 0,
             "timed_out": timed_out,
             "_shards": shards,
             "hits": hits_obj,
-        })
-        .to_string())
+        });
+        if !agg_parts.is_empty() {
+            let merged = crate::aggs::multi_index::merge(agg_parts)?;
+            let typed_keys = params.get("typed_keys").is_some_and(|v| param_text(v) == "true");
+            let mut text = String::new();
+            crate::aggs::write_aggs(&merged.reqs, &merged.fruits, merged.hits, typed_keys, &mut text)?;
+            out["aggregations"] = serde_json::from_str(&text).map_err(|e| EngineError::Internal(e.to_string()))?;
+        }
+        if let Some(section) = obj.get("suggest") {
+            let typed_keys = params.get("typed_keys").is_some_and(|v| param_text(v) == "true");
+            let request = crate::suggest::SuggestRequest::parse(section)?;
+            out["suggest"] = request.merge(&suggests.iter().collect::<Vec<_>>(), typed_keys);
+        }
+        Ok(out.to_string())
     }
 
     /// A count over `targets`: the sum of each index's count (with its alias filter).

@@ -20,17 +20,37 @@ pub struct Target {
     pub filter: Option<Value>,
 }
 
+/// How an expression resolves, as ES's `IndicesOptions`: which states a wildcard expands to,
+/// and what a missing or closed index does.
 #[derive(Debug, Clone, Copy)]
 pub struct ResolveOptions {
     pub ignore_unavailable: bool,
     pub allow_no_indices: bool,
-    /// `expand_wildcards=none`: wildcards match nothing (every index here is open).
-    pub expand_wildcards: bool,
+    /// Wildcards (and `_all`) expand to open indices.
+    pub expand_open: bool,
+    /// Wildcards expand to closed indices.
+    pub expand_closed: bool,
+    /// Wildcards expand to hidden indices and aliases (`index.hidden`, `is_hidden`) too.
+    pub expand_hidden: bool,
+    /// A closed index named (or reached through an alias) is an `index_closed_exception`, or
+    /// skipped with `ignore_unavailable`: the options of APIs that read documents.
+    pub forbid_closed: bool,
+    /// Aliases name nothing: wildcards skip them and a named one is refused (index deletion).
+    pub ignore_aliases: bool,
 }
 
 impl Default for ResolveOptions {
+    /// ES's `strictExpandOpenAndForbidClosed`, the default of searches and document reads.
     fn default() -> Self {
-        ResolveOptions { ignore_unavailable: false, allow_no_indices: true, expand_wildcards: true }
+        ResolveOptions {
+            ignore_unavailable: false,
+            allow_no_indices: true,
+            expand_open: true,
+            expand_closed: false,
+            expand_hidden: false,
+            forbid_closed: true,
+            ignore_aliases: false,
+        }
     }
 }
 
@@ -48,34 +68,64 @@ fn flag(params: &Map<String, Value>, key: &str, default: bool) -> Result<bool> {
 }
 
 impl ResolveOptions {
-    /// Reads (and removes) the three options from URL parameters.
+    /// ES's `strictExpandOpen`: open wildcards, a named closed index allowed (metadata reads).
+    pub fn metadata() -> ResolveOptions {
+        ResolveOptions { forbid_closed: false, ..ResolveOptions::default() }
+    }
+
+    /// Wildcards to open and closed indices alike (delete, settings updates).
+    pub fn open_and_closed() -> ResolveOptions {
+        ResolveOptions { expand_closed: true, ..ResolveOptions::metadata() }
+    }
+
+    /// Reads (and removes) the three options from URL parameters, over ES's search defaults.
     pub fn take(params: &mut Map<String, Value>) -> Result<ResolveOptions> {
+        Self::take_over(params, ResolveOptions::default())
+    }
+
+    /// Reads (and removes) the three options from URL parameters over an API's own defaults.
+    pub fn take_over(params: &mut Map<String, Value>, base: ResolveOptions) -> Result<ResolveOptions> {
         let mut options = ResolveOptions {
-            ignore_unavailable: flag(params, "ignore_unavailable", false)?,
-            allow_no_indices: flag(params, "allow_no_indices", true)?,
-            expand_wildcards: true,
+            ignore_unavailable: flag(params, "ignore_unavailable", base.ignore_unavailable)?,
+            allow_no_indices: flag(params, "allow_no_indices", base.allow_no_indices)?,
+            ..base
         };
         if let Some(v) = params.get("expand_wildcards").map(param_text) {
-            let mut any = false;
+            let (mut open, mut closed, mut hidden) = (false, false, false);
             for part in v.split(',').map(str::trim) {
                 match part {
-                    "open" | "all" | "closed" | "hidden" => any = true,
+                    "open" => open = true,
+                    "closed" => closed = true,
+                    "hidden" => hidden = true,
+                    "all" => (open, closed, hidden) = (true, true, true),
                     "none" => {}
                     other => {
-                        return Err(EngineError::IllegalArgument(format!(
-                            "No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.{}",
-                            other.to_uppercase()
-                        )))
+                        return Err(EngineError::IllegalArgument(format!("No valid expand wildcard value [{other}]")))
                     }
                 }
             }
-            options.expand_wildcards = any;
+            (options.expand_open, options.expand_closed, options.expand_hidden) = (open, closed, hidden);
         }
         for key in OPTION_PARAMS {
             params.remove(key);
         }
         Ok(options)
     }
+
+    /// Whether a wildcard takes an index in this state.
+    fn expands_to(&self, index: &IndexInfo, pattern: &str) -> bool {
+        let state = if index.closed { self.expand_closed } else { self.expand_open };
+        state && (!index.hidden || self.expand_hidden || (pattern.starts_with('.') && index.name.starts_with('.')))
+    }
+}
+
+/// What resolution needs to know of an index.
+#[derive(Debug, Clone)]
+pub(crate) struct IndexInfo {
+    pub name: String,
+    pub closed: bool,
+    pub hidden: bool,
+    pub uuid: String,
 }
 
 /// Whether `expression` may name more than one index, or an alias (not a plain index name).
@@ -84,16 +134,25 @@ pub fn is_plain(expression: &str) -> bool {
 }
 
 impl Engine {
-    fn index_names(&self) -> Vec<String> {
-        let mut names: Vec<String> =
-            self.shared.indices.read().unwrap_or_else(|p| p.into_inner()).keys().cloned().collect();
-        names.sort();
-        names
+    /// Every index with its state, in name order.
+    pub(crate) fn index_infos(&self) -> Vec<IndexInfo> {
+        let map = self.shared.indices.read().unwrap_or_else(|p| p.into_inner());
+        let mut infos: Vec<IndexInfo> = map
+            .iter()
+            .map(|(name, h)| IndexInfo {
+                name: name.clone(),
+                closed: h.closed,
+                hidden: h.settings.hidden,
+                uuid: h.uuid.clone(),
+            })
+            .collect();
+        infos.sort_by(|a, b| a.name.cmp(&b.name));
+        infos
     }
 
     /// The indices `expression` names, in name order, each once.
     pub fn resolve(&self, expression: &str, options: ResolveOptions) -> Result<Vec<Target>> {
-        let indices = self.index_names();
+        let indices = self.index_infos();
         let aliases = self.aliases.snapshot();
         // index -> filters it was reached through (`None` = unfiltered: wins over any filter).
         let mut found: BTreeMap<String, Option<Vec<Value>>> = BTreeMap::new();
@@ -105,27 +164,61 @@ impl Engine {
                 (None, _) => {}
             }
         };
+        let info = |name: &str| indices.iter().find(|i| i.name == name);
+        // A named (not expanded) index that is closed: an error, skipped, or taken.
+        let closed_named = |index: &IndexInfo| -> Result<bool> {
+            if !index.closed || !options.forbid_closed {
+                return Ok(true);
+            }
+            if options.ignore_unavailable {
+                return Ok(false);
+            }
+            Err(EngineError::IndexClosed { index: index.name.clone(), uuid: index.uuid.clone() })
+        };
         let expression = if expression.is_empty() || expression == "_all" { "*" } else { expression };
         let mut wildcard_seen = false;
         for part in expression.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let named;
+            let part = if part.starts_with('<') {
+                named = super::date_math_names::resolve_date_math(part, crate::search::now_ms())?;
+                named.as_str()
+            } else {
+                part
+            };
             if let Some(excluded) = part.strip_prefix('-').filter(|_| wildcard_seen) {
                 found.retain(|name, _| !glob(excluded, name));
                 continue;
             }
             if part.contains('*') || part == "_all" {
                 wildcard_seen = true;
-                if !options.expand_wildcards {
-                    continue;
-                }
                 let pattern = if part == "_all" { "*" } else { part };
-                for index in indices.iter().filter(|i| glob(pattern, i) && !i.starts_with('.')) {
-                    add(&mut found, index, None);
-                }
-                for (alias, members) in aliases.iter().filter(|(a, _)| glob(pattern, a)) {
-                    let _ = alias;
-                    for (index, def) in members {
-                        add(&mut found, index, def.filter.as_ref());
+                let mut matched = false;
+                for index in indices
+                    .iter()
+                    .filter(|i| glob(pattern, &i.name) && (!i.name.starts_with('.') || pattern.starts_with('.')))
+                {
+                    if options.expands_to(index, pattern) {
+                        add(&mut found, &index.name, None);
+                        matched = true;
                     }
+                }
+                for (_, members) in aliases.iter().filter(|(a, _)| !options.ignore_aliases && glob(pattern, a)) {
+                    for (index, def) in members {
+                        if def.is_hidden == Some(true) && !options.expand_hidden {
+                            continue;
+                        }
+                        let state_ok =
+                            info(index)
+                                .is_some_and(|i| if i.closed { options.expand_closed } else { options.expand_open });
+                        if state_ok {
+                            add(&mut found, index, def.filter.as_ref());
+                            matched = true;
+                        }
+                    }
+                }
+                // ES checks each wildcard on its own: one that matches nothing is an error.
+                if !matched && !options.allow_no_indices {
+                    return Err(EngineError::IndexNotFound(part.to_string()));
                 }
                 continue;
             }
@@ -135,11 +228,21 @@ impl Engine {
                     reason: format!("Invalid index name [{part}], must not start with '_'."),
                 });
             }
-            if indices.iter().any(|i| i == part) {
-                add(&mut found, part, None);
+            if let Some(index) = info(part) {
+                if closed_named(index)? {
+                    add(&mut found, part, None);
+                }
+            } else if options.ignore_aliases && aliases.contains_key(part) {
+                if !options.ignore_unavailable {
+                    return Err(EngineError::IllegalArgument(format!(
+                        "The provided expression [{part}] matches an alias, specify the corresponding concrete indices instead."
+                    )));
+                }
             } else if let Some(members) = aliases.get(part) {
                 for (index, def) in members {
-                    add(&mut found, index, def.filter.as_ref());
+                    if info(index).map(closed_named).transpose()?.unwrap_or(false) {
+                        add(&mut found, index, def.filter.as_ref());
+                    }
                 }
             } else if !options.ignore_unavailable {
                 return Err(EngineError::IndexNotFound(part.to_string()));
@@ -165,7 +268,7 @@ impl Engine {
 
     /// The one index a single-document read names: an index, or an alias of exactly one.
     pub fn single_index(&self, name: &str) -> Result<String> {
-        if self.get(name).is_ok() {
+        if self.get_meta(name).is_ok() {
             return Ok(name.to_string());
         }
         match self.aliases.get(name) {
@@ -206,6 +309,7 @@ mod tests {
     fn plain_names_and_globs() {
         assert!(is_plain("logs") && !is_plain("a,b") && !is_plain("a*") && !is_plain("_all"));
         assert!(glob("a*", "a1") && glob("*", "x") && !glob("a*", "b1") && glob("a*b", "axxb"));
+        assert!(glob("test-*", "test-weird-index-中文") && glob("*文", "中文") && !glob("*x", "中文"));
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod geohash;
 pub mod parse;
 pub mod query;
 pub mod sort;
+pub mod tile;
 
 use serde_json::Value;
 use tantivy::schema::{Field, NumericOptions, SchemaBuilder};

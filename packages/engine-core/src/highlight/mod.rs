@@ -33,6 +33,11 @@ struct PreparedField {
     name: String,
     source_path: String,
     tokenized: bool,
+    /// Whether ES would re-analyze the text (the plain highlighter, or a field without
+    /// offsets), which `index.highlight.max_analyzed_offset` bounds (`analyzed_offset.rs`).
+    reanalyzes: bool,
+    /// A keyword's `ignore_above`.
+    ignore_above: Option<usize>,
     options: Resolved,
     query: FieldQuery,
 }
@@ -89,6 +94,18 @@ impl HighlightRequest {
                         return Err(EngineError::shard(ShardCause::IllegalArgument, format!("unknown highlighter type [{other}] for the field [{}]", fm.name)))
                     }
                 }
+                // The highlighter analyzes with the standard analyzer: a field analyzed with
+                // another would show different fragments than ES, so it is refused (or skipped
+                // by a pattern) until the highlighter analyzes per field.
+                if let Some(other) = fm.params.query_analyzer().filter(|a| *a != "standard" && *a != "default") {
+                    if wildcard {
+                        continue;
+                    }
+                    return Err(EngineError::shard(
+                        ShardCause::IllegalArgument,
+                        format!("highlighting field [{}] analyzed with [{other}] is not supported", fm.name),
+                    ));
+                }
                 if options.boundary_scanner == "chars" {
                     return Err(EngineError::shard(
                         ShardCause::IllegalArgument,
@@ -116,6 +133,8 @@ impl HighlightRequest {
                     name: fm.name.clone(),
                     source_path: fm.source_path.clone(),
                     tokenized: fm.field_type == FieldType::Text,
+                    reanalyzes: options.highlighter_type == "plain" || !fm.params.has_offsets(),
+                    ignore_above: fm.ignore_above,
                     options: options.clone(),
                     query: field_query,
                 });
@@ -170,6 +189,10 @@ impl PreparedField {
         }
         let mut values = Vec::new();
         source_values(source, &self.source_path, &mut values);
+        // A keyword value past `ignore_above` was never indexed: ES does not highlight it.
+        if let Some(limit) = self.ignore_above {
+            values.retain(|v| v.chars().count() <= limit);
+        }
         let (content, tokens) = tokenize(&values, self.tokenized);
         if content.is_empty() {
             return Vec::new();
@@ -209,6 +232,8 @@ impl Highlighter {
         (!out.is_empty()).then(|| Value::Object(out).to_string())
     }
 }
+
+mod analyzed_offset;
 
 #[cfg(test)]
 mod tests;

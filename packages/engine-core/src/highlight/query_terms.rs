@@ -12,6 +12,7 @@ use tantivy_fst::{Automaton, Regex};
 use crate::analysis::es_standard_analyzer;
 use crate::error::Result;
 use crate::query::ast::QueryAst;
+use crate::query::intervals_ast::{IntervalsExpansion, IntervalsRule};
 use crate::query::lower::context::LowerContext;
 use crate::store::mapping::{FieldType, Mapping};
 
@@ -139,6 +140,47 @@ impl Extractor<'_> {
         }
     }
 
+    /// An `intervals` rule's terms, each highlighted on its own (the positions rules only narrow
+    /// which documents match).
+    fn interval_terms(&self, kind: FieldType, rule: &IntervalsRule, out: &mut FieldQuery) -> Result<()> {
+        let filter = match rule {
+            IntervalsRule::Match { query, filter, .. } => {
+                out.terms.extend(self.analyzed(kind, query).into_iter().map(|(_, t)| TermMatcher::Exact(t)));
+                filter
+            }
+            IntervalsRule::AnyOf { rules, filter } | IntervalsRule::AllOf { rules, filter, .. } => {
+                for r in rules {
+                    self.interval_terms(kind, r, out)?;
+                }
+                filter
+            }
+            IntervalsRule::Expanded { expansion, .. } => {
+                out.terms.push(match expansion {
+                    IntervalsExpansion::Prefix(p) => TermMatcher::Prefix(p.to_lowercase()),
+                    IntervalsExpansion::Wildcard(w) => {
+                        let regex = crate::query::dsl::wildcard::to_regex(&w.to_lowercase());
+                        TermMatcher::Pattern(crate::query::tantivy::regex_cache::compile("wildcard", &regex)?)
+                    }
+                    IntervalsExpansion::Fuzzy { term, fuzziness, prefix_length, transpositions } => {
+                        let value: Vec<char> = term.to_lowercase().chars().collect();
+                        TermMatcher::Fuzzy {
+                            max_edits: fuzziness.edits(value.len()),
+                            value,
+                            prefix_length: *prefix_length,
+                            transpositions: *transpositions,
+                        }
+                    }
+                });
+                return Ok(());
+            }
+        };
+        // A filter's terms only decide which intervals count; ES highlights them too.
+        if let Some(f) = filter {
+            self.interval_terms(kind, &f.rule, out)?;
+        }
+        Ok(())
+    }
+
     fn phrase(&self, kind: FieldType, text: &str, slop: u32, last_is_prefix: bool, out: &mut FieldQuery) {
         let mut tokens = self.analyzed(kind, text);
         let last = tokens.pop();
@@ -188,6 +230,11 @@ impl Extractor<'_> {
             QueryAst::Named { query, .. } => self.collect(query, out)?,
             // A script matches by document values, not by terms of the text.
             QueryAst::Script(_) => {}
+            QueryAst::Intervals { field, rule } => {
+                if let Some(kind) = self.counts(field) {
+                    self.interval_terms(kind, rule, out)?;
+                }
+            }
             QueryAst::CrossFields(cf) => {
                 for (field, _) in &cf.fields {
                     if let Some(kind) = self.counts(field) {

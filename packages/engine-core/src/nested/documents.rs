@@ -7,15 +7,13 @@ use crate::error::{EngineError, Result};
 use crate::store::document::{add_field, lookup};
 use crate::store::mapping::{Mapping, NestedFields};
 
-/// ES's `index.mapping.nested_objects.limit` default: objects per source document.
-pub const NESTED_OBJECTS_LIMIT: usize = 10_000;
-
 /// Every nested object of `source` as a document, each object's own nested objects before
-/// it; the root document is written after all of them. Empty without nested mappings.
-pub fn nested_documents(mapping: &Mapping, id: &str, source: &Value) -> Result<Vec<TantivyDocument>> {
+/// it; the root document is written after all of them. Empty without nested mappings. More
+/// than `limit` objects (`index.mapping.nested_objects.limit`) is ES's parse error.
+pub fn nested_documents(mapping: &Mapping, id: &str, source: &Value, limit: usize) -> Result<Vec<TantivyDocument>> {
     let Some(nested) = &mapping.nested else { return Ok(Vec::new()) };
     let mut out = Vec::new();
-    add_objects(mapping, nested, None, source, id, &mut out)?;
+    add_objects(mapping, nested, None, source, id, &mut out, limit)?;
     Ok(out)
 }
 
@@ -26,6 +24,7 @@ fn add_objects(
     object: &Value,
     id: &str,
     out: &mut Vec<TantivyDocument>,
+    limit: usize,
 ) -> Result<()> {
     for (at, path) in nested.paths.iter().enumerate().filter(|(_, p)| p.parent == scope) {
         let relative = match scope {
@@ -42,7 +41,7 @@ fn add_objects(
                     path.path, path.path
                 )));
             }
-            add_objects(mapping, nested, Some(at), item, id, out)?;
+            add_objects(mapping, nested, Some(at), item, id, out, limit)?;
             let mut doc = TantivyDocument::default();
             doc.add_u64(nested.path_field, at as u64);
             doc.add_text(nested.root_field, id);
@@ -50,9 +49,9 @@ fn add_objects(
                 add_field(&mut doc, mapping, fm, item, id)?;
             }
             out.push(doc);
-            if out.len() > NESTED_OBJECTS_LIMIT {
+            if out.len() > limit {
                 return Err(EngineError::DocumentParsing(format!(
-                    "The number of nested documents has exceeded the allowed limit of [{NESTED_OBJECTS_LIMIT}]. This limit can be set by changing the [index.mapping.nested_objects.limit] index level setting."
+                    "The number of nested documents has exceeded the allowed limit of [{limit}]. This limit can be set by changing the [index.mapping.nested_objects.limit] index level setting."
                 )));
             }
         }
@@ -98,7 +97,7 @@ mod tests {
             {"author": "a", "stars": 3, "replies": [{"by": "x"}, {"by": "y"}]},
             {"author": "b", "replies": {"by": "z"}}
         ]});
-        let docs = nested_documents(&m, "1", &source).unwrap();
+        let docs = nested_documents(&m, "1", &source, 10_000).unwrap();
         let paths: Vec<u64> = docs.iter().map(|d| path_of(&m, d)).collect();
         // replies x, y, comment a, reply z, comment b
         assert_eq!(paths, vec![1, 1, 0, 1, 0]);
@@ -115,11 +114,21 @@ mod tests {
     #[test]
     fn concrete_values_and_documents_without_objects() {
         let m = mapping();
-        assert!(nested_documents(&m, "1", &json!({"title": "t"})).unwrap().is_empty());
-        assert!(nested_documents(&m, "1", &json!({"comments": null})).unwrap().is_empty());
-        let err = nested_documents(&m, "1", &json!({"comments": ["x"]})).unwrap_err();
+        assert!(nested_documents(&m, "1", &json!({"title": "t"}), 10_000).unwrap().is_empty());
+        assert!(nested_documents(&m, "1", &json!({"comments": null}), 10_000).unwrap().is_empty());
+        let err = nested_documents(&m, "1", &json!({"comments": ["x"]}), 10_000).unwrap_err();
         assert!(err.to_string().contains("tried to parse field [comments] as object"));
         let plain = Mapping::from_mappings_json(&json!({"properties": {"a": {"type": "keyword"}}})).unwrap();
         assert!(plain.nested.is_none());
+    }
+
+    #[test]
+    fn more_objects_than_the_index_limit_are_refused() {
+        let m = mapping();
+        let two = json!({"comments": [{"author": "a"}, {"author": "b"}]});
+        assert_eq!(nested_documents(&m, "1", &two, 2).unwrap().len(), 2);
+        let three = json!({"comments": [{"author": "a"}, {"author": "b"}, {"author": "c"}]});
+        let err = nested_documents(&m, "1", &three, 2).unwrap_err().to_string();
+        assert!(err.contains("exceeded the allowed limit of [2]"), "{err}");
     }
 }

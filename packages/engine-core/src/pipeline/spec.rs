@@ -165,11 +165,15 @@ pub fn parse(name: &str, type_name: &str, body: &Map<String, Value>) -> Result<P
         "derivative" => PipelineKind::Derivative,
         "cumulative_sum" => PipelineKind::CumulativeSum,
         "moving_fn" => {
-            let window = usize_field("window")?
-                .ok_or_else(|| validation(format!("[window] must be set for aggregation [{name}]")))?;
-            if window == 0 {
+            let window = body
+                .get("window")
+                .ok_or_else(|| validation(format!("[window] must be set for aggregation [{name}]")))?
+                .as_i64()
+                .ok_or_else(|| bad("window"))?;
+            if window <= 0 {
                 return Err(EngineError::IllegalArgument("[window] must be a positive, non-zero integer.".into()));
             }
+            let window = window as usize;
             let shift = match body.get("shift") {
                 None => 0,
                 Some(v) => v.as_i64().ok_or_else(|| bad("shift"))?,

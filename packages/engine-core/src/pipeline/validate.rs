@@ -29,6 +29,13 @@ pub fn is_multi_bucket(kind: &AggKind) -> bool {
             | AggKind::AutoDateHistogram(_)
             | AggKind::Range { .. }
             | AggKind::Filters { single: false, .. }
+            | AggKind::RareTerms { .. }
+            | AggKind::Significant(_)
+            | AggKind::Geo(_)
+            | AggKind::IpRange(_)
+            | AggKind::VariableWidth(_)
+            | AggKind::AdjacencyMatrix { .. }
+            | AggKind::Composite(_)
     )
 }
 
@@ -114,12 +121,57 @@ fn validate_pipeline(name: &str, spec: &PipelineSpec, level: &[AggRequest], pare
                 break;
             }
             match at.subs.iter().find(|s| s.name == el.name && (last || spec_of(s).is_none())) {
+                // A sibling reads one number per bucket: a multi-bucket aggregation inside the
+                // buckets gives a list (or itself), which ES refuses when it resolves the path.
+                Some(next)
+                    if spec.kind.is_sibling()
+                        && is_multi_bucket(&next.kind)
+                        && el.key.as_deref() != Some("_bucket_count") =>
+                {
+                    let got = if last && el.key.is_none() { java_class(next) } else { "Object[]" };
+                    return Err(EngineError::IllegalArgument(format!(
+                        "buckets_path must reference either a number value or a single value numeric metric aggregation, got: [{got}] at aggregation [{}]",
+                        el.name
+                    )));
+                }
                 Some(next) => at = next,
                 None => return Err(validation(format!("No aggregation [{}] found for path [{}]", el.name, path.raw))),
             }
         }
     }
     Ok(())
+}
+
+/// The class ES's result of a multi-bucket aggregation has (named in its errors).
+fn java_class(req: &AggRequest) -> &'static str {
+    use crate::store::mapping::FieldType;
+    let ty = req.field.resolved.as_ref().map(|r| r.1);
+    let long = |t: FieldType| t.is_i64() || t == FieldType::Boolean;
+    match &req.kind {
+        AggKind::Terms { .. } => match ty {
+            None => "UnmappedTerms",
+            Some(t) if t.is_f64() => "DoubleTerms",
+            Some(t) if long(t) => "LongTerms",
+            Some(_) => "StringTerms",
+        },
+        AggKind::RareTerms { .. } => match ty {
+            Some(t) if long(t) || t.is_f64() => "LongRareTerms",
+            _ => "StringRareTerms",
+        },
+        AggKind::Significant(_) => "SignificantStringTerms",
+        AggKind::Histogram { .. } => "InternalHistogram",
+        AggKind::DateHistogram { .. } => "InternalDateHistogram",
+        AggKind::AutoDateHistogram(_) => "InternalAutoDateHistogram",
+        AggKind::Range { keys: crate::aggs::RangeKeys::Date(_), .. } => "InternalDateRange",
+        AggKind::Range { .. } => "InternalRange",
+        AggKind::Filters { .. } => "InternalFilters",
+        AggKind::IpRange(_) => "InternalBinaryRange",
+        AggKind::VariableWidth(_) => "InternalVariableWidthHistogram",
+        AggKind::AdjacencyMatrix { .. } => "InternalAdjacencyMatrix",
+        AggKind::Composite(_) => "InternalComposite",
+        AggKind::Geo(_) => "InternalGeoGrid",
+        _ => "InternalMultiBucketAggregation",
+    }
 }
 
 fn spec_of(req: &AggRequest) -> Option<&PipelineSpec> {

@@ -101,6 +101,10 @@ pub enum QueryAst {
         text: String,
         operator: Operator,
         minimum_should_match: Option<MinimumShouldMatch>,
+        /// `fuzziness` and its options, for every term but the last (the prefix).
+        fuzzy: Option<FuzzyExpansion>,
+        /// `fuzzy_rewrite: constant_score`: each fuzzy term scores its boost alone.
+        fuzzy_constant: bool,
     },
     /// `combined_fields`: the text fields scored as if they were one (BM25F).
     CombinedFields {
@@ -131,6 +135,11 @@ pub enum QueryAst {
     Script(Box<crate::script::Script>),
     /// `geo_distance` / `geo_bounding_box` (`geo/query.rs`).
     Geo(Box<crate::geo::query::GeoQuery>),
+    /// `intervals`: documents where the rule matches in the positions of `field`.
+    Intervals {
+        field: String,
+        rule: Box<super::intervals_ast::IntervalsRule>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -310,6 +319,16 @@ pub struct RangeAst {
     /// Dates without an offset (and date math rounding) are read in this zone; ES ignores it
     /// on other field types.
     pub time_zone: Option<crate::date::zone::DateZone>,
+    /// How a range field's intervals must relate to the query's (`None`: `intersects`).
+    pub relation: Option<RangeRelation>,
+}
+
+/// `relation` of a `range` query on a range field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RangeRelation {
+    Intersects,
+    Contains,
+    Within,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]

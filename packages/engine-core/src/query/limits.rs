@@ -94,20 +94,22 @@ pub fn check_clause_count(ast: &QueryAst) -> Result<()> {
     Ok(())
 }
 
-pub fn check_terms_count(count: usize) -> Result<()> {
-    if count > MAX_TERMS_COUNT {
+/// `count` values of one `terms` query against the index's `max_terms_count` (`limit`).
+pub fn check_terms_count(count: usize, limit: usize) -> Result<()> {
+    if count > limit {
         return Err(EngineError::shard(ShardCause::QueryShard, format!(
-            "failed to create query: The number of terms [{count}] used in the Terms Query request has exceeded the allowed maximum of [{MAX_TERMS_COUNT}]. This maximum can be set by changing the [index.max_terms_count] index level setting."
+            "failed to create query: The number of terms [{count}] used in the Terms Query request has exceeded the allowed maximum of [{limit}]. This maximum can be set by changing the [index.max_terms_count] index level setting."
         )));
     }
     Ok(())
 }
 
-pub fn check_regex_length(pattern: &str) -> Result<()> {
+/// A `regexp` pattern against the index's `max_regex_length` (`limit`).
+pub fn check_regex_length(pattern: &str, limit: usize) -> Result<()> {
     let n = pattern.chars().count();
-    if n > MAX_REGEX_LENGTH {
+    if n > limit {
         return Err(EngineError::shard(ShardCause::QueryShard, format!(
-            "failed to create query: The length of regex [{n}] used in the Regexp Query request has exceeded the allowed maximum of [{MAX_REGEX_LENGTH}]. This maximum can be set by changing the [index.max_regex_length] index level setting."
+            "failed to create query: The length of regex [{n}] used in the Regexp Query request has exceeded the allowed maximum of [{limit}]. This maximum can be set by changing the [index.max_regex_length] index level setting."
         )));
     }
     Ok(())

@@ -4,6 +4,8 @@
 
 pub mod ast;
 pub mod dsl;
+pub mod expensive;
+pub mod intervals_ast;
 pub mod limits;
 pub mod lower;
 pub mod minimum_should_match;

@@ -55,7 +55,9 @@ impl SegmentDocValues {
         let mut columns = Vec::with_capacity(fields.0.len());
         for (name, column, ty) in &fields.0 {
             let opened = match ty {
-                FieldType::Double | FieldType::Float => ff.column_opt::<f64>(column)?.map(DocColumn::F64),
+                FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat => {
+                    ff.column_opt::<f64>(column)?.map(DocColumn::F64)
+                }
                 FieldType::Boolean => ff.column_opt::<bool>(column)?.map(DocColumn::Bool),
                 _ => ff.column_opt::<i64>(column)?.map(DocColumn::I64),
             };

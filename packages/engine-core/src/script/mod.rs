@@ -4,6 +4,7 @@
 //! assignment, bounded length and nesting. Anything else is a 400 `script_exception`
 //! naming the construct, never a guess.
 
+pub mod contexts;
 pub mod doc_values;
 mod eval;
 mod lexer;

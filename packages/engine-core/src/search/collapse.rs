@@ -78,7 +78,7 @@ impl Collapse {
                 c.ord_to_str(ord, &mut text).ok()?;
                 Some(Value::String(text))
             }),
-            FieldType::Double | FieldType::Float => {
+            FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat => {
                 ff.column_opt::<f64>(&self.column).ok().flatten().and_then(|c| c.first(doc)).map(Value::from)
             }
             _ => ff.column_opt::<i64>(&self.column).ok().flatten().and_then(|c| c.first(doc)).map(Value::from),
@@ -129,7 +129,29 @@ impl InnerHits {
                 "name" => {
                     name = Some(v.as_str().ok_or_else(|| EngineError::Parsing("[inner_hits] bad [name]".into()))?)
                 }
-                "size" | "from" | "sort" | "_source" | "version" | "seq_no_primary_term" | "track_scores" => {
+                // Each group's hits are a search of their own, which reads these as `_search` does
+                // (a `collapse` here collapses the group's hits again).
+                "size"
+                | "from"
+                | "sort"
+                | "_source"
+                | "version"
+                | "seq_no_primary_term"
+                | "track_scores"
+                | "fields"
+                | "docvalue_fields"
+                | "stored_fields"
+                | "explain"
+                | "highlight"
+                | "script_fields"
+                | "collapse" => {
+                    // A group's own collapse takes only its field (ES's inner collapse parser).
+                    if let Some(other) = (key == "collapse")
+                        .then(|| v.as_object().and_then(|o| o.keys().find(|k| *k != "field")))
+                        .flatten()
+                    {
+                        return Err(EngineError::XContentParse(format!("[collapse] unknown field [{other}]")));
+                    }
                     body.insert(key.clone(), v.clone());
                 }
                 other => return Err(EngineError::XContentParse(format!("[inner_hits] unknown field [{other}]"))),

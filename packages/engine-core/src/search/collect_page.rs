@@ -33,6 +33,8 @@ pub struct Page {
     pub from: usize,
     /// `collapse`: each shown hit's group value, in page order.
     pub collapse_keys: Option<Vec<Value>>,
+    /// `rescore`: each rescorer's window, the documents it rescored (empty without rescore).
+    pub rescored: Vec<Vec<tantivy::DocAddress>>,
 }
 
 impl Page {
@@ -106,6 +108,12 @@ pub fn collect_page(handle: &IndexHandle, searcher: &Searcher, req: &SearchReque
     if !opts.rescore.is_empty() && !by_score {
         return Err(EngineError::ActionRequestValidation(
             "Validation Failed: 1: Cannot use [sort] option in conjunction with [rescore].;".into(),
+        ));
+    }
+    if opts.collapse.is_some() && req.after.is_some() {
+        return Err(EngineError::shard(
+            ShardCause::IllegalArgument,
+            "cannot use `collapse` in conjunction with `search_after`",
         ));
     }
     if opts.collapse.is_some() && !opts.rescore.is_empty() {
@@ -199,8 +207,9 @@ pub fn collect_page(handle: &IndexHandle, searcher: &Searcher, req: &SearchReque
         }
         (top, fruits.into_iter().flatten().collect())
     };
+    let mut rescored = Vec::new();
     if !opts.rescore.is_empty() {
-        super::rescore::apply(&opts.rescore, handle, searcher, &mut top.hits, scale)?;
+        rescored = super::rescore::apply(&opts.rescore, handle, searcher, &mut top.hits, scale)?;
         top.max_score = top.hits.iter().map(|h| h.score).reduce(f32::max);
         top.hits.truncate(req.from + req.size);
     }
@@ -214,5 +223,5 @@ pub fn collect_page(handle: &IndexHandle, searcher: &Searcher, req: &SearchReque
         None => None,
     };
     let terminated_early = taken.is_some_and(|(taken, limit)| taken.load(Ordering::Relaxed) > limit);
-    Ok(Page { top, aggs, timed_out, terminated_early, scoring, from: req.from, collapse_keys })
+    Ok(Page { top, aggs, timed_out, terminated_early, scoring, from: req.from, collapse_keys, rescored })
 }

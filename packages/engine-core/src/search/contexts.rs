@@ -71,9 +71,24 @@ pub struct ReaderContexts {
     /// Per-process random keys: ids are unguessable from one another.
     ids: RandomState,
     issued: AtomicU64,
+    /// `search.max_keep_alive` in milliseconds as the cluster settings have it (0: ES's default).
+    max_keep_alive_ms: AtomicU64,
 }
 
 impl ReaderContexts {
+    /// The longest keep-alive a scroll may ask for (`search.max_keep_alive`).
+    pub fn max_keep_alive(&self) -> Duration {
+        match self.max_keep_alive_ms.load(Ordering::Relaxed) {
+            0 => MAX_KEEP_ALIVE,
+            ms => Duration::from_millis(ms),
+        }
+    }
+
+    /// Follows a change of `search.max_keep_alive`.
+    pub fn set_max_keep_alive(&self, max: Duration) {
+        self.max_keep_alive_ms.store(max.as_millis().max(1) as u64, Ordering::Relaxed);
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Context>> {
         let mut map = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();

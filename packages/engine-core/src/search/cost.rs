@@ -45,7 +45,8 @@ fn may_be_heavy(query: &QueryAst) -> bool {
         | QueryAst::QueryString(_)
         | QueryAst::MoreLikeThis(_)
         | QueryAst::TermsSet(_)
-        | QueryAst::Script(_) => true,
+        | QueryAst::Script(_)
+        | QueryAst::Intervals { .. } => true,
         // Each fuzzy term expands over the term dictionary.
         QueryAst::Match { fuzzy, .. } if fuzzy.is_some() => true,
         QueryAst::Named { query, .. } => may_be_heavy(query),

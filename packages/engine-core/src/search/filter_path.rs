@@ -95,6 +95,16 @@ fn keep(value: &Value, patterns: &[&[String]]) -> Option<Value> {
 
 fn drop_path(value: &mut Value, parts: &[String]) {
     let Some((first, rest)) = parts.split_first() else { return };
+    if first == "**" {
+        // The rest may start here or at any level below.
+        drop_path(value, rest);
+        match value {
+            Value::Array(items) => items.iter_mut().for_each(|item| drop_path(item, parts)),
+            Value::Object(obj) => obj.values_mut().for_each(|child| drop_path(child, parts)),
+            _ => {}
+        }
+        return;
+    }
     match value {
         Value::Array(items) => items.iter_mut().for_each(|item| drop_path(item, parts)),
         Value::Object(obj) => {
@@ -115,6 +125,13 @@ fn drop_path(value: &mut Value, parts: &[String]) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn excludes_at_any_depth() {
+        let body = json!({"hits": {"hits": [{"_source": {"name": "a", "properties": {"size": 1}}}]}});
+        let got = run(body, "-**._source.properties,**._source");
+        assert_eq!(got, json!({"hits": {"hits": [{"_source": {"name": "a"}}]}}));
+    }
 
     fn run(body: Value, spec: &str) -> Value {
         serde_json::from_str(&filter(&body.to_string(), spec)).unwrap()

@@ -29,7 +29,7 @@ fn expand<'a>(requests: &[FieldRequest], mapping: &'a Mapping, from_columns: boo
     let mut out: Vec<Requested<'a>> = Vec::new();
     for request in requests {
         for field in mapping.fields.values().filter(|f| glob(&request.pattern, &f.name) && f.nested.is_none()) {
-            if from_columns && field.field_type == FieldType::Text {
+            if from_columns && field.field_type == FieldType::Text && !field.params.fielddata {
                 // A pattern only picks fields that have doc values; a name asks for them.
                 if request.pattern.contains('*') {
                     continue;
@@ -118,7 +118,8 @@ fn column_values(searcher: &Searcher, address: DocAddress, r: &Requested, mappin
     let name = mapping.schema.get_field_name(r.field.field);
     let doc = address.doc_id;
     match r.field.field_type {
-        FieldType::Keyword | FieldType::Ip => {
+        // Text with fielddata: its analyzed terms, as ES's uninverted field data shows them.
+        FieldType::Keyword | FieldType::Ip | FieldType::Text => {
             let Ok(Some(column)) = ff.str(name) else { return Vec::new() };
             let mut text = String::new();
             let is_ip = r.field.field_type == FieldType::Ip;
@@ -131,7 +132,7 @@ fn column_values(searcher: &Searcher, address: DocAddress, r: &Requested, mappin
                 })
                 .collect()
         }
-        FieldType::Double | FieldType::Float => {
+        FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat => {
             let Ok(Some(column)) = ff.column_opt::<f64>(name) else { return Vec::new() };
             let mut values: Vec<f64> = column.values_for_doc(doc).collect();
             values.sort_by(f64::total_cmp);
@@ -141,7 +142,19 @@ fn column_values(searcher: &Searcher, address: DocAddress, r: &Requested, mappin
             let Ok(Some(column)) = ff.column_opt::<bool>(name) else { return Vec::new() };
             column.values_for_doc(doc).map(Value::Bool).collect()
         }
-        FieldType::Text => Vec::new(),
+        FieldType::Binary => {
+            use base64::Engine as _;
+            let Ok(Some(column)) = ff.bytes(name) else { return Vec::new() };
+            let mut bytes = Vec::new();
+            column
+                .term_ords(doc)
+                .filter_map(|ord| {
+                    bytes.clear();
+                    column.ord_to_bytes(ord, &mut bytes).ok()?;
+                    Some(Value::String(base64::engine::general_purpose::STANDARD.encode(&bytes)))
+                })
+                .collect()
+        }
         ty => {
             let Ok(Some(column)) = ff.column_opt::<i64>(name) else { return Vec::new() };
             let mut values: Vec<i64> = column.values_for_doc(doc).collect();
@@ -201,7 +214,12 @@ fn typed(value: &Value, r: &Requested) -> Option<Value> {
             coerce_f64(value).map(|v| shown_number(v.trunc(), r, true))
         }
         FieldType::Double => coerce_f64(value).map(|v| shown_number(v, r, false)),
-        FieldType::Float => coerce_f64(value).map(|v| shown_number(v as f32 as f64, r, false)),
+        FieldType::Float | FieldType::HalfFloat => coerce_f64(value).map(|v| shown_number(v as f32 as f64, r, false)),
+        FieldType::ScaledFloat => coerce_f64(value)
+            .map(|v| shown_number(crate::number::round_to_scale(v, field.params.scaling_factor), r, false)),
+        // The base64 text as given.
+        FieldType::Binary => value.as_str().map(|s| Value::String(s.to_string())),
+        FieldType::Range(kind) => crate::range_field::shown(kind, value, &field.date_formats),
         FieldType::GeoPoint => crate::geo::parse::geojson(value),
         FieldType::Boolean => match value {
             Value::Bool(b) => Some(Value::Bool(*b)),

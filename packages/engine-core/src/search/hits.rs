@@ -33,6 +33,9 @@ pub struct HitsRender<'a> {
     named: Option<NamedQueries>,
     fields: Option<HitFields<'a>>,
     explain: Option<Box<dyn Weight>>,
+    /// With `explain` and `rescore`: each rescore query's weight, and the rescorers' windows.
+    rescore: Vec<Box<dyn Weight>>,
+    rescored: &'a [Vec<tantivy::DocAddress>],
     collapse_keys: Option<&'a [Value]>,
     script_fields: Vec<(&'a str, &'a Script, DocFields)>,
 }
@@ -59,6 +62,19 @@ impl<'a> HitsRender<'a> {
         } else {
             None
         };
+        let rescore = match &explain {
+            Some(_) => req
+                .opts
+                .rescore
+                .iter()
+                .map(|r| {
+                    lower_query(handle, &r.query)?
+                        .weight(EnableScoring::enabled_from_searcher(searcher))
+                        .map_err(Into::into)
+                })
+                .collect::<Result<Vec<_>>>()?,
+            None => Vec::new(),
+        };
         let script_fields = req
             .opts
             .script_fields
@@ -75,6 +91,8 @@ impl<'a> HitsRender<'a> {
             named,
             fields,
             explain,
+            rescore,
+            rescored: &page.rescored,
             collapse_keys: page.collapse_keys.as_deref(),
             script_fields,
         })
@@ -103,11 +121,21 @@ impl<'a> HitsRender<'a> {
             out.push_str(r#","_routing":"#);
             crate::store::index::push_json_str(out, routing);
         }
+        crate::store::ignored::push_ignored(&handle.mapping, &doc, out);
         if let Some(weight) = &self.explain {
             let reader = self.searcher.segment_reader(hit.address.segment_ord);
             if let Ok(explanation) = weight.explain(reader, hit.address.doc_id) {
                 let mut tree = serde_json::to_value(&explanation).unwrap_or(Value::Null);
                 shown_scale(&mut tree, self.scale);
+                if !self.rescore.is_empty() {
+                    let doc = hit.address.doc_id;
+                    let mut second = |i: usize| {
+                        let mut explained = serde_json::to_value(self.rescore[i].explain(reader, doc).ok()?).ok()?;
+                        shown_scale(&mut explained, self.scale);
+                        Some(explained)
+                    };
+                    tree = super::rescore::explain(&req.opts.rescore, self.rescored, hit.address, tree, &mut second);
+                }
                 out.push_str(&format!(r#","_shard":"[{}][0]","_node":"everycell","_explanation":{tree}"#, handle.name));
             }
         }
@@ -143,6 +171,10 @@ impl<'a> HitsRender<'a> {
             out.push_str(r#","fields":"#);
             out.push_str(&fields.to_string());
         }
+        if let Some(highlighter) = &self.highlighter {
+            let limit = handle.settings.limits.highlight_max_analyzed_offset;
+            highlighter.check_analyzed_length(raw, limit, &handle.name, id)?;
+        }
         if let Some(fragments) = self.highlighter.as_ref().and_then(|h| h.render(raw)) {
             out.push_str(r#","highlight":"#);
             out.push_str(&fragments);
@@ -159,7 +191,9 @@ impl<'a> HitsRender<'a> {
                 let mut inner = Map::new();
                 for spec in &collapse.inner_hits {
                     let (query, body) = collapse.inner_body(spec, &req.query, &keys[i]);
-                    let sub = SearchRequest::inner(query, &body, handle)?;
+                    let mut sub = SearchRequest::inner(query, &body, handle)?;
+                    // Group hits show their total as the outer search shows its own.
+                    sub.opts.rest_total_hits_as_int = req.opts.rest_total_hits_as_int;
                     let executed =
                         super::execute(handle, self.searcher, &sub, Instant::now(), &super::Render::default())?;
                     let reply: Value = serde_json::from_str(&executed.body).unwrap_or(Value::Null);

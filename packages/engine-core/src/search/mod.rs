@@ -17,6 +17,7 @@ pub mod options;
 pub(crate) mod parallel;
 mod passes;
 pub mod pit;
+mod profile;
 mod request;
 mod rescore;
 pub(crate) mod score_top;
@@ -34,6 +35,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use serde_json::{Map, Value};
 use tantivy::collector::Count;
 
+use crate::aggs::multi_index::IndexAggs;
 use crate::aggs::{write_aggs, HitsContext};
 use crate::error::{EngineError, Result};
 use crate::query::ast::QueryAst;
@@ -58,8 +60,11 @@ pub(crate) fn now_ms() -> i64 {
 }
 
 pub(crate) fn lower_query(handle: &IndexHandle, query: &QueryAst) -> Result<Box<dyn tantivy::query::Query>> {
+    crate::query::expensive::check(query, &handle.mapping)?;
     let mut ctx = LowerContext::new(&handle.mapping, now_ms());
     ctx.index_name = Some(&handle.name);
+    ctx.max_terms_count = handle.settings.limits.max_terms_count;
+    ctx.max_regex_length = handle.settings.limits.max_regex_length;
     if has_similarities(handle) {
         ctx = ctx.with_similarities(&handle.settings.similarity);
     }
@@ -93,6 +98,20 @@ pub fn search(
     Ok(Some(execute(handle, &handle.searcher(), &req, started, &Render::default())?.body))
 }
 
+/// `search` for one index of several: the body without aggregations, and the aggregations as
+/// collected, to be merged with the other indices' (`aggs::multi_index`).
+pub fn search_deferring_aggs(
+    handle: &IndexHandle,
+    body: &[u8],
+    params: &Map<String, Value>,
+) -> Result<(String, Option<IndexAggs>)> {
+    let started = Instant::now();
+    let req = SearchRequest::parse(body, params, handle)?;
+    let render = Render { defer_aggs: true, ..Render::default() };
+    let executed = execute(handle, &handle.searcher(), &req, started, &render)?;
+    Ok((executed.body, executed.aggs))
+}
+
 /// How a response is rendered beyond the request itself (point in time and scroll pages).
 #[derive(Default)]
 pub struct Render {
@@ -103,6 +122,9 @@ pub struct Render {
     pub sort_values: Option<usize>,
     /// Replaces the computed `hits.total` (later scroll pages repeat the first page's).
     pub total: Option<Value>,
+    /// Leaves the aggregations out of the body and hands back what was collected instead
+    /// (`Executed::aggs`), to be merged with other indices' (`aggs::multi_index`).
+    pub defer_aggs: bool,
 }
 
 /// What a search produced besides its body: the last hit's full sort values (the next
@@ -111,6 +133,8 @@ pub struct Executed {
     pub body: String,
     pub last_sort: Option<Vec<Value>>,
     pub total: Value,
+    /// With `Render::defer_aggs`, the aggregations as collected.
+    pub aggs: Option<IndexAggs>,
 }
 
 /// Runs a parsed request on one searcher (the index's current one, or a pinned snapshot).
@@ -121,7 +145,15 @@ pub fn execute(
     started: Instant,
     render: &Render,
 ) -> Result<Executed> {
-    let page = collect_page::collect_page(handle, searcher, req, started)?;
+    let counters = &handle.counters.search;
+    let query_started = Instant::now();
+    let page = {
+        let _querying = counters.query_current.enter();
+        collect_page::collect_page(handle, searcher, req, started)?
+    };
+    let fetch_started = Instant::now();
+    let query_took = fetch_started - query_started;
+    let collect_time = req.opts.profile.is_some().then_some(query_took);
     let scale = score_scale(handle);
     let specs = req.effective_sort();
     // ES drops a sort that is `_score` descending alone: relevance order, no sort values.
@@ -186,17 +218,64 @@ pub fn execute(
         out.push('}');
     }
     out.push_str("]}");
+    // ES runs a fetch phase only for a page with hits.
+    let fetched = out_has_hits(&page);
+    let fetch_took = fetch_started.elapsed();
+    record_search(handle, req, query_took, fetched.then_some(fetch_took));
+    let mut deferred = None;
+    let render_started = collect_time.map(|_| Instant::now());
     if !req.aggs.is_empty() {
-        out.push_str(r#","aggregations":"#);
         let hits = HitsContext::new(searcher, &handle.name, &handle.mapping, scale);
-        write_aggs(&req.aggs, &page.aggs, Some(hits), req.opts.typed_keys, &mut out)?;
+        if render.defer_aggs {
+            let segments = searcher.segment_readers().len() as u32;
+            deferred = Some(IndexAggs { reqs: req.aggs.clone(), fruits: Vec::new(), hits, segments });
+        } else {
+            out.push_str(r#","aggregations":"#);
+            write_aggs(&req.aggs, &page.aggs, Some(hits), req.opts.typed_keys, &mut out)?;
+        }
+    }
+    if let (Some(collect), Some(rendered)) = (collect_time, render_started) {
+        let measured = profile::Measured { collect, render_aggs: rendered.elapsed() };
+        let section = profile::render(handle, searcher, req, &page, &measured);
+        let _ = write!(out, r#","profile":{section}"#);
+    }
+    if let Some(suggest) = &req.suggest {
+        out.push_str(r#","suggest":"#);
+        out.push_str(&suggest.run(handle, searcher, &req.source, req.opts.typed_keys)?.to_string());
     }
     out.push('}');
     if let Some(spec) = &req.opts.filter_path {
         out = filter_path::filter(&out, spec);
     }
     let last_sort = page.hits().last().map(|hit| sort_values_json(hit, &specs, scale));
-    Ok(Executed { body: out, last_sort, total })
+    if let Some(deferred) = deferred.as_mut() {
+        deferred.fruits = page.aggs;
+    }
+    Ok(Executed { body: out, last_sort, total, aggs: deferred })
+}
+
+fn out_has_hits(page: &collect_page::Page) -> bool {
+    page.hits().next().is_some()
+}
+
+/// Counts one search's query phase (and fetch phase, when it had one) on the index and on
+/// every statistics group the request names.
+fn record_search(
+    handle: &IndexHandle,
+    req: &SearchRequest,
+    query: std::time::Duration,
+    fetch: Option<std::time::Duration>,
+) {
+    let record = |c: &crate::store::counters::SearchCounters| {
+        c.query.add(1, query);
+        if let Some(took) = fetch {
+            c.fetch.add(1, took);
+        }
+    };
+    record(&handle.counters.search);
+    for group in &req.opts.stats_groups {
+        record(&handle.counters.group(group));
+    }
 }
 
 /// `_count`: `{"query": ...}` or an empty body; `min_score` (the URL's) leaves out matches
@@ -225,11 +304,15 @@ pub fn count(handle: &IndexHandle, body: &[u8], min_score: Option<f32>) -> Resul
             Box::new(crate::query::tantivy::collect_limits::MinScoreQuery::new(lowered, min * score_scale(handle)));
     }
     let searcher = handle.searcher();
+    let started = Instant::now();
+    let _querying = handle.counters.search.query_current.enter();
     // Segments count independently (tantivy's `Count` asks each weight for its count).
     let n = if parallel::worth_it(&searcher) {
         parallel::search(&searcher, lowered.as_ref(), &Count)?
     } else {
         searcher.search(lowered.as_ref(), &Count)?
     };
+    // ES runs `_count` as a search of no hits: a query phase.
+    handle.counters.search.query.add(1, started.elapsed());
     Ok(format!(r#"{{"count":{n},"_shards":{SHARDS}}}"#))
 }

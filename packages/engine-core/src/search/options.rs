@@ -49,6 +49,10 @@ pub struct SearchOptions {
     pub rest_total_hits_as_int: bool,
     pub typed_keys: bool,
     pub filter_path: Option<String>,
+    /// `stats`: the statistics groups the search is also counted under (`_stats?groups=`).
+    pub stats_groups: Vec<String>,
+    /// `profile: true`: the request's `aggs` as given (or `Null`), for the profile's names.
+    pub profile: Option<Value>,
 }
 
 impl SearchOptions {
@@ -80,9 +84,12 @@ impl SearchOptions {
             "rescore" => self.rescore = Rescore::parse_list(value)?,
             "collapse" => self.collapse = Some(Collapse::parse(value, mapping)?),
             "script_fields" => self.script_fields = script_fields(value)?,
-            // Statistics groups only tag the request in node statistics.
+            "profile" => self.profile = bool_value(key, value)?.then_some(Value::Null),
+            // Statistics groups count the search under each (`_stats?groups=`).
             "stats" => match value {
-                Value::Array(groups) if groups.iter().all(Value::is_string) => {}
+                Value::Array(groups) if groups.iter().all(Value::is_string) => {
+                    self.stats_groups = groups.iter().filter_map(Value::as_str).map(str::to_string).collect();
+                }
                 _ => return Err(bad(key, value)),
             },
             _ => return Ok(false),
@@ -127,21 +134,28 @@ impl SearchOptions {
                 bool_param(key, value)?;
             }
             "pre_filter_shard_size" | "max_concurrent_shard_requests" | "batched_reduce_size" => {
-                let n = value.as_str().and_then(|s| s.parse::<i64>().ok()).or_else(|| value.as_i64());
-                match n {
-                    Some(n) if n >= 1 => {}
-                    _ => {
-                        return Err(EngineError::IllegalArgument(format!(
-                            "{key} must be >= 1, found [{}]",
-                            value.as_str().unwrap_or_default()
-                        )))
-                    }
-                }
+                check_shard_count_param(key, value)?;
             }
             "preference" | "routing" => {}
             _ => return Ok(false),
         }
         Ok(true)
+    }
+}
+
+/// The request's shard-count knobs, checked as ES's `SearchRequest` setters check them (with
+/// one shard per index they bound nothing here).
+pub(crate) fn check_shard_count_param(key: &str, value: &Value) -> Result<()> {
+    let (name, min) = match key {
+        "pre_filter_shard_size" => ("preFilterShardSize", 1),
+        "max_concurrent_shard_requests" => ("maxConcurrentShardRequests", 1),
+        "batched_reduce_size" => ("batchedReduceSize", 2),
+        _ => return Ok(()),
+    };
+    let n = value.as_str().and_then(|s| s.parse::<i64>().ok()).or_else(|| value.as_i64());
+    match n {
+        Some(n) if n >= min => Ok(()),
+        _ => Err(EngineError::IllegalArgument(format!("{name} must be >= {min}"))),
     }
 }
 

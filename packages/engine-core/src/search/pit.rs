@@ -89,7 +89,7 @@ pub fn search(
                 "Validation Failed: 1: `from` parameter must be set to 0 when `search_after` is used.;".into(),
             ));
         }
-        req.after = Some(parse_search_after(values, &specs)?);
+        req.after = Some(parse_search_after(values, &specs, Some(&ctx.handle.mapping))?);
     }
     req.sort = Some(specs);
     let render = Render { head: Some(format!(r#""pit_id":{}"#, json!(id))), ..Render::default() };

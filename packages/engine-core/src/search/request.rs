@@ -41,6 +41,8 @@ pub struct SearchRequest {
     pub highlight: Option<HighlightRequest>,
     /// Everything else a search body or URL may ask (`options.rs`).
     pub opts: SearchOptions,
+    /// `suggest`: named term, phrase and completion suggesters (`suggest/`).
+    pub suggest: Option<crate::suggest::SuggestRequest>,
 }
 
 pub(super) fn parse_body(body: &[u8]) -> Result<Map<String, Value>> {
@@ -111,15 +113,26 @@ fn bool_param(key: &str, v: &Value) -> Result<bool> {
 
 fn track_total_hits(v: &Value) -> Result<TrackTotalHits> {
     match v {
-        Value::Bool(true) => Ok(TrackTotalHits::Exact),
-        Value::Bool(false) => Ok(TrackTotalHits::Off),
-        Value::String(s) if s == "true" => Ok(TrackTotalHits::Exact),
-        Value::String(s) if s == "false" => Ok(TrackTotalHits::Off),
-        other => match usize_param("track_total_hits", other)? {
-            n if n as u64 >= i32::MAX as u64 => Ok(TrackTotalHits::Exact),
-            n => Ok(TrackTotalHits::UpTo(n as u64)),
-        },
+        Value::Bool(true) => return Ok(TrackTotalHits::Exact),
+        Value::Bool(false) => return Ok(TrackTotalHits::Off),
+        Value::String(s) if s == "true" => return Ok(TrackTotalHits::Exact),
+        Value::String(s) if s == "false" => return Ok(TrackTotalHits::Off),
+        _ => {}
     }
+    // -1 is ES's "disabled"; anything below it is refused.
+    match v.as_i64().or_else(|| v.as_str().and_then(|s| s.trim().parse().ok())) {
+        Some(-1) => return Ok(TrackTotalHits::Off),
+        Some(n) if n < -1 => {
+            return Err(EngineError::IllegalArgument(format!(
+                "[track_total_hits] parameter must be positive or equals to -1, got {n}"
+            )))
+        }
+        _ => {}
+    }
+    Ok(match usize_param("track_total_hits", v)? {
+        n if n as u64 >= i32::MAX as u64 => TrackTotalHits::Exact,
+        n => TrackTotalHits::UpTo(n as u64),
+    })
 }
 
 /// `sort=field:desc,other` from the URL.
@@ -166,6 +179,7 @@ impl SearchRequest {
             timeout: None,
             highlight: None,
             opts: SearchOptions::default(),
+            suggest: None,
         };
         let mut aggs_seen = false;
         let mut search_after: Option<&Vec<Value>> = None;
@@ -187,6 +201,7 @@ impl SearchRequest {
                     }
                     aggs_seen = true;
                     req.aggs = parse_aggs(value, &handle.mapping)?;
+                    crate::aggs::dispatch::index_name_values(&mut req.aggs, &handle.name);
                 }
                 "search_after" => match value {
                     Value::Array(values) => search_after = Some(values),
@@ -195,6 +210,7 @@ impl SearchRequest {
                 "timeout" => req.timeout = parse_timeout(value)?,
                 "knn" => knn = Some(value),
                 "highlight" => req.highlight = Some(HighlightRequest::parse(value)?),
+                "suggest" => req.suggest = Some(crate::suggest::SuggestRequest::parse(value)?),
                 other if req.opts.parse_body_key(other, value, &handle.mapping)? => {}
                 other => {
                     let token = if value.is_object() {
@@ -207,6 +223,9 @@ impl SearchRequest {
                     return Err(EngineError::Parsing(format!("Unknown key for a {token} in [{other}].")));
                 }
             }
+        }
+        if let Some(profile) = req.opts.profile.as_mut() {
+            *profile = obj.get("aggs").or_else(|| obj.get("aggregations")).cloned().unwrap_or(Value::Null);
         }
         if let Some(knn) = knn {
             // ES 8's top-level kNN section; k defaults to the body's size (URL params come later).
@@ -264,7 +283,18 @@ impl SearchRequest {
             if req.sort.is_none() {
                 return Err(EngineError::shard(ShardCause::IllegalArgument, "Sort must contain at least one field."));
             }
-            req.after = Some(parse_search_after(values, &req.effective_sort())?);
+            req.after = Some(parse_search_after(values, &req.effective_sort(), Some(&handle.mapping))?);
+        }
+        // Shard-level checks in ES (the request parses, each shard refuses it).
+        let limits = &handle.settings.limits;
+        let shard_refusal = |e: EngineError| EngineError::shard(ShardCause::IllegalArgument, e.to_string());
+        limits.check_docvalue_fields(req.opts.docvalue_fields.len()).map_err(shard_refusal)?;
+        if req.size != 0 {
+            limits.check_script_fields(req.opts.script_fields.len()).map_err(shard_refusal)?;
+        }
+        for rescorer in &req.opts.rescore {
+            let max_window = handle.settings.max_result_window;
+            limits.check_rescore_window(rescorer.window_size, max_window).map_err(shard_refusal)?;
         }
         let window = req.from + req.size;
         if window > handle.settings.max_result_window {

@@ -1,12 +1,12 @@
 //! `rescore`: the top `window_size` hits by relevance scored again, their query score
-//! combined with a second query's (`query_weight`, `rescore_query_weight`, `score_mode`), and
-//! the window re-sorted, as ES's `QueryRescorer`; hits below the window keep their order
-//! after it. Several rescorers apply in turn.
+//! combined with a second query's (`query_weight`, `rescore_query_weight`, `score_mode`), hits
+//! below the window weighted as hits the second query does not match, and all re-sorted, as
+//! ES's `QueryRescorer`. Several rescorers apply in turn; `explain` shows each step.
 
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{json, Value};
 use tantivy::query::EnableScoring;
-use tantivy::{DocSet, Searcher};
+use tantivy::{DocAddress, DocSet, Searcher};
 
 use super::top_hits::Hit;
 use crate::error::{EngineError, Result};
@@ -92,16 +92,19 @@ impl Rescore {
     }
 }
 
-/// Applies the rescorers to `hits` (best first, internal scale `scale`).
+/// Applies the rescorers to `hits` (best first, internal scale `scale`); answers each
+/// rescorer's window, the documents it rescored (ES explains only those as rescored).
 pub fn apply(
     rescorers: &[Rescore],
     handle: &IndexHandle,
     searcher: &Searcher,
     hits: &mut [Hit],
     scale: f32,
-) -> Result<()> {
+) -> Result<Vec<Vec<DocAddress>>> {
+    let mut windows = Vec::with_capacity(rescorers.len());
     for rescorer in rescorers {
         let window = rescorer.window_size.min(hits.len());
+        windows.push(hits[..window].iter().map(|h| h.address).collect());
         if window == 0 {
             continue;
         }
@@ -114,10 +117,62 @@ pub fn apply(
             let rescored = (scorer.doc() <= doc && scorer.seek(doc) == doc).then(|| scorer.score() / scale);
             hit.score = rescorer.combine(hit.score / scale, rescored) * scale;
         }
-        // Stable: equal scores keep the order they had.
-        hits[..window].sort_by(|a, b| b.score.total_cmp(&a.score));
+        // Past the window a hit counts as one the second query does not match (ES's
+        // `QueryRescorer.combine`), and all are sorted again. Stable: ties keep their order.
+        for hit in hits[window..].iter_mut() {
+            hit.score *= rescorer.query_weight;
+        }
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score));
     }
-    Ok(())
+    Ok(windows)
+}
+
+/// ES's `QueryRescoreMode` name, as explanations show it.
+fn mode_name(mode: ScoreMode) -> &'static str {
+    match mode {
+        ScoreMode::Total => "total",
+        ScoreMode::Multiply => "multiply",
+        ScoreMode::Avg => "avg",
+        ScoreMode::Max => "max",
+        ScoreMode::Min => "min",
+    }
+}
+
+/// A hit's explanation (`first`, on the shown scale) with each rescorer's step over it, as
+/// ES's `QueryRescorer.explain`: the first-pass score times `primaryWeight`, combined with the
+/// second query's explanation times `secondaryWeight` where the hit was in the window and
+/// matches it. `second` explains the rescore query on the hit (`None`: it does not match),
+/// already on the shown scale.
+pub fn explain(
+    rescorers: &[Rescore],
+    windows: &[Vec<DocAddress>],
+    address: DocAddress,
+    first: Value,
+    second: &mut dyn FnMut(usize) -> Option<Value>,
+) -> Value {
+    let mut tree = first;
+    for (i, (rescorer, window)) in rescorers.iter().zip(windows).enumerate() {
+        let value = tree["value"].as_f64().unwrap_or(0.0) as f32;
+        let weight = json!({ "value": rescorer.query_weight, "description": "primaryWeight", "details": [] });
+        let primary =
+            json!({ "value": value * rescorer.query_weight, "description": "product of:", "details": [tree, weight] });
+        let rescored = if window.contains(&address) { second(i) } else { None };
+        tree = match rescored {
+            None => primary,
+            Some(explained) => {
+                let r = explained["value"].as_f64().unwrap_or(0.0) as f32;
+                let w = rescorer.rescore_query_weight;
+                let weight = json!({ "value": w, "description": "secondaryWeight", "details": [] });
+                let secondary = json!({ "value": w * r, "description": "product of:", "details": [explained, weight] });
+                json!({
+                    "value": rescorer.combine(value, Some(r)),
+                    "description": format!("{} of:", mode_name(rescorer.score_mode)),
+                    "details": [primary, secondary],
+                })
+            }
+        };
+    }
+    tree
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use tantivy::columnar::TermOrdHit;
 use super::sort::{Order, SortSpec, SortTarget};
 use super::sort_key::{f64_key, i64_key, part, score_key_es, SegSort, SegSource, SortKey};
 use crate::error::{EngineError, Result, ShardCause};
-use crate::store::mapping::FieldType;
+use crate::store::mapping::{FieldType, Mapping};
 
 /// One parsed `search_after` value, already in the sort's order-independent encoding.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,18 +49,28 @@ fn as_f64(v: &Value) -> Option<f64> {
     }
 }
 
-/// Validates `search_after` against the sort (arity and value types), as ES does.
-pub fn parse_search_after(values: &[Value], specs: &[SortSpec]) -> Result<Vec<AfterValue>> {
+/// Validates `search_after` against the sort (arity and value types), as ES does; a date given
+/// as text is read with the field's own formats (`mapping`), as ES reads it.
+pub fn parse_search_after(values: &[Value], specs: &[SortSpec], mapping: Option<&Mapping>) -> Result<Vec<AfterValue>> {
     if values.len() != specs.len() {
         return Err(EngineError::shard(
             ShardCause::IllegalArgument,
             format!("search_after has {} value(s) but sort has {}.", values.len(), specs.len()),
         ));
     }
-    values.iter().zip(specs).map(|(v, spec)| parse_one(v, spec)).collect()
+    values.iter().zip(specs).map(|(v, spec)| parse_one(v, spec, mapping)).collect()
 }
 
-fn parse_one(v: &Value, spec: &SortSpec) -> Result<AfterValue> {
+/// The formats a date sort's field reads text with (ES's default when unknown).
+fn date_formats<'a>(spec: &SortSpec, mapping: Option<&'a Mapping>) -> &'a [crate::date::DateFormat] {
+    let field = match &spec.target {
+        SortTarget::Field { name, .. } => mapping.and_then(|m| m.get(name)),
+        _ => None,
+    };
+    field.map_or(&crate::date::DEFAULT_FORMATS[..], |fm| fm.date_formats.as_slice())
+}
+
+fn parse_one(v: &Value, spec: &SortSpec, mapping: Option<&Mapping>) -> Result<AfterValue> {
     let bad = || bad_value(spec);
     // Hits show a missing value as the extreme on the side missing sorts to.
     let high = (spec.order == Order::Asc) != spec.opts.missing_first;
@@ -86,12 +96,12 @@ fn parse_one(v: &Value, spec: &SortSpec) -> Result<AfterValue> {
             }),
             // Echoing the "missing" sentinel back must land among the missing docs, not on a
             // real extreme value.
-            FieldType::Double | FieldType::Float => match v {
+            FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat => match v {
                 Value::Null => AfterValue::Num(None),
                 Value::String(s) if s == if high { "Infinity" } else { "-Infinity" } => AfterValue::Num(None),
                 _ => AfterValue::Num(Some(f64_key(as_f64(v).ok_or_else(bad)?))),
             },
-            FieldType::GeoPoint => return Err(bad()),
+            FieldType::GeoPoint | FieldType::Binary | FieldType::Range(_) => return Err(bad()),
             FieldType::Boolean => AfterValue::Num(match v {
                 Value::Null => None,
                 Value::Bool(b) => Some(u64::from(*b)),
@@ -102,7 +112,7 @@ fn parse_one(v: &Value, spec: &SortSpec) -> Result<AfterValue> {
                     Value::Null => AfterValue::Num(None),
                     // A date sort with a `format` shows (and takes back) formatted dates.
                     Value::String(s) if ty == FieldType::Date && as_i64(v).is_none() => AfterValue::Num(Some(i64_key(
-                        crate::date::parse_date_str(s, &crate::date::DEFAULT_FORMATS).map_err(|_| bad())?,
+                        crate::date::parse_date_str(s, date_formats(spec, mapping)).map_err(|_| bad())?,
                     ))),
                     other => {
                         let n = as_i64(other).ok_or_else(bad)?;
@@ -183,18 +193,18 @@ mod tests {
     #[test]
     fn arity_and_type_errors_are_illegal_arguments() {
         let specs = [spec(FieldType::Long, Order::Asc)];
-        let err = parse_search_after(&[Value::from(1), Value::from(2)], &specs).unwrap_err();
+        let err = parse_search_after(&[Value::from(1), Value::from(2)], &specs, None).unwrap_err();
         assert_eq!(err.to_string(), "search_after has 2 value(s) but sort has 1.");
-        let err = parse_search_after(&[Value::from("x")], &specs).unwrap_err();
+        let err = parse_search_after(&[Value::from("x")], &specs, None).unwrap_err();
         assert_eq!(err.to_string(), "Failed to parse search_after value for field [f].");
     }
 
     #[test]
     fn missing_sentinels_round_trip_to_missing() {
         let asc = [spec(FieldType::Long, Order::Asc)];
-        assert_eq!(parse_search_after(&[Value::from(i64::MAX)], &asc).unwrap(), vec![AfterValue::Num(None)]);
+        assert_eq!(parse_search_after(&[Value::from(i64::MAX)], &asc, None).unwrap(), vec![AfterValue::Num(None)]);
         let desc = [spec(FieldType::Double, Order::Desc)];
-        assert_eq!(parse_search_after(&[Value::from("-Infinity")], &desc).unwrap(), vec![AfterValue::Num(None)]);
+        assert_eq!(parse_search_after(&[Value::from("-Infinity")], &desc, None).unwrap(), vec![AfterValue::Num(None)]);
     }
 
     #[test]

@@ -182,13 +182,19 @@ fn field_target(field: &str, unmapped_type: Option<&str>, mapping: &Mapping) -> 
             "can't sort on geo_point field without using specific sorting feature, like geo_distance",
         ));
     }
-    if fm.field_type == FieldType::Text {
+    if matches!(fm.field_type, FieldType::Binary | FieldType::Range(_)) {
+        return Err(EngineError::shard(ShardCause::IllegalArgument, "can't sort on binary field"));
+    }
+    // Text with fielddata sorts by its analyzed terms, which its column holds as a keyword's does.
+    let field_type =
+        if fm.field_type == FieldType::Text && fm.params.fielddata { FieldType::Keyword } else { fm.field_type };
+    if field_type == FieldType::Text {
         return Err(EngineError::shard(ShardCause::IllegalArgument, format!("Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [{field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.")));
     }
     Ok(SortTarget::Field {
         name: field.to_string(),
         tantivy_name: mapping.schema.get_field_name(fm.field).to_string(),
-        field_type: fm.field_type,
+        field_type,
     })
 }
 

@@ -108,7 +108,7 @@ impl Collector for TopHitsCollector {
                         FieldType::Keyword | FieldType::Ip => {
                             ff.str(tantivy_name)?.map_or(SegSource::Missing, SegSource::Str)
                         }
-                        FieldType::Double | FieldType::Float => {
+                        FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat => {
                             let column = ff.column_opt::<f64>(tantivy_name)?;
                             match column {
                                 None => SegSource::Missing,
@@ -296,12 +296,14 @@ pub fn sort_values_json(hit: &Hit, specs: &[SortSpec], scale: f32) -> Vec<Value>
                 // Missing sorts last, or first with `missing: _first`: shown as the extreme there.
                 let high = (spec.order == Order::Asc) != spec.opts.missing_first;
                 match (unpart(*k, spec.order, spec.opts.missing_first), value_type) {
-                    (None, FieldType::Double | FieldType::Float) => {
+                    (None, FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat) => {
                         Value::String(if high { "Infinity" } else { "-Infinity" }.into())
                     }
                     (None, FieldType::Keyword | FieldType::Ip) => Value::Null,
                     (None, _) => serde_json::json!(if high { i64::MAX } else { i64::MIN }),
-                    (Some(v), FieldType::Double | FieldType::Float) => serde_json::json!(f64_from_key(v)),
+                    (Some(v), FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat) => {
+                        serde_json::json!(f64_from_key(v))
+                    }
                     (Some(v), FieldType::Boolean) => serde_json::json!(v),
                     (Some(v), FieldType::Date) if spec.opts.format.is_some() => {
                         let format = spec.opts.format.as_ref().expect("checked");

@@ -94,7 +94,7 @@ pub fn parse_bulk_with<'a>(body: &'a [u8], defaults: &BulkDefaults) -> Result<Ve
         if action == Action::Update && meta.source.is_none() {
             meta.source.clone_from(&defaults.source);
         }
-        meta.require_alias |= defaults.require_alias;
+        meta.require_alias = Some(meta.require_alias.unwrap_or(defaults.require_alias));
         if matches!(action, Action::Delete | Action::Update) && id.is_none() {
             return Err(EngineError::ActionRequestValidation("Validation Failed: 1: id is missing;".into()));
         }
@@ -117,6 +117,10 @@ pub fn parse_bulk_with<'a>(body: &'a [u8], defaults: &BulkDefaults) -> Result<Ve
 /// items that name it; and their mappings, extended when documents bring new fields.
 pub trait Indices {
     fn resolve(&self, name: &str) -> Result<Arc<IndexHandle>>;
+    /// Whether `name` is an alias (a `require_alias` item needs one).
+    fn is_alias(&self, _name: &str) -> bool {
+        false
+    }
     /// Applies a mapping `update` and answers the index's handle under the new mapping.
     fn update_mapping(&self, name: &str, update: &Value) -> Result<Arc<IndexHandle>>;
 }
@@ -140,10 +144,15 @@ const MAPPING_ROUNDS: usize = 3;
 pub fn execute_bulk(mut items: Vec<BulkItem<'_>>, indices: &dyn Indices, refresh: bool) -> Result<String> {
     let started = Instant::now();
     let mut handles: HashMap<String, Result<Arc<IndexHandle>>> = HashMap::new();
-    for item in &items {
+    // An item that requires an alias never creates the index it names.
+    let needs_alias = |item: &BulkItem<'_>| item.meta.require_alias == Some(true) && !indices.is_alias(&item.index);
+    for item in items.iter().filter(|i| !needs_alias(i)) {
         if !handles.contains_key(&item.index) {
             handles.insert(item.index.clone(), indices.resolve(&item.index));
         }
+    }
+    for item in items.iter().filter(|i| needs_alias(i)) {
+        handles.entry(item.index.clone()).or_insert_with(|| Err(EngineError::RequireAlias(item.index.clone())));
     }
     // Items that named an alias write to (and answer with) the index behind it.
     for item in items.iter_mut() {
@@ -349,7 +358,9 @@ fn prepare_all(
     handles: &HashMap<String, Result<Arc<IndexHandle>>>,
 ) -> Vec<Result<PreparedWrite>> {
     let prepare_one = |item: &mut BulkItem<'_>| match handle_for(handles, &item.index) {
-        Ok(_) if item.meta.require_alias && !item.meta.via_alias => Err(EngineError::RequireAlias(item.index.clone())),
+        Ok(_) if item.meta.require_alias == Some(true) && !item.meta.via_alias => {
+            Err(EngineError::RequireAlias(item.index.clone()))
+        }
         Ok(handle) => prepare(handle, item),
         Err(e) => Err(e),
     };
@@ -371,6 +382,12 @@ pub(super) fn prepare(handle: &IndexHandle, item: &mut BulkItem<'_>) -> Result<P
     // Cloned, not taken: a document prepared again after a mapping update needs them too.
     let cond = item.meta.cond.clone();
     let routing = item.meta.routing.clone();
+    if let Some(pipeline) = &item.meta.pipeline {
+        return Err(EngineError::IllegalArgument(format!("pipeline with id [{pipeline}] does not exist")));
+    }
+    if item.id.as_deref() == Some("") && item.action != Action::Delete {
+        return Err(EngineError::IllegalArgument("if _id is specified it must not be empty".into()));
+    }
     if item.action == Action::Delete {
         let id = item.id.clone().unwrap_or_default();
         crate::store::routing::check(handle, &id, routing.as_deref(), false)?;
@@ -394,7 +411,12 @@ pub(super) fn prepare(handle: &IndexHandle, item: &mut BulkItem<'_>) -> Result<P
     let id = item.id.get_or_insert_with(crate::store::ids::auto_id).clone();
     crate::store::routing::check(handle, &id, routing.as_deref(), true)?;
     let doc = build_document(&handle.mapping, &id, &source, raw)?;
-    let nested = crate::nested::documents::nested_documents(&handle.mapping, &id, &source)?;
+    let nested = crate::nested::documents::nested_documents(
+        &handle.mapping,
+        &id,
+        &source,
+        handle.settings.limits.nested_objects_limit,
+    )?;
     let mut cond = cond;
     cond.create |= item.action == Action::Create;
     Ok(PreparedWrite::Index { id, auto, cond, doc, nested, raw: raw.to_vec(), routing })

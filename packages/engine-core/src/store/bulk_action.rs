@@ -32,7 +32,8 @@ pub struct ActionMeta {
     pub index: Option<String>,
     pub id: Option<String>,
     pub routing: Option<String>,
-    pub require_alias: bool,
+    /// The line's own `require_alias` (`None`: the URL's default applies).
+    pub require_alias: Option<bool>,
     pub cond: Conditions,
     /// `update` only.
     pub retry_on_conflict: u32,
@@ -42,6 +43,8 @@ pub struct ActionMeta {
     pub auto_id: bool,
     /// The line named an alias; `BulkItem::index` now holds the index it writes to.
     pub via_alias: bool,
+    /// An ingest pipeline the line asks for (none exists here, so the item fails).
+    pub pipeline: Option<String>,
 }
 
 fn unknown(line_no: usize, key: &str) -> EngineError {
@@ -50,6 +53,11 @@ fn unknown(line_no: usize, key: &str) -> EngineError {
 
 /// Parses the action line's object; `line_no` is 1-based, as ES reports it.
 pub fn parse_action(line_no: usize, meta: &Value) -> Result<(Action, ActionMeta)> {
+    if meta.as_object().is_some_and(Map::is_empty) {
+        return Err(EngineError::IllegalArgument(format!(
+            "Malformed action/metadata line [{line_no}], expected FIELD_NAME but found [END_OBJECT]"
+        )));
+    }
     let obj = meta.as_object().filter(|o| o.len() == 1).ok_or_else(|| {
         EngineError::IllegalArgument(format!(
             "Malformed action/metadata line [{line_no}], expected START_OBJECT or END_OBJECT but found [{meta}]"
@@ -86,7 +94,7 @@ pub fn parse_action(line_no: usize, meta: &Value) -> Result<(Action, ActionMeta)
             ("_id", Value::Number(n)) => meta.id = Some(n.to_string()),
             ("_id" | "routing", Value::Null) => {}
             ("routing", v) => meta.routing = Some(param_text(v)),
-            ("require_alias", v) => meta.require_alias = v == &Value::Bool(true) || v == "true",
+            ("require_alias", v) => meta.require_alias = Some(v == &Value::Bool(true) || v == "true"),
             ("if_seq_no" | "if_primary_term" | "version" | "version_type", v) => {
                 cond_params.insert(key.clone(), v.clone());
             }
@@ -101,11 +109,9 @@ pub fn parse_action(line_no: usize, meta: &Value) -> Result<(Action, ActionMeta)
                 })?;
             }
             ("_source", v) if action == Action::Update => meta.source = Some(v.clone()),
-            ("pipeline", _) => {
-                return Err(EngineError::IllegalArgument(format!(
-                    "Action/metadata line [{line_no}]: ingest pipelines are not supported"
-                )))
-            }
+            // No ingest pipeline exists on this engine: the item fails as ES fails an unknown one.
+            ("pipeline", Value::String(p)) if p == "_none" => {}
+            ("pipeline", v) => meta.pipeline = Some(param_text(v)),
             _ => return Err(unknown(line_no, key)),
         }
     }

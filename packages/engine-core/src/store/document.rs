@@ -52,6 +52,10 @@ pub fn build_document(mapping: &Mapping, id: &str, source: &Value, raw: &[u8]) -
     if !source.is_object() {
         return Err(EngineError::DocumentParsing("failed to parse, document is empty or not an object".to_string()));
     }
+    // ES refuses a value at an alias's path: an alias is read through, never written.
+    if let Some(alias) = mapping.aliases.keys().find(|a| lookup(source, a).is_some()) {
+        return Err(EngineError::DocumentParsing(format!("Cannot write to a field alias [{alias}].")));
+    }
     let mut doc = TantivyDocument::default();
     doc.add_text(mapping.id_field, id);
     doc.add_bytes(mapping.source_field, raw);
@@ -70,6 +74,9 @@ pub fn build_document(mapping: &Mapping, id: &str, source: &Value, raw: &[u8]) -
         }
     }
     crate::knn::add_vectors(&mut doc, mapping, source, id)?;
+    if !mapping.completions.is_empty() {
+        crate::suggest::completion_field::add_inputs(&mut doc, &mapping.completions, source)?;
+    }
     Ok(doc)
 }
 
@@ -102,24 +109,37 @@ fn add_values(
     values: &[&Value],
     id: &str,
 ) -> Result<()> {
-    if fm.field_type == FieldType::Text && values.iter().any(|v| has_value(v)) {
+    if fm.field_type.presence_in_field_names() && values.iter().any(|v| has_value(v)) {
         doc.add_text(mapping.field_names_field, &fm.name);
     }
+    let mut ignored = false;
     for value in values {
         if fm.field_type == FieldType::GeoPoint {
             crate::geo::add_points(doc, fm, value, id)?;
             continue;
         }
-        match value {
-            Value::Array(items) => {
-                for item in items {
-                    add_value(doc, fm, item, id)?;
-                }
+        let items = match value {
+            Value::Array(items) => items.as_slice(),
+            other => std::slice::from_ref(*other),
+        };
+        for item in items {
+            match add_value(doc, fm, item, id) {
+                // `ignore_malformed`: the value is skipped and the field listed in `_ignored`.
+                Err(EngineError::DocumentParsing(_)) if ignores_malformed(fm) => ignored = true,
+                other => other?,
             }
-            other => add_value(doc, fm, other, id)?,
+        }
+    }
+    if ignored {
+        if let Some(field) = mapping.ignored_field {
+            doc.add_text(field, &fm.name);
         }
     }
     Ok(())
+}
+
+fn ignores_malformed(fm: &FieldMapping) -> bool {
+    fm.params.ignore_malformed || fm.ip.ignore_malformed
 }
 
 /// ES counts a field as present unless it is null or an array of nulls (`""` exists).
@@ -135,6 +155,10 @@ fn add_value(doc: &mut TantivyDocument, fm: &FieldMapping, value: &Value, id: &s
     if value.is_null() {
         if let Some(addr) = fm.ip.null_value {
             doc.add_text(fm.field, crate::ip::to_key(addr));
+        }
+        // `null_value`: indexed in place of the null (checked against the type when mapped).
+        if let Some(substitute) = fm.params.null_value.as_ref() {
+            return add_value(doc, fm, substitute, id);
         }
         return Ok(());
     }
@@ -174,6 +198,20 @@ fn add_value(doc: &mut TantivyDocument, fm: &FieldMapping, value: &Value, id: &s
             doc.add_i64(fm.field, n);
         }
         FieldType::Double => doc.add_f64(fm.field, coerce_f64(value).ok_or_else(bad)?),
+        FieldType::HalfFloat => doc.add_f64(fm.field, crate::number::round_to_half(coerce_f64(value).ok_or_else(bad)?)),
+        FieldType::ScaledFloat => {
+            let v = coerce_f64(value).ok_or_else(bad)?;
+            doc.add_f64(fm.field, crate::number::round_to_scale(v, fm.params.scaling_factor))
+        }
+        // Base64 in `_source`; decoded only to check it (and for the column, when kept).
+        FieldType::Binary => {
+            use base64::Engine as _;
+            let text = value.as_str().ok_or_else(bad)?;
+            let bytes = base64::engine::general_purpose::STANDARD.decode(text).map_err(|_| bad())?;
+            if fm.params.doc_values {
+                doc.add_bytes(fm.field, &bytes);
+            }
+        }
         // ES stores `float` as 32-bit: round-trip through f32 so aggregations match it exactly.
         FieldType::Float => doc.add_f64(fm.field, coerce_f64(value).ok_or_else(bad)? as f32 as f64),
         FieldType::Date => {
@@ -191,10 +229,16 @@ fn add_value(doc: &mut TantivyDocument, fm: &FieldMapping, value: &Value, id: &s
         }
         FieldType::Ip => match value.as_str().and_then(crate::ip::parse_ip) {
             Some(addr) => doc.add_text(fm.field, crate::ip::to_key(addr)),
-            None if fm.ip.ignore_malformed => {}
             None => return Err(bad()),
         },
         FieldType::GeoPoint => unreachable!("geo points are added by `geo::add_points`"),
+        FieldType::Range(kind) => {
+            let mut intervals = Vec::new();
+            crate::range_field::parse_values(kind, value, &fm.date_formats, &mut intervals).map_err(|_| bad())?;
+            for (lo, hi) in intervals {
+                doc.add_bytes(fm.field, &crate::range_field::encode(lo, hi));
+            }
+        }
     }
     Ok(())
 }

@@ -16,6 +16,7 @@ use serde_json::{json, Map, Value};
 use crate::date::{parse_date_str, parse_format_list};
 use crate::error::{EngineError, Result};
 use crate::store::mapping::Mapping;
+use crate::wildcard::glob;
 
 /// Every mapped path (fields, multi-fields, vectors, nested objects) in a table made for the
 /// per-document check: a cheap 64-bit hash, then one string comparison. A `BTreeMap` lookup
@@ -208,16 +209,6 @@ pub fn merge_first(base: &mut Value, update: &Value) {
                 merge_first(existing, def)
             }
             Some(_) => {}
-        }
-    }
-}
-
-/// `*` wildcards, as ES's simple match.
-fn glob(pattern: &str, text: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == text,
-        Some((head, rest)) => {
-            text.starts_with(head) && (0..=text.len() - head.len()).any(|i| glob(rest, &text[head.len() + i..]))
         }
     }
 }

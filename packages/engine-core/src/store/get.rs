@@ -103,6 +103,15 @@ impl<'a> Lookup<'a> {
 
     /// The ES get body, written into `out`; true when the document was found.
     fn write_doc(&mut self, id: &str, options: &ReadOptions, out: &mut String) -> Result<bool> {
+        let started = std::time::Instant::now();
+        let counters = &self.handle.counters;
+        let _getting = counters.get_current.enter();
+        let found = self.write_doc_uncounted(id, options, out)?;
+        counters.record_get(found, started);
+        Ok(found)
+    }
+
+    fn write_doc_uncounted(&mut self, id: &str, options: &ReadOptions, out: &mut String) -> Result<bool> {
         let located = self.locate(id)?;
         if let (Some(at), Some(wanted)) = (&located, options.version) {
             if at.version != wanted {
@@ -124,6 +133,7 @@ impl<'a> Lookup<'a> {
                     out.push_str(r#","_routing":"#);
                     push_json_str(out, routing);
                 }
+                crate::store::ignored::push_ignored(mapping, &stored, out);
                 out.push_str(r#","found":true"#);
                 let filter = match &options.source {
                     Some(filter) => Some(filter),
@@ -198,7 +208,8 @@ pub fn mget(
                             "_index" | "_id" => {}
                             "_source" => options.source = Some(SourceFilter::from_body(v)?),
                             "stored_fields" => options.stored_fields = true,
-                            "routing" | "_routing" => options.routing = Some(crate::store::versioning::param_text(v)),
+                            // `_routing` and `_version` went in 7.0: refused, as ES refuses them.
+                            "routing" => options.routing = Some(crate::store::versioning::param_text(v)),
                             other => {
                                 return Err(EngineError::Parsing(format!("[docs] option [{other}] is not supported")))
                             }

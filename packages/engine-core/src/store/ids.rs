@@ -40,9 +40,46 @@ pub fn auto_id() -> String {
     out
 }
 
+/// A random identifier shaped like ES's index and node UUIDs: 16 random bytes as 22 URL-safe
+/// base64 characters (`UUIDs.randomBase64UUID`).
+pub fn random_uuid() -> String {
+    let mut bytes = [0u8; 16];
+    for (i, half) in bytes.chunks_mut(8).enumerate() {
+        // A fresh `RandomState` carries fresh random keys: its hash of anything is random.
+        let mut h = RandomState::new().build_hasher();
+        h.write_u64(SEQUENCE.fetch_add(1, Ordering::Relaxed));
+        h.write_usize(i);
+        h.write_u128(SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0));
+        half.copy_from_slice(&h.finish().to_le_bytes());
+    }
+    let mut out = String::with_capacity(22);
+    let mut bits = 0u32;
+    let mut held = 0;
+    for byte in bytes {
+        bits = (bits << 8) | u32::from(byte);
+        held += 8;
+        while held >= 6 {
+            held -= 6;
+            out.push(ALPHABET[((bits >> held) & 63) as usize] as char);
+        }
+    }
+    if held > 0 {
+        out.push(ALPHABET[((bits << (6 - held)) & 63) as usize] as char);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn uuids_are_22_url_safe_chars_and_unique() {
+        let a = random_uuid();
+        assert_eq!(a.len(), 22);
+        assert!(a.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
+        assert_ne!(a, random_uuid());
+    }
 
     #[test]
     fn twenty_url_safe_chars_and_unique() {

@@ -13,12 +13,16 @@ use tantivy::store::{Compressor, ZstdCompressor};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, Term};
 
 use crate::error::{EngineError, Result};
+use crate::store::counters::IndexCounters;
 use crate::store::mapping::{Mapping, ES_STANDARD_TOKENIZER};
 use crate::store::mapping_update::merge_json;
 use crate::store::settings::IndexSettings;
 use crate::store::translog::{Op, OpKind, Translog};
 use crate::store::versioning::DocState;
 
+mod copy;
+mod state;
+mod stats_view;
 mod write;
 
 pub(crate) use write::push_json_str;
@@ -58,9 +62,14 @@ pub struct IndexHandle {
     pub settings: IndexSettings,
     pub mappings_json: Value,
     pub reader: IndexReader,
+    /// Closed (`POST /{index}/_close`): its metadata stays readable, its documents do not
+    /// (`state.rs`); kept in the meta file as ES's `state: close`.
+    pub closed: bool,
     dir: PathBuf,
     /// Shared with the handles of later mappings of the same index (`with_mapping`).
     state: Arc<Mutex<WriterState>>,
+    /// What the index has done since it was opened (`_stats`); shared like `state`.
+    pub counters: Arc<IndexCounters>,
 }
 
 impl WriterState {
@@ -94,10 +103,17 @@ impl IndexHandle {
         let settings = IndexSettings::parse(settings_json)?;
         let mapping = Mapping::from_mappings_json(mappings_json)?;
         settings.similarity.check_mapping(&mapping)?;
+        settings.limits.check_mapping(&mapping)?;
+        if mapping.total_fields() > settings.total_fields_limit {
+            return Err(EngineError::IllegalArgument(format!(
+                "Limit of total fields [{}] has been exceeded",
+                settings.total_fields_limit
+            )));
+        }
         std::fs::create_dir_all(dir.join(TANTIVY_DIR))?;
         let meta = json!({
             "name": name,
-            "uuid": crate::store::ids::auto_id(),
+            "uuid": crate::store::ids::random_uuid(),
             "creation_date": now_millis(),
             "settings": settings_json,
             "mappings": mappings_json,
@@ -115,8 +131,11 @@ impl IndexHandle {
             .map_err(|e| EngineError::Internal(format!("corrupt {META_FILE} in {}: {e}", dir.display())))?;
         let settings = IndexSettings::parse(&meta["settings"])?;
         let on_disk = Index::open_in_dir(dir.join(TANTIVY_DIR))?.schema();
-        let routed = on_disk.get_field(crate::store::mapping::ROUTING_FIELD).is_ok();
-        let mut mapping = Mapping::from_stored_mappings(&meta["mappings"], routed)?;
+        let meta_fields = crate::store::mapping::MetaFields {
+            routing: on_disk.get_field(crate::store::mapping::ROUTING_FIELD).is_ok(),
+            ignored: on_disk.get_field(crate::store::mapping::IGNORED_FIELD).is_ok(),
+        };
+        let mut mapping = Mapping::from_stored_schema(&meta["mappings"], meta_fields)?;
         let mut mappings_json = meta["mappings"].clone();
         for update in meta["mapping_updates"].as_array().into_iter().flatten() {
             mapping = mapping.extend(update)?;
@@ -139,6 +158,7 @@ impl IndexHandle {
             settings,
             mappings_json,
             reader: reader.clone(),
+            closed: meta["state"] == "close",
             dir: dir.to_path_buf(),
             state: Arc::new(Mutex::new(WriterState {
                 writer: Some(writer),
@@ -152,6 +172,7 @@ impl IndexHandle {
                 last_refresh: Instant::now(),
                 realtime: None,
             })),
+            counters: Arc::default(),
         };
         drop(index);
         handle.init_seq_no()?;
@@ -185,7 +206,12 @@ impl IndexHandle {
                 let source: Value = serde_json::from_slice(&op.source)
                     .map_err(|e| EngineError::Internal(format!("corrupt translog source for [{}]: {e}", op.id)))?;
                 let mut doc = crate::store::document::build_document(&self.mapping, &op.id, &source, &op.source)?;
-                let nested = crate::nested::documents::nested_documents(&self.mapping, &op.id, &source)?;
+                let nested = crate::nested::documents::nested_documents(
+                    &self.mapping,
+                    &op.id,
+                    &source,
+                    self.settings.limits.nested_objects_limit,
+                )?;
                 doc.add_u64(self.mapping.version_field, op.version);
                 doc.add_u64(self.mapping.seq_no_field, op.seq_no);
                 if let (Some(field), Some(value)) = (self.mapping.routing_field, &op.routing) {
@@ -201,9 +227,26 @@ impl IndexHandle {
         self.refresh_locked(&mut st)
     }
 
+    /// A refresh asked for through the API or a write's `?refresh` (ES's external refresh).
     pub fn refresh(&self) -> Result<()> {
+        let started = Instant::now();
         let mut st = lock(&self.state);
-        self.refresh_locked(&mut st)
+        self.refresh_locked(&mut st)?;
+        drop(st);
+        let took = started.elapsed();
+        self.counters.refresh.add(1, took);
+        self.counters.external_refresh.add(1, took);
+        Ok(())
+    }
+
+    /// The refresher's periodic refresh (`refresh_interval`): counted in `refresh.total` only.
+    pub fn scheduled_refresh(&self) -> Result<()> {
+        let started = Instant::now();
+        let mut st = lock(&self.state);
+        self.refresh_locked(&mut st)?;
+        drop(st);
+        self.counters.refresh.add(1, started.elapsed());
+        Ok(())
     }
 
     fn refresh_locked(&self, st: &mut WriterState) -> Result<()> {
@@ -238,6 +281,7 @@ impl IndexHandle {
     /// waits for it (ES's default `wait_for_completion=true`). Merging to one segment satisfies any
     /// `max_num_segments >= 1`; old segment files are collected so the store size reflects the merge.
     pub fn force_merge(&self) -> Result<()> {
+        let _merging = self.counters.merge_current.enter();
         let mut st = lock(&self.state);
         self.refresh_locked(&mut st)?;
         // The merge policy may be merging some of these segments in the background: then our
@@ -249,8 +293,12 @@ impl IndexHandle {
             if segments.len() <= 1 {
                 break;
             }
+            let started = Instant::now();
             match st.writer_mut().merge(&segments).wait() {
-                Ok(_) => break,
+                Ok(merged) => {
+                    self.record_merge(merged.as_ref(), started.elapsed());
+                    break;
+                }
                 Err(e) if Instant::now() >= deadline => return Err(e.into()),
                 Err(_) => std::thread::sleep(Duration::from_millis(50)),
             }
@@ -306,8 +354,10 @@ impl IndexHandle {
             settings: self.settings.clone(),
             mappings_json,
             reader,
+            closed: self.closed,
             dir: self.dir.clone(),
             state: self.state.clone(),
+            counters: self.counters.clone(),
         })
     }
 
@@ -328,16 +378,22 @@ impl IndexHandle {
             settings,
             mappings_json: self.mappings_json.clone(),
             reader: self.reader.clone(),
+            closed: self.closed,
             dir: self.dir.clone(),
             state: self.state.clone(),
+            counters: self.counters.clone(),
         })
     }
 
     /// `_flush`: commits pending writes and empties the translog without making them visible
     /// (ES's flush is durability, not a refresh): the next refresh reloads the reader.
     pub fn flush(&self) -> Result<()> {
+        let started = Instant::now();
         let mut st = lock(&self.state);
-        Self::commit_unpublished(&mut st)
+        Self::commit_unpublished(&mut st)?;
+        drop(st);
+        self.counters.flush.add(1, started.elapsed());
+        Ok(())
     }
 
     /// Commits pending writes and empties the translog, leaving what searches see as it is.
@@ -399,7 +455,8 @@ impl IndexHandle {
 
     /// Commits pending writes so a clean shutdown leaves an empty translog.
     pub fn close(&self) -> Result<()> {
-        self.refresh()
+        let mut st = lock(&self.state);
+        self.refresh_locked(&mut st)
     }
 }
 
@@ -413,6 +470,9 @@ const FORCE_MERGE_RETRY_FOR: Duration = Duration::from_secs(120);
 fn open_tantivy(dir: &Path) -> Result<(Index, IndexWriter, IndexReader)> {
     let index = Index::open_in_dir(dir.join(TANTIVY_DIR))?;
     index.tokenizers().register(ES_STANDARD_TOKENIZER, crate::analysis::es_standard_analyzer());
+    // Every built-in analyzer a field may name, for its postings and for its fielddata column.
+    crate::analyzers::register_all(index.tokenizers());
+    crate::analyzers::register_all(index.fast_field_tokenizer());
     let writer: IndexWriter = index.writer(WRITER_MEMORY_BUDGET)?;
     let reader: IndexReader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
     Ok((index, writer, reader))

@@ -13,8 +13,12 @@ use crate::date::DateFormat;
 use crate::error::{EngineError, Result};
 use crate::store::dynamic::{DynamicRules, KnownPaths};
 
+pub(crate) mod params;
 pub(crate) mod properties;
+#[cfg(test)]
+mod types_tests;
 
+pub use params::{FieldParams, IndexOptions};
 use properties::mapper_err;
 pub(crate) use properties::{parse_properties, Parsed};
 
@@ -35,6 +39,16 @@ pub enum FieldType {
     /// An IP address (`ip/`): stored as a fixed-width key in a keyword-like field.
     Ip,
     GeoPoint,
+    /// A float rounded to IEEE half precision (`half_float`), kept in the double column.
+    HalfFloat,
+    /// A double rounded to a multiple of 1/`scaling_factor` (`scaled_float`), in the double column.
+    ScaledFloat,
+    /// Base64 bytes (`binary`): not searchable; presence in `_field_names`, a bytes column
+    /// only with `doc_values: true`.
+    Binary,
+    /// An interval of numbers, dates or addresses (`integer_range` ... `ip_range`,
+    /// `range_field/`): a bytes column of encoded inclusive ends.
+    Range(crate::range_field::RangeKind),
 }
 
 impl FieldType {
@@ -52,7 +66,10 @@ impl FieldType {
             "boolean" => FieldType::Boolean,
             "ip" => FieldType::Ip,
             "geo_point" => FieldType::GeoPoint,
-            _ => return None,
+            "half_float" => FieldType::HalfFloat,
+            "scaled_float" => FieldType::ScaledFloat,
+            "binary" => FieldType::Binary,
+            other => FieldType::Range(crate::range_field::RangeKind::parse(other)?),
         })
     }
 
@@ -70,6 +87,10 @@ impl FieldType {
             FieldType::Boolean => "boolean",
             FieldType::Ip => "ip",
             FieldType::GeoPoint => "geo_point",
+            FieldType::HalfFloat => "half_float",
+            FieldType::ScaledFloat => "scaled_float",
+            FieldType::Binary => "binary",
+            FieldType::Range(kind) => kind.type_name(),
         }
     }
 
@@ -78,8 +99,14 @@ impl FieldType {
         matches!(self, FieldType::Long | FieldType::Integer | FieldType::Short | FieldType::Byte | FieldType::Date)
     }
 
+    /// f64-backed columns: double, float, half_float and scaled_float.
     pub fn is_f64(self) -> bool {
-        matches!(self, FieldType::Double | FieldType::Float)
+        matches!(self, FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat)
+    }
+
+    /// Types whose presence is recorded in `_field_names` (no column or postings say it).
+    pub fn presence_in_field_names(self) -> bool {
+        matches!(self, FieldType::Text | FieldType::Binary)
     }
 }
 
@@ -100,6 +127,8 @@ pub struct FieldMapping {
     pub similarity: Option<String>,
     /// An ip field's `ignore_malformed` and `null_value` (`ip/params.rs`).
     pub ip: crate::ip::IpParams,
+    /// Analysis, fielddata, `ignore_malformed`, `null_value`, ... (`mapping/params.rs`).
+    pub params: FieldParams,
 }
 
 /// One `nested` object path, e.g. `comments` or `comments.replies`.
@@ -155,6 +184,9 @@ pub struct Mapping {
     /// `knn_vector` and `dense_vector` fields by ES name; they live outside `fields` because no term, range or
     /// aggregation applies to them.
     pub vectors: BTreeMap<String, crate::knn::VectorField>,
+    /// `completion` fields by ES name (`suggest/completion_field.rs`): their inputs are terms
+    /// of a field of their own, read only by the completion suggester.
+    pub completions: BTreeMap<String, crate::suggest::completion_field::CompletionField>,
     /// Present only when the mapping has `nested` objects (other schemas stay as they were).
     pub nested: Option<NestedFields>,
     /// How fields the mapping lacks are mapped when a document brings them (`store/dynamic.rs`).
@@ -167,6 +199,14 @@ pub struct Mapping {
     pub routing_field: Option<Field>,
     /// `_routing.required` of the mapping: every write and read must name a routing value.
     pub routing_required: bool,
+    /// Field aliases: name -> the field it stands for (`get` resolves them).
+    pub aliases: BTreeMap<String, String>,
+    /// Whether a field names an analyzer other than `standard` (`LowerContext::analyze` looks
+    /// it up only then).
+    pub custom_analyzers: bool,
+    /// ES's `_ignored`: the fields whose malformed values a document's indexing skipped
+    /// (`ignore_malformed`), indexed and stored. `None` for an index from before it existed.
+    pub ignored_field: Option<Field>,
 }
 
 pub const ID_FIELD: &str = "_id";
@@ -175,18 +215,26 @@ pub const VERSION_FIELD: &str = "_version";
 pub const SEQ_NO_FIELD: &str = "_seq_no";
 pub const FIELD_NAMES_FIELD: &str = "_field_names";
 pub const ROUTING_FIELD: &str = "_routing";
+pub const IGNORED_FIELD: &str = "_ignored";
 pub const NESTED_PATH_FIELD: &str = "_nested_path";
 pub const NESTED_ROOT_FIELD: &str = "_nested_root";
 
 impl Mapping {
     /// Parses `mappings` (the object holding `properties`) and builds the schema.
     pub fn from_mappings_json(mappings: &Value) -> Result<Mapping> {
-        Self::from_stored_mappings(mappings, true)
+        Self::from_stored_schema(mappings, MetaFields { routing: true, ignored: true })
     }
 
     /// As `from_mappings_json`, for an index on disk: `routing_field` says whether its schema
-    /// was built with the `_routing` field (indexes created before it existed were not).
+    /// was built with the `_routing` field (indexes created before it existed were not, nor
+    /// with `_ignored`, which came after it).
+    #[cfg(test)]
     pub(crate) fn from_stored_mappings(mappings: &Value, routing_field: bool) -> Result<Mapping> {
+        Self::from_stored_schema(mappings, MetaFields { routing: routing_field, ignored: routing_field })
+    }
+
+    /// As `from_mappings_json`, for an index on disk whose schema has the metadata fields `meta`.
+    pub(crate) fn from_stored_schema(mappings: &Value, meta: MetaFields) -> Result<Mapping> {
         let mut parsed = Parsed::default();
         let mut routing_required = false;
         let mut rules = DynamicRules::default();
@@ -216,16 +264,30 @@ impl Mapping {
         }
         let vectors = crate::knn::parse_vector_specs(mappings)?;
         rules.objects = std::mem::take(&mut parsed.object_dynamic);
-        Ok(Mapping { routing_required, ..Self::build(parsed, vectors, rules, routing_field) })
+        let mapping = Mapping { routing_required, ..Self::build(parsed, vectors, rules, meta) };
+        mapping.check_aliases()?;
+        Ok(mapping)
+    }
+
+    /// Every alias must name a concrete field (not an object, not another alias), as ES checks.
+    pub(crate) fn check_aliases(&self) -> Result<()> {
+        for (name, path) in &self.aliases {
+            if !self.fields.contains_key(path) {
+                return Err(mapper_err(&format!(
+                    "Failed to parse mapping: Invalid [path] value [{path}] for field alias [{name}]: an alias must refer to an existing field in the mappings."
+                )));
+            }
+        }
+        Ok(())
     }
 
     fn build(
         parsed: Parsed,
         vector_specs: Vec<crate::knn::VectorSpec>,
         dynamic: DynamicRules,
-        routing_field: bool,
+        meta: MetaFields,
     ) -> Mapping {
-        let Parsed { specs, nested: nested_paths, .. } = parsed;
+        let Parsed { specs, nested: nested_paths, completions, aliases, .. } = parsed;
         let mut builder = SchemaBuilder::new();
         let id_field = builder.add_text_field(ID_FIELD, exact_text() | STORED | FAST);
         let source_field = builder.add_bytes_field(SOURCE_FIELD, STORED);
@@ -235,10 +297,12 @@ impl Mapping {
         let mut fields = BTreeMap::new();
         for (ordinal, spec) in specs.into_iter().enumerate() {
             // Tantivy names are positional so dots in ES names never meet tantivy's JSON paths.
-            let field = add_tantivy_field(&mut builder, &format!("f{ordinal}"), spec.field_type);
+            let field = add_tantivy_field(&mut builder, &format!("f{ordinal}"), spec.field_type, &spec.params);
             fields.insert(spec.name.clone(), spec.into_field(field));
         }
         let vectors = crate::knn::add_vector_fields(&mut builder, vector_specs);
+        // After the vectors, so a mapping without completion fields keeps every field number.
+        let completions = crate::suggest::completion_field::add_fields(&mut builder, completions);
         // Added last, so the field numbers of every other field are those of a mapping without them.
         let nested = (!nested_paths.is_empty()).then(|| NestedFields {
             paths: nested_paths,
@@ -246,10 +310,16 @@ impl Mapping {
             root_field: builder.add_text_field(NESTED_ROOT_FIELD, exact_text()),
         });
         // Last of all at creation, so an index from before it keeps every other field's number.
-        let routing_field = routing_field.then(|| builder.add_text_field(ROUTING_FIELD, exact_text() | STORED));
-        let known = known_paths(&fields, &vectors, nested.as_ref());
+        let routing_field = meta.routing.then(|| builder.add_text_field(ROUTING_FIELD, exact_text() | STORED));
+        // After `_routing`, for the same reason.
+        let ignored_field = meta.ignored.then(|| builder.add_text_field(IGNORED_FIELD, exact_text() | STORED | FAST));
+        let known = known_paths(&fields, &vectors, nested.as_ref(), &completions, &aliases);
         Mapping {
+            completions,
+            aliases,
+            custom_analyzers: has_custom_analyzers(&fields),
             routing_field,
+            ignored_field,
             routing_required: false,
             nested,
             dynamic,
@@ -265,8 +335,13 @@ impl Mapping {
         }
     }
 
+    /// A field by name, or the field an alias of that name stands for.
     pub fn get(&self, name: &str) -> Option<&FieldMapping> {
-        self.fields.get(name)
+        match self.fields.get(name) {
+            Some(fm) => Some(fm),
+            None if !self.aliases.is_empty() => self.aliases.get(name).and_then(|path| self.fields.get(path)),
+            None => None,
+        }
     }
 
     /// Whether `path` is an object holding mapped fields (what a `nested` request names
@@ -275,6 +350,19 @@ impl Mapping {
         let prefix = format!("{path}.");
         self.fields.keys().any(|f| f.starts_with(&prefix))
     }
+}
+
+/// Whether any field analyzes queries with an analyzer other than the standard one.
+pub(crate) fn has_custom_analyzers(fields: &BTreeMap<String, FieldMapping>) -> bool {
+    fields.values().any(|fm| fm.params.query_analyzer().is_some_and(|a| a != "standard" && a != "default"))
+}
+
+/// The metadata fields an index's schema holds beyond those every index has: each was added
+/// after indices had been written without it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MetaFields {
+    pub(crate) routing: bool,
+    pub(crate) ignored: bool,
 }
 
 /// `_routing` of a mapping: `{"required": true|false}`; whether routing is required.
@@ -300,21 +388,47 @@ pub(crate) fn known_paths(
     fields: &BTreeMap<String, FieldMapping>,
     vectors: &BTreeMap<String, crate::knn::VectorField>,
     nested: Option<&NestedFields>,
+    completions: &BTreeMap<String, crate::suggest::completion_field::CompletionField>,
+    aliases: &BTreeMap<String, String>,
 ) -> KnownPaths {
     let nested_paths = nested.into_iter().flat_map(|n| n.paths.iter().map(|p| p.path.as_str()));
-    KnownPaths::new(fields.keys().map(String::as_str).chain(vectors.keys().map(String::as_str)).chain(nested_paths))
+    KnownPaths::new(
+        fields
+            .keys()
+            .map(String::as_str)
+            .chain(vectors.keys().map(String::as_str))
+            .chain(nested_paths)
+            .chain(completions.keys().map(String::as_str))
+            .chain(aliases.keys().map(String::as_str)),
+    )
 }
 
 /// The tantivy field an ES field type is stored in.
-pub(crate) fn add_tantivy_field(builder: &mut SchemaBuilder, tantivy_name: &str, field_type: FieldType) -> Field {
+pub(crate) fn add_tantivy_field(
+    builder: &mut SchemaBuilder,
+    tantivy_name: &str,
+    field_type: FieldType,
+    params: &FieldParams,
+) -> Field {
     let numeric = NumericOptions::default().set_indexed().set_fast();
     match field_type {
         FieldType::Keyword => builder.add_text_field(tantivy_name, exact_text() | FAST),
         FieldType::Text => {
-            let indexing = TextFieldIndexing::default()
-                .set_tokenizer(ES_STANDARD_TOKENIZER)
-                .set_index_option(IndexRecordOption::WithFreqsAndPositions);
-            builder.add_text_field(tantivy_name, TextOptions::default().set_indexing_options(indexing))
+            let tokenizer = params
+                .analyzer
+                .as_deref()
+                .map_or_else(|| ES_STANDARD_TOKENIZER.to_string(), crate::analyzers::tokenizer_name);
+            let record = match params.index_options {
+                IndexOptions::Docs => IndexRecordOption::Basic,
+                IndexOptions::Freqs => IndexRecordOption::WithFreqs,
+                IndexOptions::Positions | IndexOptions::Offsets => IndexRecordOption::WithFreqsAndPositions,
+            };
+            let indexing = TextFieldIndexing::default().set_tokenizer(&tokenizer).set_index_option(record);
+            let options = TextOptions::default().set_indexing_options(indexing);
+            // Fielddata: the analyzed terms as a multi-valued string column, which sorts and
+            // aggregations read as they read a keyword's.
+            let options = if params.fielddata { options.set_fast(&tokenizer) } else { options };
+            builder.add_text_field(tantivy_name, options)
         }
         FieldType::Long | FieldType::Integer | FieldType::Short | FieldType::Byte => {
             builder.add_i64_field(tantivy_name, numeric)
@@ -326,9 +440,14 @@ pub(crate) fn add_tantivy_field(builder: &mut SchemaBuilder, tantivy_name: &str,
         FieldType::Date => builder.add_i64_field(tantivy_name, NumericOptions::default().set_fast()),
         // Column-only too: an exact double is a one-point range over the column, which
         // scores like ES's point query (a constant), and the index cost 4 MiB per 1M docs.
-        FieldType::Double | FieldType::Float => {
+        FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat => {
             builder.add_f64_field(tantivy_name, NumericOptions::default().set_fast())
         }
+        // Never searched: a column only when `doc_values` asks for one (`docvalue_fields`).
+        FieldType::Binary if params.doc_values => builder.add_bytes_field(tantivy_name, FAST),
+        FieldType::Binary => builder.add_bytes_field(tantivy_name, tantivy::schema::BytesOptions::default()),
+        // Scanned by `range_field::query`: no inverted index holds an interval.
+        FieldType::Range(_) => builder.add_bytes_field(tantivy_name, FAST),
         FieldType::Boolean => builder.add_bool_field(tantivy_name, numeric),
         // Keys in byte order (`ip/key.rs`): the term dictionary and string column do the rest.
         FieldType::Ip => builder.add_text_field(tantivy_name, exact_text() | FAST),

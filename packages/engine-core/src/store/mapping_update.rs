@@ -48,6 +48,14 @@ impl Mapping {
                 }
             }
         }
+        // A completion field's tantivy field is made with the schema; one the mapping already
+        // has may be repeated, a new one is refused.
+        if let Some(new) = parsed.completions.iter().find(|c| !self.completions.contains_key(&c.name)) {
+            return Err(illegal(format!(
+                "[completion] field [{}] can only be mapped when the index is created",
+                new.name
+            )));
+        }
         if !parsed.nested.is_empty() {
             return Err(illegal("[nested] objects can only be mapped when the index is created".into()));
         }
@@ -68,6 +76,16 @@ impl Mapping {
                         spec.field_type.name()
                     )));
                 }
+                if let Some((param, from, to)) = existing.params.conflict(spec.params()) {
+                    return Err(illegal(format!(
+                        "Mapper for [{}] conflicts with existing mapper:\n\tCannot update parameter [{param}] from [{from}] to [{to}]",
+                        spec.name
+                    )));
+                }
+                let params = spec.params().clone();
+                if let Some(existing) = fields.get_mut(&spec.name) {
+                    existing.params = params;
+                }
                 continue;
             }
             // Positional names, as at creation; skip any name a field already has.
@@ -77,11 +95,24 @@ impl Mapping {
                 name = format!("f{next}");
             }
             next += 1;
-            let field = add_tantivy_field(&mut builder, &name, spec.field_type);
+            let field = add_tantivy_field(&mut builder, &name, spec.field_type, &spec.params);
             fields.insert(spec.name.clone(), spec.into_field(field));
         }
-        let known = known_paths(&fields, &self.vectors, self.nested.as_ref());
-        Ok(Mapping { fields, known, schema: builder.build(), dynamic: rules, ..self.clone() })
+        let mut aliases = self.aliases.clone();
+        aliases.extend(std::mem::take(&mut parsed.aliases));
+        let known = known_paths(&fields, &self.vectors, self.nested.as_ref(), &self.completions, &aliases);
+        let custom_analyzers = crate::store::mapping::has_custom_analyzers(&fields);
+        let next = Mapping {
+            fields,
+            known,
+            aliases,
+            custom_analyzers,
+            schema: builder.build(),
+            dynamic: rules,
+            ..self.clone()
+        };
+        next.check_aliases()?;
+        Ok(next)
     }
 
     /// Fields as ES counts them for `index.mapping.total_fields.limit`: every field and
@@ -95,12 +126,15 @@ impl Mapping {
                 path = parent;
             }
         }
-        self.fields.len() + self.vectors.len() + objects.len()
+        self.fields.len() + self.vectors.len() + self.completions.len() + objects.len() + self.aliases.len()
     }
 
     /// Whether `other` (an extension of this mapping) adds fields or changes dynamic options.
     pub fn differs_from(&self, other: &Mapping) -> bool {
-        self.fields.len() != other.fields.len() || format!("{:?}", self.dynamic) != format!("{:?}", other.dynamic)
+        self.fields.len() != other.fields.len()
+            || format!("{:?}", self.dynamic) != format!("{:?}", other.dynamic)
+            || self.aliases != other.aliases
+            || self.fields.iter().zip(&other.fields).any(|((_, a), (_, b))| a.params != b.params)
     }
 }
 
@@ -110,7 +144,10 @@ pub fn merge_json(base: &mut Value, update: &Value) {
         (Value::Object(b), Value::Object(u)) => {
             for (key, value) in u {
                 match b.get_mut(key) {
-                    Some(existing) if existing.is_object() && value.is_object() => merge_json(existing, value),
+                    // A field's `meta` is replaced whole, as ES replaces it.
+                    Some(existing) if existing.is_object() && value.is_object() && key != "meta" => {
+                        merge_json(existing, value)
+                    }
                     _ => {
                         b.insert(key.clone(), value.clone());
                     }

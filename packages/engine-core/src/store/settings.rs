@@ -20,6 +20,15 @@ pub struct IndexSettings {
     pub given: Map<String, Value>,
     /// `index.similarity.*` (`query/similarity.rs`).
     pub similarity: crate::query::similarity::Similarities,
+    /// `index.analysis.*`: the analyzers, tokenizers, filters and normalizers the index defines
+    /// (`analysis/registry.rs`).
+    pub analysis: crate::analysis::registry::IndexAnalysisSettings,
+    /// Request and document limits, and settings accepted without effect (`settings_limits.rs`).
+    pub limits: crate::store::settings_limits::IndexLimits,
+    /// `index.hidden`: wildcards skip the index unless they expand to hidden ones.
+    pub hidden: bool,
+    /// `index.blocks.*` (`store/blocks.rs`).
+    pub blocks: crate::store::blocks::Blocks,
 }
 
 /// Settings an open index may change (`PUT /{index}/_settings`).
@@ -44,8 +53,17 @@ impl Default for IndexSettings {
             total_fields_limit: 1000,
             given: Map::new(),
             similarity: Default::default(),
+            analysis: Default::default(),
+            limits: Default::default(),
+            hidden: false,
+            blocks: Default::default(),
         }
     }
+}
+
+/// Flattens settings as `flatten` does (`index.` prefixes dropped), for callers outside.
+pub fn flatten_into(value: &Value, out: &mut Map<String, Value>) {
+    flatten(value, "", out)
 }
 
 /// Flattens `{"index": {"a": 1}}` and `{"index.a": 1}` into `a -> 1`.
@@ -106,8 +124,12 @@ impl IndexSettings {
             flatten(settings, "", &mut flat);
         }
         let mut out = IndexSettings::default();
+        let mut analysis = Map::new();
         for (key, value) in &flat {
             match key.as_str() {
+                analysis_key if analysis_key.starts_with("analysis.") => {
+                    insert_dotted(&mut analysis, &analysis_key["analysis.".len()..], value.clone())
+                }
                 "refresh_interval" => out.refresh_interval_ms = parse_time_value_ms(key, value)?,
                 "max_result_window" => out.max_result_window = at_least(key, value, 1, u64::MAX)? as usize,
                 "number_of_shards" => out.number_of_shards = at_least(key, value, 1, 1024)?,
@@ -124,9 +146,16 @@ impl IndexSettings {
                 // The shard request cache: this engine has none. It only ever changes how fast a
                 // repeated size-0 search answers, never what, so either value holds here.
                 "requests.cache.enable" if matches!(value, Value::Bool(_)) || value == "false" || value == "true" => {}
+                "hidden" => out.hidden = crate::store::blocks::parse_bool(value)?,
+                // The order indices recover in after a restart: one node, nothing to order.
+                "priority" => {
+                    as_u64(key, value)?;
+                }
+                block if crate::store::blocks::Blocks::is_block_setting(block) => out.blocks.set(block, value)?,
                 similarity if similarity.starts_with("similarity.") => {
                     out.similarity.set(&similarity["similarity.".len()..], value)?
                 }
+                other if out.limits.apply(other, value)? => {}
                 other => {
                     return Err(EngineError::IllegalArgument(format!(
                         "unknown setting [index.{other}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings"
@@ -136,27 +165,57 @@ impl IndexSettings {
         }
         out.given = flat;
         out.similarity.validate()?;
+        if !analysis.is_empty() {
+            out.analysis = crate::analysis::registry::IndexAnalysisSettings::parse(Value::Object(analysis))?;
+        }
         Ok(out)
     }
 
     /// These settings with `changes` applied (`PUT /{index}/_settings`): only dynamic settings
     /// change, and `null` puts one back to its default.
     pub fn update(&self, changes: &Value, index: &str, uuid: &str) -> Result<(IndexSettings, Value)> {
+        self.update_with(changes, index, uuid, false, false)
+    }
+
+    /// `update` on an index that may be closed (its static settings may change then, as in
+    /// ES), and with `preserve_existing` (settings already set keep their values).
+    pub fn update_with(
+        &self,
+        changes: &Value,
+        index: &str,
+        uuid: &str,
+        closed: bool,
+        preserve_existing: bool,
+    ) -> Result<(IndexSettings, Value)> {
         let mut flat = Map::new();
         if !changes.is_object() {
             return Err(EngineError::IllegalArgument("settings must be an object".into()));
         }
         flatten(changes, "", &mut flat);
-        let frozen: Vec<String> = flat.keys().filter(|k| !DYNAMIC.contains(&k.as_str())).cloned().collect();
+        let dynamic = |k: &str| {
+            DYNAMIC.contains(&k)
+                || crate::store::settings_limits::DYNAMIC_LIMITS.contains(&k)
+                || matches!(k, "hidden" | "priority")
+                || crate::store::blocks::Blocks::is_block_setting(k)
+        };
+        let frozen: Vec<String> = flat.keys().filter(|k| !dynamic(k)).cloned().collect();
         let known = |k: &str| {
-            IndexSettings::parse(&json!({ k: Value::Null })).is_ok() || k == "number_of_shards" || k == "codec"
+            IndexSettings::parse(&json!({ k: Value::Null })).is_ok()
+                || k == "number_of_shards"
+                || k == "codec"
+                || crate::store::settings_limits::is_setting(k)
         };
         if let Some(unknown) = frozen.iter().find(|k| !known(k)) {
             return Err(EngineError::IllegalArgument(format!(
                 "unknown setting [index.{unknown}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings"
             )));
         }
-        if !frozen.is_empty() {
+        if closed && frozen.iter().any(|k| k == "number_of_shards") {
+            return Err(EngineError::IllegalArgument(
+                "final index setting [index.number_of_shards], not updateable".into(),
+            ));
+        }
+        if !frozen.is_empty() && !closed {
             let names: Vec<String> = frozen.iter().map(|k| format!("index.{k}")).collect();
             return Err(EngineError::IllegalArgument(format!(
                 "Can't update non dynamic settings [[{}]] for open indices [[{index}/{uuid}]]",
@@ -165,6 +224,11 @@ impl IndexSettings {
         }
         let mut given = self.given.clone();
         for (key, value) in flat {
+            // Every index has its shard and replica counts, given or not.
+            let existing = given.contains_key(&key) || key == "number_of_replicas" || key == "number_of_shards";
+            if preserve_existing && existing {
+                continue;
+            }
             if value.is_null() {
                 given.remove(&key);
             } else {
@@ -188,12 +252,17 @@ impl IndexSettings {
     /// metadata included.
     pub fn flat(&self, uuid: &str, name: &str, creation_date: i64) -> Map<String, Value> {
         let mut out = Map::new();
+        let as_text = |value: &Value| match value {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
         for (key, value) in &self.given {
-            let text = match value {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
+            // ES shows a list setting (stop words, filter names) as a list of strings.
+            let shown = match value {
+                Value::Array(items) => Value::Array(items.iter().map(|v| json!(as_text(v))).collect()),
+                other => json!(as_text(other)),
             };
-            out.insert(format!("index.{key}"), json!(text));
+            out.insert(format!("index.{key}"), shown);
         }
         out.insert("index.number_of_shards".into(), json!(self.number_of_shards.to_string()));
         out.insert("index.number_of_replicas".into(), json!(self.number_of_replicas.to_string()));

@@ -20,6 +20,7 @@ use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use crate::error::Result;
 
@@ -49,6 +50,10 @@ pub struct Translog {
     /// Bytes ever written to this log (never reset by truncate): the positions tickets wait for.
     written: u64,
     syncer: Arc<Syncer>,
+    /// Operations the log holds now (`_stats` `translog.operations`).
+    ops: u64,
+    /// When the log last changed (`translog.earliest_last_modified_age`).
+    modified: Instant,
 }
 
 /// Shared by the writers waiting for durability: a second handle on the log file, and how far
@@ -104,7 +109,8 @@ impl Translog {
         }
         file.seek(SeekFrom::Start(good_len))?;
         let syncer = Arc::new(Syncer { file: file.try_clone()?, written: AtomicU64::new(0), synced: Mutex::new(0) });
-        Ok((Translog { file, len: good_len, written: 0, syncer }, ops))
+        let held = ops.len() as u64;
+        Ok((Translog { file, len: good_len, written: 0, syncer, ops: held, modified: Instant::now() }, ops))
     }
 
     /// Appends the operations and fsyncs; returns only once they are durable.
@@ -127,6 +133,8 @@ impl Translog {
             drop(out);
             self.len += written;
             self.written += written;
+            self.ops += ops.len() as u64;
+            self.modified = Instant::now();
             self.syncer.written.store(self.written, Ordering::Release);
         }
         Ok(SyncTicket { syncer: self.syncer.clone(), upto: self.written })
@@ -138,6 +146,8 @@ impl Translog {
         self.file.seek(SeekFrom::Start(0))?;
         self.file.sync_all()?;
         self.len = 0;
+        self.ops = 0;
+        self.modified = Instant::now();
         // What the log held is committed in tantivy now: no ticket needs an fsync for it.
         self.syncer.mark_synced(self.written);
         Ok(())
@@ -145,6 +155,14 @@ impl Translog {
 
     pub fn size_in_bytes(&self) -> u64 {
         self.len
+    }
+
+    pub fn operations(&self) -> u64 {
+        self.ops
+    }
+
+    pub fn last_modified(&self) -> Instant {
+        self.modified
     }
 }
 

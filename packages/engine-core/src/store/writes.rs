@@ -117,7 +117,13 @@ fn parse_update(body: &[u8]) -> Result<UpdateRequest> {
             "_source" => req.source = Some(v.clone()),
             "script" => script = Some(v),
             "scripted_upsert" => req.scripted_upsert = boolean(key, v)?,
-            other => return Err(EngineError::XContentParse(format!("[UpdateRequest] unknown field [{other}]"))),
+            other => {
+                let known = ["script", "scripted_upsert", "upsert", "doc", "doc_as_upsert", "detect_noop", "_source"];
+                return Err(EngineError::XContentParse(format!(
+                    "[UpdateRequest] unknown field [{other}]{}",
+                    did_you_mean(other, &known)
+                )));
+            }
         }
     }
     if script.is_some() && req.doc.is_some() {
@@ -256,6 +262,7 @@ pub fn update(
             cond.expect_version = None;
             let state = DocState { version: o.version, seq_no: o.seq_no, deleted: false };
             cond.resolve(id, Some(state))?;
+            handle.counters.noop_update.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let get = render_get(&o, &Value::Object(source), filter.as_ref());
             return Ok((o, get));
         }
@@ -267,7 +274,12 @@ pub fn update(
     };
     let raw = serde_json::to_vec(&source).map_err(|e| EngineError::Internal(e.to_string()))?;
     let built = build_document(&handle.mapping, id, &source, &raw)?;
-    let nested = crate::nested::documents::nested_documents(&handle.mapping, id, &source)?;
+    let nested = crate::nested::documents::nested_documents(
+        &handle.mapping,
+        id,
+        &source,
+        handle.settings.limits.nested_objects_limit,
+    )?;
     cond.create = create;
     let write = PreparedWrite::Index { id: id.to_string(), auto: false, cond, doc: built, nested, raw, routing };
     let o = write_one(handle, write, false)?;
@@ -341,5 +353,41 @@ mod tests {
         assert!(parse_update(br#"{"doc": {}, "bogus": 1}"#).is_err());
         assert!(matches!(parse_update(br#"{"upsert": {}}"#), Err(EngineError::ActionRequestValidation(_))));
         assert!(parse_update(br#"{"doc": {"a": 1}, "doc_as_upsert": true}"#).is_ok());
+    }
+}
+
+/// ES's suggestion for an unknown field: the known names whose Levenshtein similarity
+/// (1 - edits / longer length) is over 0.5, best first (` did you mean [doc]?`).
+pub(crate) fn did_you_mean(unknown: &str, known: &[&str]) -> String {
+    let distance = |a: &str, b: &str| {
+        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.iter().enumerate() {
+            let mut prev = row[0];
+            row[0] = i + 1;
+            for (j, cb) in b.iter().enumerate() {
+                let next = (prev + usize::from(ca != cb)).min(row[j] + 1).min(row[j + 1] + 1);
+                prev = row[j + 1];
+                row[j + 1] = next;
+            }
+        }
+        1.0 - row[b.len()] as f32 / a.len().max(b.len()).max(1) as f32
+    };
+    let mut scored: Vec<(f32, &str)> =
+        known.iter().map(|k| (distance(unknown, k), *k)).filter(|(d, _)| *d > 0.5).collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    match scored.as_slice() {
+        [] => String::new(),
+        [(_, one)] => format!(" did you mean [{one}]?"),
+        many => format!(" did you mean any of [{}]?", many.iter().map(|(_, k)| *k).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod suggestion_tests {
+    #[test]
+    fn suggests_close_field_names() {
+        assert_eq!(super::did_you_mean("dac", &["doc", "upsert"]), " did you mean [doc]?");
+        assert_eq!(super::did_you_mean("zzzzzz", &["doc"]), "");
     }
 }

@@ -245,6 +245,7 @@ mod tests {
             kind: AggKind::AutoDateHistogram(Box::new(spec.clone())),
             field: crate::aggs::request::AggField::named("t"),
             subs: vec![],
+            meta: None,
         };
         bucket_budget::reset();
         render(&req, spec, buckets)

@@ -12,14 +12,19 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
+use crate::aggs::bucket::date_histogram::parse_offset;
 use crate::aggs::bucket_budget;
 use crate::aggs::intermediate::AggFruit;
 use crate::aggs::intermediate::{BucketKey, FruitBucket};
-use crate::aggs::options::{CompositeSource, CompositeSpec, SourceKind};
+use crate::aggs::options::{CompositeSource, CompositeSpec, SourceFormat, SourceKind};
 use crate::aggs::render::single_bucket;
 use crate::aggs::request::AggKind;
 use crate::aggs::request::{AggRequest, Interval};
+use crate::date::bound::parse_date_bound_in_zone;
 use crate::date::math::CalendarUnit;
+use crate::date::parse_format_list;
+use crate::date::rounding::{KeyFormat, KeyStyle, Rounding};
+use crate::date::zone::DateZone;
 use crate::error::{EngineError, Result, ShardCause};
 use crate::store::mapping::{FieldType, Mapping};
 
@@ -33,6 +38,10 @@ fn parse_source(name: &str, kind: &str, body: &Map<String, Value>, mapping: &Map
     let mut missing_bucket = false;
     let mut interval = None;
     let mut date_interval = None;
+    let mut zone = DateZone::Utc;
+    let mut offset_ms = 0;
+    let mut format = None;
+    let mut precision = 7;
     for (key, value) in body {
         let failed = || bad(format!("failed to parse field [{key}] of source [{name}]"));
         match (kind, key.as_str()) {
@@ -64,7 +73,21 @@ fn parse_source(name: &str, kind: &str, body: &Map<String, Value>, mapping: &Map
                     .ok_or_else(failed)?;
                 date_interval = Some(Interval::FixedMs(ms as i64));
             }
-            ("date_histogram", "time_zone") if matches!(value.as_str(), Some("UTC" | "Z" | "+00:00" | "Etc/UTC")) => {}
+            ("date_histogram", "time_zone") => {
+                let text = value.as_str().ok_or_else(failed)?;
+                zone = DateZone::parse(text)
+                    .ok_or_else(|| EngineError::IllegalArgument(format!("Unknown time-zone ID: {text}")))?;
+            }
+            ("date_histogram", "offset") => offset_ms = parse_offset(value).ok_or_else(failed)?,
+            ("date_histogram", "format") => format = Some(value.as_str().ok_or_else(failed)?),
+            ("geotile_grid", "precision") => {
+                precision = value.as_u64().ok_or_else(failed)? as u32;
+                if precision > crate::geo::tile::MAX_PRECISION {
+                    return Err(EngineError::IllegalArgument(format!(
+                        "Invalid geotile_grid precision of {precision}. Must be between 0 and 29."
+                    )));
+                }
+            }
             _ => return Err(bad(format!("unknown field [{key}] in source [{name}] of type [{kind}]"))),
         }
     }
@@ -76,7 +99,16 @@ fn parse_source(name: &str, kind: &str, body: &Map<String, Value>, mapping: &Map
     })?;
     let resolved =
         mapping.get(&field_name).map(|fm| (mapping.schema.get_field_name(fm.field).to_string(), fm.field_type));
-    if let Some((_, FieldType::GeoPoint)) = resolved {
+    let tiles = kind == "geotile_grid";
+    if let (true, Some((_, ty))) = (tiles, &resolved) {
+        if *ty != FieldType::GeoPoint {
+            return Err(EngineError::shard(
+                ShardCause::IllegalArgument,
+                format!("Field [{field_name}] of type [{}] is not supported for aggregation [geotile_grid]", ty.name()),
+            ));
+        }
+    }
+    if let (false, Some((_, FieldType::GeoPoint))) = (tiles, &resolved) {
         return Err(EngineError::shard(
             ShardCause::IllegalArgument,
             format!("Field [{field_name}] of type [geo_point] is not supported for aggregation [composite]"),
@@ -85,27 +117,33 @@ fn parse_source(name: &str, kind: &str, body: &Map<String, Value>, mapping: &Map
     if let Some((_, FieldType::Text)) = resolved {
         return Err(EngineError::shard(ShardCause::IllegalArgument, format!("Fielddata is disabled on [{field_name}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead.")));
     }
-    // Its keys would need rendering (and `after` parsing) as addresses: not done yet.
-    if let Some((_, FieldType::Ip)) = resolved {
-        return Err(EngineError::shard(
-            ShardCause::IllegalArgument,
-            format!("composite sources on the ip field [{field_name}] are not supported"),
-        ));
-    }
     let kind = match kind {
         "terms" => SourceKind::Terms,
+        "geotile_grid" => SourceKind::GeoTile(precision),
         "histogram" => SourceKind::Histogram(interval.ok_or_else(|| {
             EngineError::shard(
                 ShardCause::IllegalArgument,
                 format!("[interval] must be >0 for histogram source [{name}]"),
             )
         })?),
-        _ => SourceKind::DateHistogram(date_interval.ok_or_else(|| {
-            EngineError::shard(
-                ShardCause::IllegalArgument,
-                "Invalid interval specified, must be non-null and non-empty",
-            )
-        })?),
+        _ => {
+            let interval = date_interval.ok_or_else(|| {
+                EngineError::shard(
+                    ShardCause::IllegalArgument,
+                    "Invalid interval specified, must be non-null and non-empty",
+                )
+            })?;
+            SourceKind::DateHistogram(Rounding { interval, zone, offset_ms })
+        }
+    };
+    let format = match format {
+        Some(text) => {
+            let invalid =
+                |e: String| EngineError::shard(ShardCause::IllegalArgument, format!("Invalid format: [{text}]: {e}"));
+            let style = KeyStyle::from_format(text).map_err(invalid)?;
+            Some(SourceFormat { key: KeyFormat { zone, style }, parse: parse_format_list(text).map_err(invalid)? })
+        }
+        None => None,
     };
     let numeric = |t: FieldType| t.is_i64() || t.is_f64() || t == FieldType::Date;
     if let (SourceKind::Histogram(_) | SourceKind::DateHistogram(_), Some((_, ty))) = (&kind, &resolved) {
@@ -116,7 +154,7 @@ fn parse_source(name: &str, kind: &str, body: &Map<String, Value>, mapping: &Map
             ));
         }
     }
-    Ok(CompositeSource { name: name.to_string(), kind, field: resolved, desc, missing_bucket })
+    Ok(CompositeSource { name: name.to_string(), kind, field: resolved, desc, missing_bucket, format })
 }
 
 pub struct Composite;
@@ -158,7 +196,7 @@ impl CompositeSpec {
                             .filter(|o| o.len() == 1)
                             .ok_or_else(|| bad(format!("source [{source_name}] must have one type")))?;
                         let (kind, body) = def.iter().next().expect("one entry");
-                        if !matches!(kind.as_str(), "terms" | "histogram" | "date_histogram") {
+                        if !matches!(kind.as_str(), "terms" | "histogram" | "date_histogram" | "geotile_grid") {
                             return Err(bad(format!("unsupported source type [{kind}]")));
                         }
                         let body =
@@ -174,6 +212,19 @@ impl CompositeSpec {
                 }
                 _ => return Err(bad(format!("unknown field [{key}]"))),
             }
+        }
+        let max = crate::aggs::bucket_budget::limit();
+        if spec.size as u64 > max {
+            return Err(EngineError::TooManyBuckets {
+                reason: format!(
+                    "Trying to create too many buckets. Must be less than or equal to: [{max}] but was [{}]. This limit can be set by changing the [search.max_buckets] cluster level setting.",
+                    spec.size
+                ),
+                max,
+            });
+        }
+        if !body.contains_key("sources") {
+            return Err(EngineError::XContentParse("Required [sources]".into()));
         }
         if spec.sources.is_empty() {
             return Err(EngineError::shard(
@@ -192,7 +243,7 @@ impl CompositeSpec {
                 .sources
                 .iter()
                 .map(|s| {
-                    after.get(&s.name).cloned().ok_or_else(|| {
+                    let value = after.get(&s.name).ok_or_else(|| {
                         EngineError::shard(
                             ShardCause::IllegalArgument,
                             format!(
@@ -200,12 +251,52 @@ impl CompositeSpec {
                                 s.name
                             ),
                         )
-                    })
+                    })?;
+                    after_value(s, value)
                 })
                 .collect::<Result<Vec<_>>>()?;
             spec.after = Some(values);
         }
         Ok(spec)
+    }
+}
+
+/// An `after` value as the source's keys are held: a formatted date read back (in the source's
+/// zone) to epoch millis.
+fn after_value(source: &CompositeSource, value: &Value) -> Result<Value> {
+    // An address, held as the byte-ordered key its column holds.
+    if let (Some((_, FieldType::Ip)), Value::String(text)) = (&source.field, value) {
+        let ip = crate::ip::parse_ip(text)
+            .ok_or_else(|| EngineError::IllegalArgument(format!("'{text}' is not an IP string literal.")))?;
+        return Ok(Value::String(crate::ip::to_key(ip)));
+    }
+    if let (SourceKind::GeoTile(_), Value::String(text)) = (&source.kind, value) {
+        let key = crate::geo::tile::parse_tile(text).ok_or_else(|| {
+            EngineError::IllegalArgument(format!(
+                "Invalid geotile_grid hash string of {text}. Must be three integers in a form \"zoom/x/y\"."
+            ))
+        })?;
+        return Ok(Value::from(key));
+    }
+    let (Some(format), SourceKind::DateHistogram(rounding), Value::String(_)) = (&source.format, &source.kind, value)
+    else {
+        return Ok(value.clone());
+    };
+    let ms = parse_date_bound_in_zone(value, &format.parse, 0, false, &rounding.zone)
+        .map_err(|e| EngineError::shard(ShardCause::Parse, format!("failed to parse date field [{value}]: [{e}]")))?;
+    Ok(Value::from(ms))
+}
+
+/// A key value as shown: a date source with a `format` prints its key with it, a tile as
+/// `z/x/y`, an address as ES prints it.
+fn shown(source: &CompositeSource, value: &Value) -> Value {
+    if let (Some((_, FieldType::Ip)), Value::String(key)) = (&source.field, value) {
+        return Value::String(crate::ip::display_key(key));
+    }
+    match (&source.format, &source.kind, value.as_u64()) {
+        (_, SourceKind::GeoTile(_), Some(key)) => Value::String(crate::geo::tile::tile_text(key)),
+        (Some(format), _, _) => value.as_i64().map_or_else(|| value.clone(), |ms| Value::String(format.key.format(ms))),
+        _ => value.clone(),
     }
 }
 
@@ -247,7 +338,7 @@ fn render_composite(req: &AggRequest, spec: &CompositeSpec, buckets: &HashMap<Bu
     keyed.sort_by(|a, b| cmp_keys(spec, &a.0, &b.0));
     keyed.truncate(spec.size);
     let key_object = |values: &[Value]| -> Value {
-        Value::Object(spec.sources.iter().zip(values).map(|(s, v)| (s.name.clone(), v.clone())).collect())
+        Value::Object(spec.sources.iter().zip(values).map(|(s, v)| (s.name.clone(), shown(s, v))).collect())
     };
     let mut out = Map::new();
     if let Some((last, _)) = keyed.last() {

@@ -10,8 +10,6 @@ use tantivy::{DocId, SegmentReader};
 
 use crate::aggs::intermediate::BucketKey;
 use crate::aggs::options::{CompositeSpec, SourceKind};
-use crate::aggs::request::Interval;
-use crate::date::math::round_down;
 use crate::store::mapping::FieldType;
 
 /// Most tuples a segment counts in a dense array (8 bytes each: 2 MiB).
@@ -22,6 +20,8 @@ enum SourceColumn {
     F64(Column<f64>),
     Bool(Column<bool>),
     Str(StrColumn),
+    /// Packed points (`geo/encoding.rs`), keyed by their tile.
+    Geo(Column<u64>),
     None,
 }
 
@@ -49,12 +49,17 @@ impl SegSources {
         for source in &spec.sources {
             columns.push(match &source.field {
                 None => SourceColumn::None,
-                Some((name, FieldType::Keyword)) => ff.str(name)?.map_or(SourceColumn::None, SourceColumn::Str),
-                Some((name, FieldType::Double | FieldType::Float)) => {
+                Some((name, FieldType::Keyword | FieldType::Ip)) => {
+                    ff.str(name)?.map_or(SourceColumn::None, SourceColumn::Str)
+                }
+                Some((name, FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat)) => {
                     ff.column_opt::<f64>(name)?.map_or(SourceColumn::None, SourceColumn::F64)
                 }
                 Some((name, FieldType::Boolean)) => {
                     ff.column_opt::<bool>(name)?.map_or(SourceColumn::None, SourceColumn::Bool)
+                }
+                Some((name, FieldType::GeoPoint)) => {
+                    ff.column_opt::<u64>(name)?.map_or(SourceColumn::None, SourceColumn::Geo)
                 }
                 Some((name, _)) => ff.column_opt::<i64>(name)?.map_or(SourceColumn::None, SourceColumn::I64),
             });
@@ -76,19 +81,26 @@ impl SegSources {
         let source = &self.spec.sources[i];
         let f64_key = |v: f64| match source.kind {
             SourceKind::Histogram(step) => ((v / step).floor() * step).to_bits(),
-            SourceKind::DateHistogram(interval) => date_key(v as i64, interval) as u64,
-            SourceKind::Terms => v.to_bits(),
+            SourceKind::DateHistogram(rounding) => rounding.round(v as i64) as u64,
+            SourceKind::Terms | SourceKind::GeoTile(_) => v.to_bits(),
         };
         let i64_key = |v: i64| match source.kind {
             SourceKind::Histogram(step) => ((v as f64 / step).floor() * step).to_bits(),
-            SourceKind::DateHistogram(interval) => date_key(v, interval) as u64,
-            SourceKind::Terms => v as u64,
+            SourceKind::DateHistogram(rounding) => rounding.round(v) as u64,
+            SourceKind::Terms | SourceKind::GeoTile(_) => v as u64,
         };
         match &self.columns[i] {
             SourceColumn::I64(c) => out.extend(c.values_for_doc(doc).map(|v| Some(i64_key(v)))),
             SourceColumn::F64(c) => out.extend(c.values_for_doc(doc).map(|v| Some(f64_key(v)))),
             SourceColumn::Bool(c) => out.extend(c.values_for_doc(doc).map(|v| Some(u64::from(v)))),
             SourceColumn::Str(c) => out.extend(c.term_ords(doc).map(Some)),
+            SourceColumn::Geo(c) => {
+                let SourceKind::GeoTile(precision) = source.kind else { return };
+                out.extend(c.values_for_doc(doc).map(|p| {
+                    let (lat, lon) = crate::geo::encoding::decode(p);
+                    Some(crate::geo::tile::tile_key(lat, lon, precision))
+                }))
+            }
             SourceColumn::None => {}
         }
         out.sort_unstable();
@@ -223,13 +235,6 @@ impl SegSources {
             })
             .collect();
         BucketKey::Str(Value::Array(values).to_string())
-    }
-}
-
-fn date_key(ms: i64, interval: Interval) -> i64 {
-    match interval {
-        Interval::FixedMs(step) => ms.div_euclid(step) * step,
-        Interval::Calendar(unit) => round_down(ms, unit),
     }
 }
 

@@ -175,7 +175,7 @@ fn parse(name: &str, body: &Map<String, Value>, mapping: &Mapping) -> Result<(Ag
 }
 
 /// `offset`: `"+6h"`, `"-30m"`, `"1d"` or a number of ms.
-fn parse_offset(value: &Value) -> Option<i64> {
+pub(crate) fn parse_offset(value: &Value) -> Option<i64> {
     if let Some(n) = value.as_i64() {
         return Some(n);
     }

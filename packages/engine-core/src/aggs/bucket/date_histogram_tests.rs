@@ -48,6 +48,7 @@ fn render_counts(kind: &AggKind, keys: &[(i64, u64)]) -> Value {
         kind: kind.clone(),
         field: crate::aggs::request::AggField::named("d"),
         subs: vec![],
+        meta: None,
     };
     let buckets =
         keys.iter().map(|(k, c)| (BucketKey::Num(*k as u64), FruitBucket { count: *c, subs: vec![] })).collect();

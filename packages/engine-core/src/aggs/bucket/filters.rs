@@ -81,6 +81,9 @@ fn parse_filters(kind_name: &str, body: &Map<String, Value>) -> Result<AggKind> 
             _ => return Err(EngineError::XContentParse(format!("[filters] unknown field [{key}]"))),
         }
     }
+    if buckets.is_empty() {
+        return Err(EngineError::IllegalArgument("[filters] cannot be empty.".into()));
+    }
     if keyed {
         // ES renders keyed filters sorted by name.
         buckets.sort_by(|a, b| a.0.cmp(&b.0));

@@ -17,6 +17,9 @@ pub struct Missing;
 struct Options {
     #[serde(rename = "field")]
     _field: Option<IgnoredAny>,
+    /// Read by `dispatch.rs`: with it every document has a value, so the bucket is empty.
+    #[serde(rename = "missing")]
+    _missing: Option<IgnoredAny>,
 }
 
 impl Aggregation for Missing {

@@ -31,6 +31,9 @@ struct RangeOptions {
     _ranges: Option<IgnoredAny>,
     #[serde(rename = "keyed")]
     _keyed: Option<IgnoredAny>,
+    /// Read by `dispatch.rs`: the value a document without one falls in the ranges as.
+    #[serde(rename = "missing")]
+    _missing: Option<IgnoredAny>,
 }
 
 #[derive(Deserialize)]
@@ -46,6 +49,9 @@ struct DateRangeOptions {
     _keyed: Option<IgnoredAny>,
     #[serde(rename = "time_zone")]
     _time_zone: Option<IgnoredAny>,
+    /// Read by `dispatch.rs`: the value a document without one falls in the ranges as.
+    #[serde(rename = "missing")]
+    _missing: Option<IgnoredAny>,
 }
 
 impl Aggregation for Range {
@@ -156,9 +162,11 @@ fn range_kind(
     let keys = if !is_date {
         RangeKeys::Numeric
     } else {
-        let style = match format {
-            Some(f) => KeyStyle::from_format(f).map_err(|e| bad(kind, e))?,
-            None => KeyStyle::Iso,
+        // Without a `format`, keys print as the field's own first format does.
+        let style = match (format, field) {
+            (Some(f), _) => KeyStyle::from_format(f).map_err(|e| bad(kind, e))?,
+            (None, Some(fm)) => KeyStyle::first_of(&fm.date_formats).map_err(|e| bad(kind, e))?,
+            (None, None) => KeyStyle::Iso,
         };
         RangeKeys::Date(KeyFormat { zone, style })
     };

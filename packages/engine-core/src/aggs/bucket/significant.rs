@@ -157,7 +157,29 @@ fn parse(name: &str, kind_name: &str, body: &Map<String, Value>, mapping: &Mappi
                 };
                 source_paths = Some(paths);
             }
-            _ => return Err(EngineError::XContentParse(format!("[{kind_name}] unknown field [{key}]"))),
+            _ => {
+                const KNOWN: [&str; 17] = [
+                    "field",
+                    "size",
+                    "shard_size",
+                    "min_doc_count",
+                    "shard_min_doc_count",
+                    "include",
+                    "exclude",
+                    "background_filter",
+                    "execution_hint",
+                    "filter_duplicate_text",
+                    "source_fields",
+                    "jlh",
+                    "mutual_information",
+                    "chi_square",
+                    "gnd",
+                    "percentage",
+                    "scripted_heuristic",
+                ];
+                let hint = crate::aggs::aggregation::did_you_mean(key, KNOWN.into_iter());
+                return Err(EngineError::XContentParse(format!("[{kind_name}] unknown field [{key}]{hint}")));
+            }
         }
     }
     let field = body.get("field").and_then(Value::as_str).unwrap_or_default().to_string();

@@ -42,6 +42,9 @@ struct Options {
     _missing: Option<IgnoredAny>,
     #[serde(rename = "format")]
     _format: Option<IgnoredAny>,
+    /// Read by `dispatch.rs`: the type of an unmapped field's `missing`.
+    #[serde(rename = "value_type")]
+    _value_type: Option<IgnoredAny>,
     /// One shard and exact counts: there is no shard-level minimum to apply.
     #[serde(rename = "shard_min_doc_count")]
     _shard_min_doc_count: Option<IgnoredAny>,
@@ -63,6 +66,10 @@ impl Aggregation for Terms {
         let mut filter = TermsFilter::default();
         let ty = def.field_name();
         let ty = def.mapping.get(&ty).map(|fm| fm.field_type);
+        let ty = match (ty, def.body.get("value_type")) {
+            (None, Some(v)) => Some(crate::aggs::value_format::parse_value_type(v)?),
+            (ty, _) => ty,
+        };
         for (key, value) in def.body {
             let bad = || def.bad_field(key);
             match key.as_str() {

@@ -45,6 +45,13 @@ pub(crate) fn parse_select(name: &str, key: &str, value: &Value, ty: Option<Fiel
                 "Aggregation [{name}] cannot support regular expression style include/exclude settings as they can only be applied to string fields. Use an array of values for include/exclude clauses"
             ),
         )),
+        // Dates as the field's default formats read them (text or epoch millis).
+        Value::Array(items) if ty == Some(FieldType::Date) => items
+            .iter()
+            .map(|v| crate::date::parse_date_value(v, &crate::date::DEFAULT_FORMATS).map(|ms| ms as f64))
+            .collect::<std::result::Result<Vec<_>, String>>()
+            .map(TermSelect::Numbers)
+            .map_err(|_| bad()),
         Value::Array(items) if numeric => items
             .iter()
             .map(|v| v.as_f64().or_else(|| v.as_str().and_then(|s| s.trim().parse().ok())).ok_or_else(bad))

@@ -62,7 +62,9 @@ impl TermsOrder {
         self.0
             .iter()
             .filter_map(|k| match &k.by {
-                OrderBy::Metric { sub, stat } => Some(metric_value(&req.subs[*sub], bucket, *sub, stat.as_deref())),
+                OrderBy::Metric { sub, stat, inner } => {
+                    Some(metric_value(&req.subs[*sub], bucket, *sub, inner, stat.as_deref()))
+                }
                 _ => None,
             })
             .collect()
@@ -89,12 +91,21 @@ fn compare_discard_nan(a: f64, b: f64, asc: bool) -> Ordering {
 
 /// A metric's value as ES sorts on it: the rendered `value` (or the named statistic or
 /// percentile), with ES's empty `min`/`max` being +/- infinity and any other empty one NaN.
-fn metric_value(sub: &AggRequest, bucket: &FruitBucket, index: usize, stat: Option<&str>) -> f64 {
-    let rendered = match bucket.subs.get(index) {
+fn metric_value(sub: &AggRequest, bucket: &FruitBucket, index: usize, inner: &[String], stat: Option<&str>) -> f64 {
+    let mut rendered = match bucket.subs.get(index) {
         Some(fruit) => render_one(sub, fruit),
         // A bucket shown with no documents (`min_doc_count: 0`) has no sub-results.
         None => render_one(sub, &crate::aggs::intermediate::AggFruit::empty(sub)),
     };
+    // Down through single-bucket aggregations to the one the path ends on.
+    let mut sub = sub;
+    for name in inner {
+        rendered = rendered.get(name.as_str()).cloned().unwrap_or(Value::Null);
+        match sub.subs.iter().find(|s| &s.name == name) {
+            Some(next) => sub = next,
+            None => return f64::NAN,
+        }
+    }
     let found = match stat {
         None => rendered.get("value"),
         Some(stat) => rendered.get(stat).or_else(|| percentile(&rendered, stat)),
@@ -165,21 +176,65 @@ pub(crate) fn parse(value: &Value, subs: &[AggRequest], bad: impl Fn() -> Engine
     Ok(TermsOrder(keys))
 }
 
-/// `name` or `name.stat` (also `name[stat]`) naming a metric sub-aggregation.
+/// Aggregations with one bucket, which an order path may pass through (or end on, for their
+/// `doc_count`).
+fn is_single_bucket(kind: &AggKind) -> bool {
+    matches!(
+        kind,
+        AggKind::Filters { single: true, .. }
+            | AggKind::Missing
+            | AggKind::Global
+            | AggKind::Join(_)
+            | AggKind::RandomSampler(_)
+    )
+}
+
+/// `name` or `name.stat` (also `name[stat]`) naming a metric sub-aggregation, possibly below
+/// single-bucket ones (`filtered>avg_price`), or a single-bucket one (`filtered`,
+/// `filtered.doc_count`).
 fn metric_path(path: &str, subs: &[AggRequest]) -> Result<OrderBy> {
-    let (name, stat) = match path.find(['.', '[']) {
-        Some(i) => (&path[..i], Some(path[i + 1..].trim_end_matches(']').to_string())),
-        None => (path, None),
+    let (steps, last) = match path.rsplit_once('>') {
+        Some((steps, last)) => (steps.split('>').collect::<Vec<_>>(), last),
+        None => (Vec::new(), path),
     };
-    let invalid = || {
+    let (name, stat) = match last.find(['.', '[']) {
+        Some(i) => (&last[..i], Some(last[i + 1..].trim_end_matches(']').to_string())),
+        None => (last, None),
+    };
+    let invalid = |name: &str| {
         EngineError::shard(ShardCause::AggregationExecution, format!(
             "Invalid aggregation order path [{path}]. The provided aggregation [{name}] either does not exist, or is a pipeline aggregation and cannot be used to sort the buckets."
         ))
     };
-    let sub = subs.iter().position(|s| s.name == name).ok_or_else(invalid)?;
-    let kind = &subs[sub].kind;
+    let not_single = || {
+        EngineError::shard(ShardCause::AggregationExecution, format!(
+            "Invalid aggregation order path [{path}]. Buckets can only be sorted on a sub-aggregator path that is built out of zero or more single-bucket aggregations within the path and a final single-bucket or a metrics aggregation at the path end."
+        ))
+    };
+    // The first name picks the sub-aggregation; later ones walk down single-bucket ones.
+    let mut names = steps.iter().copied().chain([name]);
+    let first_name = names.next().expect("a path has a name");
+    let sub = subs.iter().position(|s| s.name == first_name).ok_or_else(|| invalid(first_name))?;
+    let mut at = &subs[sub];
+    let mut inner = Vec::new();
+    for next in names {
+        if !is_single_bucket(&at.kind) {
+            return Err(not_single());
+        }
+        at = at.subs.iter().find(|s| s.name == next).ok_or_else(|| invalid(next))?;
+        inner.push(next.to_string());
+    }
+    let kind = &at.kind;
     if matches!(kind, AggKind::Pipeline(_)) {
-        return Err(invalid());
+        return Err(invalid(name));
+    }
+    if is_single_bucket(kind) {
+        return match stat.as_deref() {
+            None | Some("doc_count") => Ok(OrderBy::Metric { sub, stat: Some("doc_count".into()), inner }),
+            Some(_) => Err(EngineError::shard(ShardCause::AggregationExecution, format!(
+                "Ordering on a single-bucket aggregation can only be done on its doc_count. Either drop the key (a la \"{name}\") or change it to \"doc_count\" (a la \"{name}.doc_count\") or \"key\"."
+            ))),
+        };
     }
     if !is_metric(kind) {
         return Err(EngineError::shard(ShardCause::AggregationExecution, format!(
@@ -191,7 +246,7 @@ fn metric_path(path: &str, subs: &[AggRequest]) -> Result<OrderBy> {
             "Invalid aggregation order path [{path}]. When ordering on a multi-value metrics aggregation a metric name must be specified."
         )));
     }
-    Ok(OrderBy::Metric { sub, stat })
+    Ok(OrderBy::Metric { sub, stat, inner })
 }
 
 #[cfg(test)]
@@ -206,6 +261,7 @@ mod tests {
             kind: AggKind::Metric { op, sigma: 2.0 },
             field: AggField::named("f"),
             subs: vec![],
+            meta: None,
         }
     }
 
@@ -224,7 +280,7 @@ mod tests {
         assert_eq!(
             order.0,
             vec![
-                OrderKey { by: OrderBy::Metric { sub: 1, stat: Some("max".into()) }, asc: true },
+                OrderKey { by: OrderBy::Metric { sub: 1, stat: Some("max".into()), inner: vec![] }, asc: true },
                 OrderKey { by: OrderBy::Count, asc: false },
             ]
         );
@@ -240,7 +296,8 @@ mod tests {
 
     #[test]
     fn ties_end_on_the_key_and_missing_values_sort_last() {
-        let order = TermsOrder(vec![OrderKey { by: OrderBy::Metric { sub: 0, stat: None }, asc: false }]);
+        let order =
+            TermsOrder(vec![OrderKey { by: OrderBy::Metric { sub: 0, stat: None, inner: vec![] }, asc: false }]);
         let (a, b) = (bucket(1), bucket(1));
         let key_less = || Ordering::Less;
         // Equal metric values: the key decides (ascending), whatever the metric's direction.
@@ -248,7 +305,7 @@ mod tests {
         assert_eq!(order.compare((&a, &[1.0]), (&b, &[2.0]), key_less), Ordering::Greater);
         // NaN (an avg over no values) goes last both descending and ascending.
         assert_eq!(order.compare((&a, &[f64::NAN]), (&b, &[-5.0]), key_less), Ordering::Greater);
-        let asc = TermsOrder(vec![OrderKey { by: OrderBy::Metric { sub: 0, stat: None }, asc: true }]);
+        let asc = TermsOrder(vec![OrderKey { by: OrderBy::Metric { sub: 0, stat: None, inner: vec![] }, asc: true }]);
         assert_eq!(asc.compare((&a, &[f64::NAN]), (&b, &[5.0]), key_less), Ordering::Greater);
         // A key order that ends the list adds no second key comparison.
         assert_eq!(TermsOrder::key(false).compare((&a, &[]), (&b, &[]), key_less), Ordering::Greater);
@@ -261,11 +318,12 @@ mod tests {
             kind: AggKind::Terms { size: 10, min_doc_count: 1, order: TermsOrder::count_desc(), filter: None },
             field: AggField::named("k"),
             subs: subs(),
+            meta: None,
         };
         let order = TermsOrder(vec![
-            OrderKey { by: OrderBy::Metric { sub: 0, stat: None }, asc: true },
-            OrderKey { by: OrderBy::Metric { sub: 1, stat: Some("min".into()) }, asc: true },
-            OrderKey { by: OrderBy::Metric { sub: 1, stat: Some("count".into()) }, asc: true },
+            OrderKey { by: OrderBy::Metric { sub: 0, stat: None, inner: vec![] }, asc: true },
+            OrderKey { by: OrderBy::Metric { sub: 1, stat: Some("min".into()), inner: vec![] }, asc: true },
+            OrderKey { by: OrderBy::Metric { sub: 1, stat: Some("count".into()), inner: vec![] }, asc: true },
         ]);
         let values = order.metric_values(&req, &bucket(3));
         assert!(values[0].is_nan());

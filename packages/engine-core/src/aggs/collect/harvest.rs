@@ -103,7 +103,18 @@ pub(super) fn harvest_state(plan: &Plan, state: SegState) -> AggFruit {
             let Accessor::Str(col) = &plan.accessor else { unreachable!("checked by the guard") };
             let mut ords: Vec<u64> = buckets.into_keys().collect();
             ords.sort_unstable();
-            AggFruit::Distinct(ords_to_strings(col, &ords))
+            // `missing`'s bucket is no term of the column: its text joins the sorted terms.
+            let missing = ords.last() == Some(&MISSING_ORD);
+            if missing {
+                ords.pop();
+            }
+            let mut terms = ords_to_strings(col, &ords);
+            if let (true, Some(AggMissing::Str(text))) = (missing, &plan.missing) {
+                if let Err(at) = terms.binary_search(text) {
+                    terms.insert(at, text.clone());
+                }
+            }
+            AggFruit::Distinct(terms)
         }
         SegState::Buckets(mut buckets) => {
             if zero_buckets_wanted(plan) {

@@ -185,9 +185,12 @@ impl Plan {
     /// The bucket a document without a value falls in, with `missing` given.
     fn missing_keys(&self, missing: &AggMissing, keys: &mut Vec<u64>) {
         match (&self.kind, missing, &self.accessor) {
-            (AggKind::Histogram { .. } | AggKind::Range { .. }, AggMissing::Num(v), _) => self.numeric_keys(*v, keys),
+            (AggKind::Histogram { .. } | AggKind::Range { .. }, AggMissing::Num(v) | AggMissing::Float(v), _) => {
+                self.numeric_keys(*v, keys)
+            }
             (_, AggMissing::Str(_), Accessor::Str(_) | Accessor::Unmapped) => keys.push(MISSING_ORD),
             (_, AggMissing::Num(v), Accessor::F64(_)) => keys.push(v.to_bits()),
+            (_, AggMissing::Float(v), Accessor::F64(_) | Accessor::Unmapped) => keys.push(v.to_bits()),
             (_, AggMissing::Num(v), Accessor::I64(_) | Accessor::Bool(_) | Accessor::Unmapped) => {
                 keys.push(*v as i64 as u64)
             }
@@ -206,7 +209,7 @@ impl Plan {
                 }
             }
             (AggKind::Missing, _) => {
-                if !self.has_value(doc) {
+                if self.missing.is_none() && !self.has_value(doc) {
                     keys.push(0);
                 }
             }
@@ -237,7 +240,8 @@ impl Plan {
             (_, Accessor::Geo(_) | Accessor::Unmapped) => {}
         }
         if keys.is_empty() {
-            if let Some(missing) = &self.missing {
+            // The `missing` aggregation's own `missing` means no document lacks a value.
+            if let Some(missing) = self.missing.as_ref().filter(|_| !matches!(self.kind, AggKind::Missing)) {
                 self.missing_keys(missing, keys);
             }
         }

@@ -30,7 +30,7 @@ pub(super) fn build_plan(
         None => Accessor::Unmapped,
         Some((name, ty)) => match ty {
             FieldType::Keyword | FieldType::Ip => ff.str(name)?.map_or(Accessor::Unmapped, Accessor::Str),
-            FieldType::Double | FieldType::Float => {
+            FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat => {
                 ff.column_opt::<f64>(name)?.map_or(Accessor::Unmapped, Accessor::F64)
             }
             FieldType::Boolean => ff.column_opt::<bool>(name)?.map_or(Accessor::Unmapped, Accessor::Bool),

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
 use crate::aggs::intermediate::AggFruit;
 use crate::aggs::request::{AggKind, AggRequest};
-use crate::error::Result;
+use crate::error::{EngineError, Result};
 
 pub struct Cardinality;
 
@@ -21,13 +21,22 @@ struct Options {
     _field: Option<IgnoredAny>,
     #[serde(rename = "precision_threshold")]
     _precision_threshold: Option<IgnoredAny>,
+    /// Read by `dispatch.rs`: what a document without a value counts as.
+    #[serde(rename = "missing")]
+    _missing: Option<IgnoredAny>,
 }
 
 impl Aggregation for Cardinality {
     fn parse(def: &AggDef) -> Result<(AggKind, FieldRef)> {
         def.check_keys::<Options>()?;
         if let Some(v) = def.body.get("precision_threshold") {
-            v.as_u64().ok_or_else(|| def.bad_field("precision_threshold"))?;
+            let threshold = v.as_i64().ok_or_else(|| def.bad_field("precision_threshold"))?;
+            if threshold < 0 {
+                return Err(EngineError::IllegalArgument(format!(
+                    "[precisionThreshold] must be greater than or equal to 0. Found [{threshold}] in [{}]",
+                    def.name
+                )));
+            }
         }
         Ok((AggKind::Cardinality, FieldRef::Field(def.required_field(def.field_option()?)?)))
     }

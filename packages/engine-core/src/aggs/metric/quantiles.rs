@@ -125,6 +125,19 @@ impl Aggregation for Percentiles {
         def.check_keys::<PercentilesOptions>()?;
         let c = read_common(def, "percents")?;
         let field = def.required_field(c.field)?;
+        if let Some(compression) = def.body.get("tdigest").and_then(|t| t.get("compression")) {
+            let compression = compression.as_f64().ok_or_else(|| def.bad_field("tdigest"))?;
+            if compression < 0.0 {
+                return Err(EngineError::IllegalArgument(format!(
+                    "[compression] must be greater than or equal to 0. Found [{}] in [{}]",
+                    java_double(compression),
+                    def.name
+                )));
+            }
+        }
+        if c.numbers.as_ref().is_some_and(Vec::is_empty) {
+            return Err(EngineError::IllegalArgument(format!("[percents] must not be empty: [{}]", def.name)));
+        }
         let percents = c.numbers.unwrap_or_else(|| DEFAULT_PERCENTS.to_vec());
         if let Some(p) = percents.iter().find(|p| !(0.0..=100.0).contains(*p)) {
             return Err(EngineError::shard(
@@ -173,6 +186,16 @@ impl Aggregation for PercentileRanks {
 impl Aggregation for MedianAbsoluteDeviation {
     fn parse(def: &AggDef) -> Result<(AggKind, FieldRef)> {
         def.check_keys::<MadOptions>()?;
+        if let Some(compression) = def.body.get("compression") {
+            let compression = compression.as_f64().ok_or_else(|| def.bad_field("compression"))?;
+            if compression <= 0.0 {
+                return Err(EngineError::IllegalArgument(format!(
+                    "[compression] must be greater than 0. Found [{}] in [{}]",
+                    java_double(compression),
+                    def.name
+                )));
+            }
+        }
         let c = read_common(def, "")?;
         let field = def.required_field(c.field)?;
         no_subs(def)?;

@@ -55,7 +55,8 @@ impl Aggregation for Stats {
                         reason: "[extended_stats] failed to parse field [sigma]".into(),
                         cause_type: "illegal_argument_exception",
                         cause_reason: format!(
-                            "[sigma] must be greater than or equal to 0. Found [{sigma}] in [{}]",
+                            "[sigma] must be greater than or equal to 0. Found [{}] in [{}]",
+                            crate::aggs::render::java_double(sigma),
                             def.name
                         ),
                     });

@@ -9,7 +9,7 @@ use std::cell::RefCell;
 
 use serde_json::{json, Map, Value};
 use tantivy::schema::{Field, Value as _};
-use tantivy::{Searcher, TantivyDocument};
+use tantivy::{DocAddress, Searcher, TantivyDocument};
 
 use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
 use crate::aggs::intermediate::AggFruit;
@@ -36,6 +36,9 @@ pub struct HitsContext {
     pub routing_field: Option<Field>,
     /// Internal scores are this times the shown ones (the index's similarity).
     pub scale: f32,
+    /// Hits of this index carry segment ordinals shifted by this much: a render over several
+    /// indices numbers their segments one after another (`aggs::multi_index`).
+    pub segment_offset: u32,
 }
 
 impl HitsContext {
@@ -47,22 +50,36 @@ impl HitsContext {
             source_field: mapping.source_field,
             routing_field: mapping.routing_field,
             scale,
+            segment_offset: 0,
         }
     }
 }
 
 thread_local! {
-    static CONTEXT: RefCell<Option<HitsContext>> = const { RefCell::new(None) };
+    /// One context per index rendered, by ascending `segment_offset` (one for a plain search;
+    /// the list keeps its capacity between renders, so installing allocates nothing).
+    static CONTEXT: RefCell<Vec<HitsContext>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Installs (or clears) the hits context for the renders that follow on this thread.
-pub(crate) fn install(ctx: Option<HitsContext>) {
-    CONTEXT.with(|c| *c.borrow_mut() = ctx);
+/// Installs (or clears) the hits contexts for the renders that follow on this thread.
+pub(crate) fn install(contexts: impl IntoIterator<Item = HitsContext>) {
+    CONTEXT.with(|c| {
+        let mut installed = c.borrow_mut();
+        installed.clear();
+        installed.extend(contexts);
+    });
 }
 
-/// Runs `f` on the installed searcher (`significant_*` read background counts from it).
+/// Runs `f` on the installed searcher (`significant_*` read background counts from it; they
+/// are refused over several indices).
 pub(crate) fn with_searcher<R>(f: impl FnOnce(&Searcher) -> R) -> Option<R> {
-    CONTEXT.with(|c| c.borrow().as_ref().map(|ctx| f(&ctx.searcher)))
+    CONTEXT.with(|c| c.borrow().first().map(|ctx| f(&ctx.searcher)))
+}
+
+/// The context whose segments hold `address`, and the address within its own searcher.
+fn context_of(contexts: &[HitsContext], address: DocAddress) -> Option<(&HitsContext, DocAddress)> {
+    let ctx = contexts.iter().rev().find(|ctx| ctx.segment_offset <= address.segment_ord)?;
+    Some((ctx, DocAddress::new(address.segment_ord - ctx.segment_offset, address.doc_id)))
 }
 
 pub struct TopHits;
@@ -147,20 +164,20 @@ fn render_top_hits(spec: &TopHitsSpec, fruit: &TopHitsFruit) -> Value {
     // Same ordering and cut as the search's own merge of per-segment hits.
     let merged = spec.collector().merge_fruits(vec![fruit.clone()]).unwrap_or_else(|_| fruit.clone());
     let scoring = spec.needs_scores();
-    let scale = CONTEXT.with(|c| c.borrow().as_ref().map_or(ES_SCORE_SCALE, |ctx| ctx.scale));
+    let scale = CONTEXT.with(|c| c.borrow().first().map_or(ES_SCORE_SCALE, |ctx| ctx.scale));
     let max_score = match merged.max_score {
         Some(s) if scoring && merged.total > 0 => json!(s / scale),
         _ => Value::Null,
     };
     let hits: Vec<Value> = CONTEXT.with(|c| {
-        let ctx = c.borrow();
-        let Some(ctx) = ctx.as_ref() else { return Vec::new() };
+        let contexts = c.borrow();
         merged
             .hits
             .iter()
             .skip(spec.from)
-            .map(|hit| {
-                let doc: Option<TantivyDocument> = ctx.searcher.doc(hit.address).ok();
+            .filter_map(|hit| context_of(&contexts, hit.address).map(|(ctx, address)| (hit, ctx, address)))
+            .map(|(hit, ctx, address)| {
+                let doc: Option<TantivyDocument> = ctx.searcher.doc(address).ok();
                 let id = doc.as_ref().and_then(|d| d.get_first(ctx.id_field)).and_then(|v| v.as_str()).unwrap_or("");
                 let mut obj = Map::new();
                 obj.insert("_index".into(), json!(ctx.index));
@@ -182,7 +199,7 @@ fn render_top_hits(spec: &TopHitsSpec, fruit: &TopHitsFruit) -> Value {
                     obj.insert("sort".into(), Value::Array(sort_values_json(hit, &specs, ctx.scale)));
                 }
                 if spec.meta.any() {
-                    let members = format!("{{{}}}", &spec.meta.render(&ctx.searcher, hit.address)[1..]);
+                    let members = format!("{{{}}}", &spec.meta.render(&ctx.searcher, address)[1..]);
                     if let Ok(Value::Object(meta)) = serde_json::from_str::<Value>(&members) {
                         obj.extend(meta);
                     }

@@ -16,8 +16,26 @@ struct Options {
     minimum_should_match: Option<Value>,
     analyzer: Option<String>,
     boost: Option<f32>,
+    fuzziness: Option<Value>,
+    prefix_length: Option<i64>,
+    max_expansions: Option<i64>,
+    fuzzy_transpositions: Option<bool>,
+    fuzzy_rewrite: Option<String>,
     #[serde(rename = "_name")]
     _name: Option<String>,
+}
+
+/// `fuzzy_rewrite`: whether fuzzy terms score a constant (`constant_score`), or by the blended
+/// top terms (`top_terms_blended_freqs_N`, the default, which caps the expansions at N).
+fn fuzzy_rewrite(kind: &str, value: Option<&str>) -> Result<(bool, Option<i64>)> {
+    match value {
+        None => Ok((false, None)),
+        Some("constant_score" | "constant_score_boolean") => Ok((true, None)),
+        Some(other) => match other.strip_prefix("top_terms_blended_freqs_").and_then(|n| n.parse().ok()) {
+            Some(n) => Ok((false, Some(n))),
+            None => Err(EngineError::Parsing(format!("[{kind}] fuzzy_rewrite [{other}] is not supported"))),
+        },
+    }
 }
 
 pub(crate) fn parse_operator(kind: &str, op: Option<&str>) -> Result<Operator> {
@@ -52,11 +70,21 @@ pub fn parse(body: &Value) -> Result<QueryAst> {
     if let Some(analyzer) = opts.analyzer.as_deref().filter(|a| *a != "standard") {
         return Err(EngineError::Parsing(format!("[{KIND}] analyzer [{analyzer}] is not supported")));
     }
+    let (fuzzy_constant, top_terms) = fuzzy_rewrite(KIND, opts.fuzzy_rewrite.as_deref())?;
+    let fuzzy = super::fuzziness::fuzzy_expansion(
+        KIND,
+        opts.fuzziness.as_ref(),
+        opts.prefix_length,
+        top_terms.or(opts.max_expansions),
+        opts.fuzzy_transpositions,
+    )?;
     Ok(QueryAst::MatchBoolPrefix {
         field: field.clone(),
         text: query_text(KIND, &opts.query)?,
         operator: parse_operator(KIND, opts.operator.as_deref())?,
         minimum_should_match: parse_msm(KIND, opts.minimum_should_match.as_ref())?,
+        fuzzy,
+        fuzzy_constant,
     }
     .boosted(opts.boost))
 }
@@ -72,7 +100,10 @@ mod tests {
         assert!(matches!(ast, QueryAst::MatchBoolPrefix { operator: Operator::Or, .. }));
         let ast = parse(&json!({"title": {"query": "a b", "operator": "and", "minimum_should_match": 1}})).unwrap();
         assert!(matches!(ast, QueryAst::MatchBoolPrefix { operator: Operator::And, .. }));
-        assert!(parse(&json!({"title": {"query": "a", "fuzziness": 1}})).is_err());
+        let fuzzy =
+            parse(&json!({"title": {"query": "a b", "fuzziness": 1, "fuzzy_rewrite": "constant_score"}})).unwrap();
+        assert!(matches!(fuzzy, QueryAst::MatchBoolPrefix { fuzzy: Some(_), fuzzy_constant: true, .. }));
+        assert!(parse(&json!({"title": {"query": "a", "fuzzy_rewrite": "scoring_boolean"}})).is_err());
         assert!(parse(&json!({"title": {"query": "a", "analyzer": "whitespace"}})).is_err());
     }
 }

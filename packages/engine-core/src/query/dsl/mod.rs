@@ -12,6 +12,7 @@ mod function_score;
 pub(crate) mod fuzziness;
 mod fuzzy;
 mod ids;
+mod intervals;
 mod match_all;
 mod match_bool_prefix;
 mod match_phrase;
@@ -134,10 +135,79 @@ fn parse_query_at_depth(value: &Value) -> Result<QueryAst> {
         "more_like_this" => more_like_this::parse(body),
         "nested" => nested::parse(body),
         "terms_set" => terms_set::parse(body),
+        "intervals" => intervals::parse(body),
         "script" => script::parse(body),
         "geo_distance" => crate::geo::query::parse_geo_distance(body),
         "geo_bounding_box" => crate::geo::query::parse_geo_bounding_box(body),
-        other => Err(EngineError::Parsing(format!("unknown query [{other}]"))),
+        other => Err(EngineError::Parsing(format!("unknown query [{other}]{}", did_you_mean(other)))),
+    }
+}
+
+/// The query names the parser knows, for ES's "did you mean" hint.
+const QUERY_NAMES: [&str; 34] = [
+    "match_all",
+    "match_none",
+    "term",
+    "terms",
+    "range",
+    "match",
+    "bool",
+    "match_phrase",
+    "match_phrase_prefix",
+    "multi_match",
+    "prefix",
+    "wildcard",
+    "regexp",
+    "fuzzy",
+    "exists",
+    "ids",
+    "constant_score",
+    "dis_max",
+    "boosting",
+    "knn",
+    "function_score",
+    "pinned",
+    "match_bool_prefix",
+    "combined_fields",
+    "query_string",
+    "simple_query_string",
+    "more_like_this",
+    "nested",
+    "terms_set",
+    "script",
+    "geo_distance",
+    "geo_bounding_box",
+    "span_term",
+    "geo_shape",
+];
+
+/// ES's hint after an unknown name: the known names more than 0.7 similar to it (Lucene's
+/// Levenshtein similarity, `1 - edits / longer length`), most similar first.
+fn did_you_mean(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    let mut close: Vec<(f32, &str)> = QUERY_NAMES
+        .iter()
+        .filter_map(|known| {
+            let other: Vec<char> = known.chars().collect();
+            let mut prev: Vec<usize> = (0..=other.len()).collect();
+            for (i, a) in chars.iter().enumerate() {
+                let mut row = vec![i + 1];
+                for (j, b) in other.iter().enumerate() {
+                    row.push((prev[j] + usize::from(a != b)).min(prev[j + 1] + 1).min(row[j] + 1));
+                }
+                prev = row;
+            }
+            let similarity = 1.0 - prev[other.len()] as f32 / chars.len().max(other.len()).max(1) as f32;
+            (similarity > 0.7).then_some((similarity, *known))
+        })
+        .collect();
+    close.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    match close.as_slice() {
+        [] => String::new(),
+        [(_, one)] => format!(" did you mean [{one}]?"),
+        many => {
+            format!(" did you mean any of {:?}?", many.iter().map(|(_, n)| *n).collect::<Vec<_>>()).replace('"', "")
+        }
     }
 }
 

@@ -35,6 +35,8 @@ struct MultiMatchOptions {
     max_expansions: Option<i64>,
     fuzzy_transpositions: Option<bool>,
     slop: Option<u32>,
+    /// Refused: the deprecated high/low frequency split is not implemented.
+    cutoff_frequency: Option<Value>,
     zero_terms_query: Option<String>,
     /// Only the standard analyzer exists here: there are no synonyms to make phrases of.
     #[serde(rename = "auto_generate_synonyms_phrase_query")]
@@ -87,8 +89,15 @@ pub fn parse(body: &Value) -> Result<QueryAst> {
         let name = opts.kind.as_deref().unwrap_or_default();
         return Err(EngineError::IllegalArgument(format!("Fuzziness not allowed for type [{name}]")));
     }
-    if opts.fuzziness.is_some() && kind == Type::BoolPrefix {
-        return Err(EngineError::Parsing(format!("[{KIND}] fuzziness with type [bool_prefix] is not supported")));
+    if kind == Type::BoolPrefix {
+        for (given, name) in [(opts.slop.is_some(), "slop"), (opts.cutoff_frequency.is_some(), "cutoff_frequency")] {
+            if given {
+                return Err(EngineError::Parsing(format!("[{name}] not allowed for type [bool_prefix]")));
+            }
+        }
+    }
+    if opts.cutoff_frequency.is_some() {
+        return Err(EngineError::Parsing(format!("[{KIND}] cutoff_frequency is not supported")));
     }
     let zero_terms_all = match_query::zero_terms_all(KIND, opts.zero_terms_query.as_deref())?;
     if zero_terms_all && !matches!(kind, Type::BestFields | Type::MostFields) {
@@ -138,12 +147,14 @@ fn per_field_query(kind: Type, field: &str, opts: &MultiMatchOptions) -> Result<
         Type::Phrase | Type::PhrasePrefix => copy("slop", opts.slop.map(|s| json!(s))),
         Type::CrossFields => unreachable!("resolved at lowering"),
     }
+    if matches!(kind, Type::BestFields | Type::MostFields | Type::BoolPrefix) {
+        copy("fuzziness", opts.fuzziness.clone());
+        copy("prefix_length", opts.prefix_length.map(|n| json!(n)));
+        copy("max_expansions", opts.max_expansions.map(|n| json!(n)));
+        copy("fuzzy_transpositions", opts.fuzzy_transpositions.map(Value::Bool));
+    }
     match kind {
         Type::BestFields | Type::MostFields => {
-            copy("fuzziness", opts.fuzziness.clone());
-            copy("prefix_length", opts.prefix_length.map(|n| json!(n)));
-            copy("max_expansions", opts.max_expansions.map(|n| json!(n)));
-            copy("fuzzy_transpositions", opts.fuzzy_transpositions.map(Value::Bool));
             copy("zero_terms_query", opts.zero_terms_query.clone().map(Value::String));
             match_query::parse(&json!({ field: options }))
         }

@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::{from_value, single_field};
 use crate::date::zone::DateZone;
 use crate::error::{EngineError, Result};
-use crate::query::ast::{QueryAst, RangeAst};
+use crate::query::ast::{QueryAst, RangeAst, RangeRelation};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -17,6 +17,7 @@ struct RangeOptions {
     lte: Option<Value>,
     format: Option<String>,
     time_zone: Option<String>,
+    relation: Option<String>,
     boost: Option<f32>,
     #[serde(rename = "_name")]
     _name: Option<String>,
@@ -33,6 +34,13 @@ pub fn parse(body: &Value) -> Result<QueryAst> {
             cause_reason: format!("Unknown time-zone ID: {tz}"),
         })?),
     };
+    let relation = match opts.relation.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None => None,
+        Some("intersects") => Some(RangeRelation::Intersects),
+        Some("contains") => Some(RangeRelation::Contains),
+        Some("within") => Some(RangeRelation::Within),
+        Some(other) => return Err(EngineError::Parsing(format!("[range] query does not support relation [{other}]"))),
+    };
     let null_to_none = |v: Option<Value>| v.filter(|v| !v.is_null());
     let range = RangeAst {
         field: field.clone(),
@@ -42,6 +50,7 @@ pub fn parse(body: &Value) -> Result<QueryAst> {
         lte: null_to_none(opts.lte),
         format: opts.format,
         time_zone,
+        relation,
     };
     Ok(QueryAst::Range(range).boosted(opts.boost))
 }
@@ -60,6 +69,13 @@ mod tests {
         assert_eq!(r.gte, Some(json!("2024-01-01")));
         assert_eq!(r.lt, Some(json!(5)));
         assert_eq!(r.format.as_deref(), Some("yyyy-MM-dd"));
+    }
+
+    #[test]
+    fn reads_the_relation() {
+        let QueryAst::Range(r) = parse(&json!({"r": {"gte": 1, "relation": "WITHIN"}})).unwrap() else { panic!() };
+        assert_eq!(r.relation, Some(RangeRelation::Within));
+        assert!(parse(&json!({"r": {"gte": 1, "relation": "overlaps"}})).is_err());
     }
 
     #[test]

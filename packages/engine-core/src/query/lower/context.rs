@@ -37,6 +37,9 @@ pub struct LowerContext<'a> {
     pub scale: f32,
     /// The index searched, for queries on `_index` (`None`: such a query matches nothing).
     pub index_name: Option<&'a str>,
+    /// The index's `max_terms_count` and `max_regex_length` (`store/settings_limits.rs`).
+    pub max_terms_count: usize,
+    pub max_regex_length: usize,
 }
 
 impl<'a> LowerContext<'a> {
@@ -50,6 +53,32 @@ impl<'a> LowerContext<'a> {
         self.scale = similarities.scale();
         self.similarities = Some(similarities);
         self
+    }
+
+    /// Calls `each` with every token queries on `field` analyze `text` into: by the field's
+    /// `search_analyzer` (or `analyzer`) when the mapping names one, else the standard analyzer.
+    pub fn analyze(
+        &mut self,
+        field: tantivy::schema::Field,
+        text: &str,
+        mut each: impl FnMut(&tantivy::tokenizer::Token),
+    ) {
+        // Only a mapping that names another analyzer pays for the look-up.
+        if self.mapping.custom_analyzers {
+            let named =
+                self.mapping.fields.values().find(|fm| fm.field == field).and_then(|fm| fm.params.query_analyzer());
+            if let Some(mut analyzer) = named.and_then(crate::analyzers::builtin) {
+                let mut stream = analyzer.token_stream(text);
+                while let Some(token) = stream.next() {
+                    each(token);
+                }
+                return;
+            }
+        }
+        let mut stream = self.analyzer.token_stream(text);
+        while let Some(token) = stream.next() {
+            each(token);
+        }
     }
 
     /// How term and phrase matches on `field` score.

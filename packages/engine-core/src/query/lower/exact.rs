@@ -34,8 +34,11 @@ pub(crate) fn exact_query(fm: &FieldMapping, value: &Value, ctx: &LowerContext) 
     if fm.field_type == FieldType::Ip {
         return Ok(crate::ip::query::block_query(fm.field, Some(crate::ip::query::term_block(value)?), ctx.scale));
     }
+    if let FieldType::Range(kind) = fm.field_type {
+        return crate::range_field::query::lower_term(fm, kind, value, ctx);
+    }
     let term = exact_term(fm, value)?;
-    if matches!(fm.field_type, FieldType::Double | FieldType::Float) {
+    if matches!(fm.field_type, FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat) {
         // Column-only as well (`store/mapping.rs`): the one-point range reads the fast field.
         let point = RangeQuery::new(Bound::Included(term.clone()), Bound::Included(term));
         return Ok(Box::new(ConstScoreQuery::new(Box::new(point), ctx.scale)));
@@ -79,11 +82,17 @@ pub(crate) fn exact_term(fm: &FieldMapping, value: &Value) -> Result<Term> {
             };
             Term::from_field_i64(fm.field, n)
         }
-        FieldType::Double => Term::from_field_f64(fm.field, coerce_f64(value).ok_or_else(|| bad("not a number"))?),
-        FieldType::Float => {
-            Term::from_field_f64(fm.field, coerce_f64(value).ok_or_else(|| bad("not a number"))? as f32 as f64)
+        FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat => {
+            Term::from_field_f64(fm.field, stored_f64(fm, coerce_f64(value).ok_or_else(|| bad("not a number"))?))
         }
         FieldType::GeoPoint => unreachable!("refused above"),
+        FieldType::Range(_) => {
+            return Err(EngineError::shard(
+                ShardCause::QueryShard,
+                format!("failed to create query: [terms] queries are not supported on range field [{}]", fm.name),
+            ))
+        }
+        FieldType::Binary => return Err(not_searchable()),
         FieldType::Date => Term::from_field_i64(
             fm.field,
             parse_date_value(value, &fm.date_formats)
@@ -100,6 +109,22 @@ pub(crate) fn exact_term(fm: &FieldMapping, value: &Value) -> Result<Term> {
         }
         FieldType::Ip => Term::from_field_text(fm.field, &crate::ip::to_key(crate::ip::query::parse_value(value)?)),
     })
+}
+
+/// A number as the field stores it (`float` as 32 bits, `half_float` as 16, `scaled_float` in
+/// steps of its factor), so a query value matches what ES would match.
+pub(crate) fn stored_f64(fm: &FieldMapping, f: f64) -> f64 {
+    match fm.field_type {
+        FieldType::Float => f as f32 as f64,
+        FieldType::HalfFloat => crate::number::round_to_half(f),
+        FieldType::ScaledFloat => crate::number::round_to_scale(f, fm.params.scaling_factor),
+        _ => f,
+    }
+}
+
+/// ES's answer to any query on a `binary` field.
+fn not_searchable() -> EngineError {
+    EngineError::shard(ShardCause::QueryShard, "failed to create query: Binary fields do not support searching")
 }
 
 /// A query value outside a long's or an integer's range is refused, as ES does: clamping it
@@ -146,7 +171,20 @@ pub(super) fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dy
     let Some(fm) = ctx.mapping.get(&r.field) else { return Ok(Box::new(EmptyQuery)) };
     let field = fm.field;
     crate::geo::query::refuse_range(fm)?;
+    if r.relation.is_some_and(|rel| rel != crate::query::ast::RangeRelation::Intersects)
+        && !matches!(fm.field_type, FieldType::Range(_) | FieldType::Date)
+    {
+        return Err(EngineError::shard(
+            ShardCause::QueryShard,
+            format!(
+                "failed to create query: [range] query does not support relation on field [{}] of type [{}]",
+                fm.name,
+                fm.field_type.name()
+            ),
+        ));
+    }
     let (lower, upper): (Bound<Term>, Bound<Term>) = match fm.field_type {
+        FieldType::Range(kind) => return crate::range_field::query::lower_range(fm, kind, r, ctx),
         FieldType::Ip => {
             let block = crate::ip::query::range_block(r.gt.as_ref(), r.gte.as_ref(), r.lt.as_ref(), r.lte.as_ref())?;
             return Ok(crate::ip::query::block_query(field, block, ctx.scale));
@@ -183,16 +221,17 @@ pub(super) fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dy
             let query = ColumnRangeQuery::new(field, column, lo.unwrap_or(i64::MIN), hi.unwrap_or(i64::MAX));
             return Ok(Box::new(ConstScoreQuery::new(Box::new(query), ctx.scale)));
         }
-        FieldType::Double | FieldType::Float => {
+        FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat => {
+            // A scaled float's bound is compared unrounded (ES takes the ceiling or floor of the
+            // scaled bound, which is the same test); float and half_float round it as stored.
+            let as_bound = |f: f64| if fm.field_type == FieldType::ScaledFloat { f } else { stored_f64(fm, f) };
             let read = |v: &Value| {
-                coerce_f64(v).map(|f| if fm.field_type == FieldType::Float { f as f32 as f64 } else { f }).ok_or_else(
-                    || {
-                        EngineError::shard(
-                            ShardCause::QueryShard,
-                            format!("failed to create query: For input string: \"{}\"", value_as_text(v)),
-                        )
-                    },
-                )
+                coerce_f64(v).map(as_bound).ok_or_else(|| {
+                    EngineError::shard(
+                        ShardCause::QueryShard,
+                        format!("failed to create query: For input string: \"{}\"", value_as_text(v)),
+                    )
+                })
             };
             let lower = match (&r.gt, &r.gte) {
                 (Some(v), _) => Bound::Excluded(read(v)?),
@@ -226,6 +265,7 @@ pub(super) fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dy
             }
             (lower, upper)
         }
+        FieldType::Binary => return Err(not_searchable()),
         FieldType::Text | FieldType::Boolean | FieldType::GeoPoint => {
             return Err(EngineError::shard(
                 ShardCause::QueryShard,

@@ -60,7 +60,7 @@ pub fn lower_match(
 /// One analyzed term: a BM25 term query, or with `fuzziness` its expansion. Zero edits (a
 /// short term under `AUTO`), or a prefix covering the whole term, leave the term itself, as
 /// Lucene's `FuzzyQuery` does.
-fn term_query(term: Term, fuzzy: Option<&FuzzyExpansion>, ctx: &LowerContext) -> Result<Box<dyn Query>> {
+pub(crate) fn term_query(term: Term, fuzzy: Option<&FuzzyExpansion>, ctx: &LowerContext) -> Result<Box<dyn Query>> {
     let text = term.value().as_str().unwrap_or_default().to_string();
     let chars = text.chars().count();
     match fuzzy {

@@ -5,7 +5,9 @@
 
 pub mod context;
 pub(crate) mod exact;
+mod exists;
 mod function_score;
+mod intervals;
 pub(crate) mod match_query;
 mod more_like_this;
 pub(crate) mod multi_term;
@@ -21,14 +23,15 @@ use tantivy::Term;
 pub use context::{LowerContext, ES_SCORE_SCALE};
 use exact::lower_range;
 pub(crate) use exact::{exact_query, exact_term};
+use exists::lower_exists;
 use multi_term::{
-    lower_exists, lower_fuzzy, lower_ids, lower_phrase, lower_phrase_prefix, lower_prefix, lower_regex, lower_wildcard,
+    lower_fuzzy, lower_ids, lower_phrase, lower_phrase_prefix, lower_prefix, lower_regex, lower_wildcard,
 };
 
 use crate::error::Result;
 use crate::query::ast::{BoolAst, QueryAst};
 use crate::query::tantivy::boosting::BoostingQuery;
-use crate::store::mapping::{FieldType, Mapping, ID_FIELD, ROUTING_FIELD};
+use crate::store::mapping::{FieldType, Mapping, ID_FIELD, IGNORED_FIELD, ROUTING_FIELD};
 
 impl<'a> LowerContext<'a> {
     pub fn new(mapping: &'a Mapping, now_ms: i64) -> LowerContext<'a> {
@@ -41,6 +44,8 @@ impl<'a> LowerContext<'a> {
             similarities: None,
             scale: ES_SCORE_SCALE,
             index_name: None,
+            max_terms_count: crate::query::limits::MAX_TERMS_COUNT,
+            max_regex_length: crate::query::limits::MAX_REGEX_LENGTH,
         }
     }
 
@@ -90,18 +95,27 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
             multi_term::lower_routing(std::slice::from_ref(value), ctx)
         }
         QueryAst::Terms { field, values } if field == ROUTING_FIELD => multi_term::lower_routing(values, ctx),
+        QueryAst::Term { field, value } if field == IGNORED_FIELD => {
+            multi_term::lower_ignored(std::slice::from_ref(value), ctx)
+        }
+        QueryAst::Terms { field, values } if field == IGNORED_FIELD => multi_term::lower_ignored(values, ctx),
         QueryAst::Term { field, value } => match ctx.mapping.get(field) {
             None => Box::new(EmptyQuery),
             Some(fm) => exact_query(fm, value, ctx)?,
         },
         QueryAst::Terms { field, values } => {
-            crate::query::limits::check_terms_count(values.len())?;
+            crate::query::limits::check_terms_count(values.len(), ctx.max_terms_count)?;
             match ctx.mapping.get(field) {
                 None => Box::new(EmptyQuery),
                 Some(fm)
                     if matches!(
                         fm.field_type,
-                        FieldType::Date | FieldType::Double | FieldType::Float | FieldType::Ip
+                        FieldType::Date
+                            | FieldType::Double
+                            | FieldType::Float
+                            | FieldType::HalfFloat
+                            | FieldType::ScaledFloat
+                            | FieldType::Ip
                     ) =>
                 {
                     let points = values
@@ -130,6 +144,7 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
         }
         QueryAst::Bool(b) => lower_bool(b, ctx)?,
         QueryAst::MatchPhrase { field, text, slop } => lower_phrase(field, text, *slop, ctx)?,
+        QueryAst::Intervals { field, rule } => intervals::lower_intervals(field, rule, ctx)?,
         QueryAst::MatchPhrasePrefix { field, text, max_expansions } => {
             lower_phrase_prefix(field, text, *max_expansions, ctx)?
         }
@@ -154,8 +169,9 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
         }
         QueryAst::FunctionScore(fs) => function_score::lower_function_score(fs, ctx)?,
         QueryAst::Pinned { ids, organic } => text::lower_pinned(ids, organic, ctx)?,
-        QueryAst::MatchBoolPrefix { field, text, operator, minimum_should_match } => {
-            text::lower_match_bool_prefix(field, text, *operator, minimum_should_match.as_ref(), ctx)?
+        QueryAst::MatchBoolPrefix { field, text, operator, minimum_should_match, fuzzy, fuzzy_constant } => {
+            let fuzzy = fuzzy.as_ref().map(|f| (f, *fuzzy_constant));
+            text::lower_match_bool_prefix(field, text, *operator, minimum_should_match.as_ref(), fuzzy, ctx)?
         }
         QueryAst::CombinedFields { fields, text, operator, minimum_should_match } => {
             text::lower_combined_fields(fields, text, *operator, minimum_should_match.as_ref(), ctx)?

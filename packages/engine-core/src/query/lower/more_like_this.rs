@@ -46,7 +46,7 @@ pub fn lower_more_like_this(m: &MltAst, ctx: &mut LowerContext) -> Result<Box<dy
             }
         }
     }
-    let Some((_, first_type)) = fields.first().copied() else { return Ok(Box::new(EmptyQuery)) };
+    let Some((first, first_type)) = fields.first().copied() else { return Ok(Box::new(EmptyQuery)) };
     let mut words: BTreeMap<String, u32> = BTreeMap::new();
     for text in &m.like {
         let mut add = |w: &str| {
@@ -61,10 +61,7 @@ pub fn lower_more_like_this(m: &MltAst, ctx: &mut LowerContext) -> Result<Box<dy
         if first_type == FieldType::Keyword {
             add(text);
         } else {
-            let mut stream = ctx.analyzer.token_stream(text);
-            while let Some(token) = stream.next() {
-                add(&token.text);
-            }
+            ctx.analyze(first, text, |token| add(&token.text));
         }
     }
     words.retain(|_, tf| m.min_term_freq == 0 || *tf >= m.min_term_freq);

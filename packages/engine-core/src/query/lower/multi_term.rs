@@ -3,11 +3,7 @@
 //! `constant_score` rewrite, except fuzzy: ES's rewrite for it blends the expanded terms' BM25
 //! scores, and so does ours (`query/tantivy/fuzzy_expansion.rs`).
 
-use tantivy::query::{
-    ConstScoreQuery, EmptyQuery, ExistsQuery, PhrasePrefixQuery, PhraseQuery, Query, RegexQuery, TermQuery,
-    TermSetQuery,
-};
-use tantivy::schema::IndexRecordOption;
+use tantivy::query::{ConstScoreQuery, EmptyQuery, PhrasePrefixQuery, PhraseQuery, Query, RegexQuery, TermSetQuery};
 use tantivy::Term;
 
 use super::context::LowerContext;
@@ -25,10 +21,7 @@ fn constant(query: Box<dyn Query>, ctx: &LowerContext) -> Box<dyn Query> {
 /// Analyzed tokens with their positions (a phrase keeps gaps where tokens were dropped).
 fn tokens(fm: &FieldMapping, text: &str, ctx: &mut LowerContext) -> Vec<(usize, Term)> {
     let mut out = Vec::new();
-    let mut stream = ctx.analyzer.token_stream(text);
-    while let Some(token) = stream.next() {
-        out.push((token.position, Term::from_field_text(fm.field, &token.text)));
-    }
+    ctx.analyze(fm.field, text, |token| out.push((token.position, Term::from_field_text(fm.field, &token.text))));
     out
 }
 
@@ -95,7 +88,7 @@ pub fn lower_prefix(field: &str, value: &str, ctx: &mut LowerContext) -> Result<
 
 pub fn lower_regex(kind: &str, field: &str, regex: &str, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
     if kind == "regexp" {
-        crate::query::limits::check_regex_length(regex)?;
+        crate::query::limits::check_regex_length(regex, ctx.max_regex_length)?;
     }
     let Some(fm) = string_field(kind, field, ctx)? else { return Ok(Box::new(EmptyQuery)) };
     let query =
@@ -132,21 +125,23 @@ pub fn lower_fuzzy(
     ctx.scored_by_tantivy(fm.field, Box::new(expansion), "fuzzy")
 }
 
-pub fn lower_exists(field: &str, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
-    let Some(fm) = ctx.mapping.get(field) else { return Ok(Box::new(EmptyQuery)) };
-    if fm.field_type == FieldType::Text {
-        // Text has no fast column: presence was recorded in `_field_names` at index time.
-        let term = Term::from_field_text(ctx.mapping.field_names_field, &fm.name);
-        return Ok(constant(Box::new(TermQuery::new(term, IndexRecordOption::Basic)), ctx));
-    }
-    let name = ctx.mapping.schema.get_field_name(fm.field).to_string();
-    Ok(constant(Box::new(ExistsQuery::new(name, false)), ctx))
-}
-
 /// `term`/`terms` on `_routing`: the documents written with one of these routing values, at a
 /// constant score (ES scores a `term` on it by BM25; the field keeps no frequencies here).
 pub fn lower_routing(values: &[serde_json::Value], ctx: &mut LowerContext) -> Box<dyn Query> {
-    let Some(field) = ctx.mapping.routing_field else { return Box::new(EmptyQuery) };
+    metadata_terms(ctx.mapping.routing_field, values, ctx)
+}
+
+/// `term`/`terms` on `_ignored`: the documents whose named fields had malformed values skipped.
+pub fn lower_ignored(values: &[serde_json::Value], ctx: &mut LowerContext) -> Box<dyn Query> {
+    metadata_terms(ctx.mapping.ignored_field, values, ctx)
+}
+
+fn metadata_terms(
+    field: Option<tantivy::schema::Field>,
+    values: &[serde_json::Value],
+    ctx: &LowerContext,
+) -> Box<dyn Query> {
+    let Some(field) = field else { return Box::new(EmptyQuery) };
     let text = |v: &serde_json::Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
     let terms = values.iter().map(|v| Term::from_field_text(field, &text(v))).collect::<Vec<_>>();
     constant(Box::new(TermSetQuery::new(terms)), ctx)

@@ -138,9 +138,14 @@ fn leaf_query(
         QsLeaf::Phrase { text, slop } => QueryAst::MatchPhrase { field: field_s, text: text.clone(), slop: *slop },
         QsLeaf::Prefix(p) if qs.analyze_wildcard && is_text => {
             let mut tokens = Vec::new();
-            let mut stream = ctx.analyzer.token_stream(p);
-            while let Some(t) = stream.next() {
-                tokens.push(t.text.clone());
+            match ctx.mapping.get(&field_s).map(|fm| fm.field) {
+                Some(field) => ctx.analyze(field, p, |t| tokens.push(t.text.clone())),
+                None => {
+                    let mut stream = ctx.analyzer.token_stream(p);
+                    while let Some(t) = stream.next() {
+                        tokens.push(t.text.clone());
+                    }
+                }
             }
             let Some(last) = tokens.pop() else { return Ok(QueryAst::MatchNone) };
             let prefix = QueryAst::Prefix { field: field_s.clone(), value: last };

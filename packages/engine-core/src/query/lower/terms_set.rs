@@ -12,7 +12,7 @@ use crate::query::ast::{TermsSetAst, TermsSetRequired};
 use crate::query::tantivy::counting_disjunction::CountingDisjunction;
 
 pub fn lower_terms_set(ts: &TermsSetAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
-    crate::query::limits::check_terms_count(ts.values.len())?;
+    crate::query::limits::check_terms_count(ts.values.len(), ctx.max_terms_count)?;
     let Some(fm) = ctx.mapping.get(&ts.field) else { return Ok(Box::new(EmptyQuery)) };
     let clauses = ts.values.iter().map(|v| exact_query(fm, v, ctx)).collect::<Result<Vec<_>>>()?;
     let n = clauses.len();

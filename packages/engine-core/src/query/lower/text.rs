@@ -10,7 +10,7 @@ use super::context::LowerContext;
 use super::exact::exact_query;
 use super::multi_term::lower_prefix;
 use crate::error::{EngineError, Result, ShardCause};
-use crate::query::ast::{CrossFieldsAst, MinimumShouldMatch, Operator, QueryAst};
+use crate::query::ast::{CrossFieldsAst, FuzzyExpansion, MinimumShouldMatch, Operator, QueryAst};
 use crate::store::mapping::FieldType;
 
 /// Pinned ids score the largest floats, each one step below the previous (ES does the same),
@@ -30,10 +30,7 @@ pub fn lower_pinned(ids: &[String], organic: &QueryAst, ctx: &mut LowerContext) 
 
 pub(crate) fn analyzed_terms(field: tantivy::schema::Field, text: &str, ctx: &mut LowerContext) -> Vec<Term> {
     let mut terms = Vec::new();
-    let mut stream = ctx.analyzer.token_stream(text);
-    while let Some(token) = stream.next() {
-        terms.push(Term::from_field_text(field, &token.text));
-    }
+    ctx.analyze(field, text, |token| terms.push(Term::from_field_text(field, &token.text)));
     terms
 }
 
@@ -57,6 +54,7 @@ pub fn lower_match_bool_prefix(
     text: &str,
     operator: Operator,
     msm: Option<&MinimumShouldMatch>,
+    fuzzy: Option<(&FuzzyExpansion, bool)>,
     ctx: &mut LowerContext,
 ) -> Result<Box<dyn Query>> {
     let Some(fm) = ctx.mapping.get(field) else { return Ok(Box::new(EmptyQuery)) };
@@ -70,7 +68,17 @@ pub fn lower_match_bool_prefix(
     }
     let mut terms = analyzed_terms(fm.field, text, ctx);
     let Some(last) = terms.pop() else { return Ok(Box::new(EmptyQuery)) };
-    let mut clauses: Vec<Box<dyn Query>> = terms.into_iter().map(|t| ctx.scored_term(t)).collect();
+    // Fuzziness applies to every term but the last, which stays a prefix (ES's rule).
+    let mut clauses: Vec<Box<dyn Query>> = match fuzzy {
+        None => terms.into_iter().map(|t| ctx.scored_term(t)).collect(),
+        Some((fuzzy, constant)) => terms
+            .into_iter()
+            .map(|t| {
+                let q = super::match_query::term_query(t, Some(fuzzy), ctx)?;
+                Ok(if constant { Box::new(ConstScoreQuery::new(q, ctx.scale)) as Box<dyn Query> } else { q })
+            })
+            .collect::<Result<_>>()?,
+    };
     clauses.push(lower_prefix(field, last.value().as_str().unwrap_or_default(), ctx)?);
     if clauses.len() == 1 {
         return Ok(clauses.pop().unwrap());

@@ -108,7 +108,7 @@ impl Bm25StatisticsProvider for FieldScoped<'_> {
 }
 
 /// The documents of a segment with at least one term in `field` (deleted ones included).
-fn docs_with_field(reader: &SegmentReader, field: Field) -> tantivy::Result<Option<u64>> {
+pub(crate) fn docs_with_field(reader: &SegmentReader, field: Field) -> tantivy::Result<Option<u64>> {
     static CACHE: SegmentCache<Option<u64>> = SegmentCache::new(CACHE_ENTRIES, |_| 1);
     let key = format!("#docs-with-field:{}", field.field_id());
     if let Some(found) = CACHE.get(reader.segment_id(), &key) {

@@ -40,20 +40,20 @@ pub struct FuzzyExpansionQuery {
 
 /// Building a Levenshtein automaton builder costs far more than a query: one per (edits,
 /// transpositions), made on first use.
-fn builder(edits: u8, transpositions: bool) -> &'static LevenshteinAutomatonBuilder {
+pub(crate) fn builder(edits: u8, transpositions: bool) -> &'static LevenshteinAutomatonBuilder {
     static BUILDERS: [[OnceLock<LevenshteinAutomatonBuilder>; 2]; 3] = [const { [const { OnceLock::new() }; 2] }; 3];
     BUILDERS[edits.min(2) as usize][transpositions as usize]
         .get_or_init(|| LevenshteinAutomatonBuilder::new(edits.min(2), transpositions))
 }
 
 /// The exact prefix, then the Levenshtein automaton of the rest.
-struct Prefixed<'a> {
-    prefix: &'a [u8],
-    dfa: &'a DFA,
+pub(crate) struct Prefixed<'a> {
+    pub prefix: &'a [u8],
+    pub dfa: &'a DFA,
 }
 
 #[derive(Clone, Copy)]
-enum State {
+pub(crate) enum State {
     InPrefix(usize),
     Rest(u32),
     Dead,

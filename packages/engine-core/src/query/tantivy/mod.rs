@@ -13,6 +13,7 @@ pub mod double_range;
 pub mod field_statistics;
 pub mod function_score;
 pub mod fuzzy_expansion;
+pub mod intervals;
 pub mod phrase_prefix;
 pub mod query_cache;
 pub mod regex_cache;

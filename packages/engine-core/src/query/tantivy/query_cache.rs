@@ -128,6 +128,19 @@ impl CachedDocs {
 
 static CACHE: SegmentCache<CachedDocs> = SegmentCache::new(BUDGET_BYTES, CachedDocs::bytes);
 
+/// Cached filters held for the searcher's segments, and their bytes (`_stats` `query_cache`).
+pub fn usage(searcher: &tantivy::Searcher) -> (u64, u64) {
+    let segments: Vec<tantivy::index::SegmentId> = searcher.segment_readers().iter().map(|s| s.segment_id()).collect();
+    let (entries, bytes) = CACHE.usage(|segment| segments.contains(segment));
+    (entries as u64, bytes as u64)
+}
+
+/// Drops the cached filters of the searcher's segments (`_cache/clear?query`).
+pub fn clear(searcher: &tantivy::Searcher) {
+    let segments: Vec<tantivy::index::SegmentId> = searcher.segment_readers().iter().map(|s| s.segment_id()).collect();
+    CACHE.remove(|segment| segments.contains(segment));
+}
+
 /// Segment entries held now (for tests and diagnostics).
 pub fn entries() -> usize {
     CACHE.entries()

@@ -111,6 +111,8 @@ impl IndexHandle {
     /// Applies one bulk's writes for this index: versions and conflicts are decided, the
     /// operations are made durable in the translog, then handed to the tantivy writer.
     pub fn write(&self, writes: Vec<PreparedWrite>) -> Result<Vec<Result<WriteOutcome>>> {
+        let started = Instant::now();
+        let _writing = self.counters.index_current.enter();
         let mut st = lock(&self.state);
         let searcher = st.reader.searcher();
         let mut outcomes = Vec::with_capacity(writes.len());
@@ -212,6 +214,9 @@ impl IndexHandle {
         // documents already sit in the writer: a later refresh may still make them visible.
         drop(st);
         durable.wait()?;
+        let deleted = ops.iter().filter(|op| op.kind == OpKind::Delete).count() as u64;
+        let failed = outcomes.iter().filter(|o| o.is_err()).count() as u64;
+        self.counters.record_writes(ops.len() as u64 - deleted, deleted, failed, started.elapsed());
         Ok(outcomes)
     }
 

@@ -22,6 +22,7 @@ pub(crate) struct FieldSpec {
     nested: Option<usize>,
     similarity: Option<String>,
     ip: crate::ip::IpParams,
+    pub(crate) params: super::params::FieldParams,
 }
 
 /// What parsing `properties` collects: the fields and the nested object paths.
@@ -31,9 +32,17 @@ pub(crate) struct Parsed {
     pub(crate) nested: Vec<NestedPath>,
     /// `dynamic` set on objects, by path.
     pub(crate) object_dynamic: BTreeMap<String, Dynamic>,
+    /// `completion` fields (`suggest/completion_field.rs`).
+    pub(crate) completions: Vec<crate::suggest::completion_field::CompletionSpec>,
+    /// Field aliases (`type: alias`): name -> the path of the field it stands for.
+    pub(crate) aliases: BTreeMap<String, String>,
 }
 
 impl FieldSpec {
+    pub(crate) fn params(&self) -> &super::params::FieldParams {
+        &self.params
+    }
+
     pub(crate) fn into_field(self, field: Field) -> FieldMapping {
         FieldMapping {
             name: self.name,
@@ -45,6 +54,7 @@ impl FieldSpec {
             nested: self.nested,
             similarity: self.similarity,
             ip: self.ip,
+            params: self.params,
         }
     }
 }
@@ -58,7 +68,11 @@ pub(crate) fn parse_properties(value: &Value, prefix: &str, scope: Option<usize>
         value.as_object().ok_or_else(|| mapper_err("Failed to parse mapping: [properties] must be an object"))?;
     for (name, def) in props {
         if name.is_empty() {
-            return Err(mapper_err("Failed to parse mapping: field name cannot be an empty string"));
+            return Err(EngineError::MapperParsingCaused {
+                reason: "Failed to parse mapping: name cannot be empty string".into(),
+                cause_type: "illegal_argument_exception",
+                cause_reason: "name cannot be empty string".into(),
+            });
         }
         let full = if prefix.is_empty() { name.clone() } else { format!("{prefix}.{name}") };
         let def = def.as_object().ok_or_else(|| {
@@ -106,8 +120,14 @@ fn parse_field(
         }
         return Ok(());
     }
+    if type_name == "alias" {
+        return parse_alias(name, def, scope, out);
+    }
     if type_name == "nested" && allow_subfields {
         return parse_nested(name, def, scope, out);
+    }
+    if type_name == "completion" {
+        return parse_completion(name, source_path, def, scope, out, allow_subfields);
     }
     let field_type = FieldType::parse(type_name).ok_or_else(|| {
         mapper_err(&format!("Failed to parse mapping: No handler for type [{type_name}] declared on field [{name}]"))
@@ -121,12 +141,15 @@ fn parse_field(
         nested: scope,
         similarity: None,
         ip: crate::ip::IpParams::default(),
+        params: Default::default(),
     };
+    // ES keeps no doc values for binary fields unless asked.
+    spec.params.doc_values = field_type != FieldType::Binary;
     let mut subfields = Vec::new();
     for (param, value) in def {
         match (param.as_str(), field_type) {
             ("type", _) => {}
-            ("format", FieldType::Date) => {
+            ("format", FieldType::Date | FieldType::Range(crate::range_field::RangeKind::Date)) => {
                 let text =
                     value.as_str().ok_or_else(|| mapper_err("Failed to parse mapping: [format] must be a string"))?;
                 spec.date_formats = parse_format_list(text).map_err(|e| {
@@ -156,9 +179,9 @@ fn parse_field(
                 }
             }
             // Accepted with ES defaults only: we always index and keep doc values.
-            ("index" | "doc_values" | "store" | "norms", _) => {}
-            ("analyzer" | "search_analyzer", FieldType::Text) if value == "standard" => {}
+            ("index" | "store" | "norms", _) => {}
             ("ignore_z_value", FieldType::GeoPoint) if value == true => {}
+            _ if spec.params.take(name, field_type, param, value)? => {}
             _ => {
                 return Err(mapper_err(&format!(
                     "Failed to parse mapping: unknown parameter [{param}] on mapper [{name}] of type [{type_name}]"
@@ -166,10 +189,67 @@ fn parse_field(
             }
         }
     }
+    spec.params.finish(name, field_type)?;
     out.specs.push(spec);
+    for (sub_name, mut sub_def) in subfields {
+        if sub_def.get("type").and_then(Value::as_str) == Some("completion") {
+            // A completion multi-field reads its parent's values as that type gives them.
+            sub_def.insert("__parent_type".into(), Value::String(type_name.to_string()));
+        }
+        parse_field(&sub_name, source_path, &sub_def, scope, out, false)?;
+    }
+    Ok(())
+}
+
+/// A `completion` field (or multi-field) and its own multi-fields.
+fn parse_completion(
+    name: &str,
+    source_path: &str,
+    def: &Map<String, Value>,
+    scope: Option<usize>,
+    out: &mut Parsed,
+    allow_subfields: bool,
+) -> Result<()> {
+    if scope.is_some() {
+        return Err(mapper_err(&format!(
+            "Failed to parse mapping: [completion] field [{name}] inside a [nested] object is not supported"
+        )));
+    }
+    let mut def = def.clone();
+    let parent = def.remove("__parent_type");
+    let parent_type = parent.as_ref().and_then(Value::as_str).or((!allow_subfields).then_some("completion"));
+    let (spec, subfields) = crate::suggest::completion_field::parse_spec(name, source_path, &def, parent_type)?;
+    out.completions.push(spec);
     for (sub_name, sub_def) in subfields {
         parse_field(&sub_name, source_path, &sub_def, scope, out, false)?;
     }
+    Ok(())
+}
+
+/// A field alias: `{"type": "alias", "path": "<field>"}`; the target is checked once every
+/// field is known (`Mapping::check_aliases`).
+fn parse_alias(name: &str, def: &Map<String, Value>, scope: Option<usize>, out: &mut Parsed) -> Result<()> {
+    let mut path = None;
+    for (param, value) in def {
+        match (param.as_str(), value) {
+            ("type", _) => {}
+            ("path", Value::String(p)) => path = Some(p.clone()),
+            _ => {
+                return Err(mapper_err(&format!(
+                    "Failed to parse mapping: unknown parameter [{param}] on mapper [{name}] of type [alias]"
+                )))
+            }
+        }
+    }
+    let path = path.ok_or_else(|| {
+        mapper_err(&format!("Failed to parse mapping: The [path] property must be specified for field [{name}]."))
+    })?;
+    if scope.is_some() {
+        return Err(mapper_err(&format!(
+            "Failed to parse mapping: field alias [{name}] inside a [nested] object is not supported"
+        )));
+    }
+    out.aliases.insert(name.to_string(), path);
     Ok(())
 }
 
