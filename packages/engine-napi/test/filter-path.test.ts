@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { applyFilterPath } from '../ts/filter-path.js';
 
-const hits = { took: 3, hits: { hits: [{ _source: { name: 'a', properties: { size: 1, meta: { foo: 'bar' } } } }] } };
+const hits = {
+  took: 3,
+  hits: { hits: [{ _source: { name: 'a', properties: { size: 1, meta: { foo: 'bar' } } } }] },
+};
 
 describe('applyFilterPath', () => {
   it('excludes a path found at any depth', () => {
@@ -11,7 +14,9 @@ describe('applyFilterPath', () => {
   });
 
   it('excludes below an include', () => {
-    const out = JSON.parse(applyFilterPath(JSON.stringify(hits), '**.properties,-hits.hits._source.properties.meta'));
+    const out = JSON.parse(
+      applyFilterPath(JSON.stringify(hits), '**.properties,-hits.hits._source.properties.meta'),
+    );
     expect(out).toEqual({ hits: { hits: [{ _source: { properties: { size: 1 } } }] } });
   });
 });

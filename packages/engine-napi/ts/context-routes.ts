@@ -81,7 +81,9 @@ export const contextRoutes: Route[] = [
     // A body's `scroll_id` replaces the path's (ES reads the body last).
     handler: (e, req, v) =>
       e.clearScroll(
-        req.body.some((b) => b > 0x20) ? req.body : Buffer.from(JSON.stringify({ scroll_id: (v.scroll_id ?? '').split(',') })),
+        req.body.some((b) => b > 0x20)
+          ? req.body
+          : Buffer.from(JSON.stringify({ scroll_id: (v.scroll_id ?? '').split(',') })),
         false,
       ),
   },

@@ -37,7 +37,16 @@ const INDEX_PARAMS = [
 ];
 
 /** `_explain`: the URL query (`q` and its companions, as on `_search`) and `routing`. */
-const EXPLAIN_PARAMS = ['q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient', 'routing', 'preference'];
+const EXPLAIN_PARAMS = [
+  'q',
+  'df',
+  'default_operator',
+  'analyzer',
+  'analyze_wildcard',
+  'lenient',
+  'routing',
+  'preference',
+];
 
 export const docRoutes: Route[] = [
   {
