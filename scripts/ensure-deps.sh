@@ -11,6 +11,8 @@ command -v java >/dev/null || missing+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null || missing+=(maven)
 # wrk is the reference load generator `npm run bench:harness` compares the harness's own client with.
 command -v wrk >/dev/null || missing+=(wrk)
+# valgrind runs the gate's count check (each read row's instructions per request under callgrind).
+command -v valgrind >/dev/null || missing+=(valgrind)
 if [ "$want" = test ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
 # actionlint checks the workflows in the test suite; built from the Go module proxy once.
 if [ "$want" = test ] && ! command -v actionlint >/dev/null && [ ! -x "$(go env GOPATH 2>/dev/null)/bin/actionlint" ]; then

@@ -281,7 +281,7 @@ describe('waivers file', () => {
       parse({ waivers: [waiver('a', '2026-12-01'), waiver('a', '2026-12-02', 'regression')] })(),
     ).toHaveLength(2);
     expect(parse({ waivers: [{ ...waiver('a', '2026-12-01'), kind: 'slow' }] })).toThrow(
-      'waivers[0].kind must be one of lose, regression (default lose), got "slow"',
+      'waivers[0].kind must be one of lose, regression, count (default lose), got "slow"',
     );
     // Files written before kinds existed read as LOSE waivers.
     const { kind: _, ...old } = waiver('a', '2026-12-01');

@@ -5,7 +5,7 @@ import { workloadById } from '../families/workloads.js';
 import { DEFAULT_SETTINGS, type RunSettings } from '../model/settings.js';
 import { runBisect } from './run.js';
 
-const USAGE = `usage: npm run bisect -- --row ID [--good REV] [--bad REV] [--docs N] [--forks N] [--iterations N]
+const USAGE = `usage: npm run bisect -- --row ID [--good REV] [--bad REV] [--by latency|count] [--docs N] [--forks N] [--iterations N]
 
 Builds the candidate at the commits between --good and --bad (first-parent line) and measures one
 read row on each against the good build, with the gate's regression rule (latency or engine CPU per
@@ -14,6 +14,9 @@ commit where the row regressed, with its figures. Commits that did not touch the
 built. Exit 0 when a first regressed commit was found, 1 when the bad end does not regress.
 
   --row ID        a read-row id, e.g. bucket.date_range
+  --by WHAT       latency (default): the rule above, in forks of both builds; count: the row's
+                  instructions per request under callgrind, 3% or more being a regression (the
+                  gate's count check; one exact run per commit, no engine processes)
   --good REV      a revision where the row was fine (default: HEAD~20)
   --bad REV       a revision where it regressed (default: HEAD)
   --corpus ID     the corpus the row belongs to (default llm-telemetry)
@@ -35,6 +38,7 @@ async function main(argv: string[]): Promise<number> {
         docs: { type: 'string' },
         forks: { type: 'string' },
         iterations: { type: 'string' },
+        by: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -49,6 +53,11 @@ async function main(argv: string[]): Promise<number> {
   const rowId = values.row as string | undefined;
   if (!rowId) {
     console.error('bisect: --row is required, e.g. npm run bisect -- --row bucket.date_range');
+    return 2;
+  }
+  const by = (values.by as string | undefined) ?? 'latency';
+  if (by !== 'latency' && by !== 'count') {
+    console.error(`bisect: --by takes latency or count, got "${by}"`);
     return 2;
   }
   const corpus = (values.corpus as string | undefined) ?? 'llm-telemetry';
@@ -77,6 +86,7 @@ async function main(argv: string[]): Promise<number> {
     good: (values.good as string | undefined) ?? 'HEAD~20',
     bad: (values.bad as string | undefined) ?? 'HEAD',
     settings,
+    by,
     log: (line) => console.log(line),
   });
   if (!result.first) {

@@ -4,6 +4,7 @@ import type { Family } from '../families/types.js';
 import { type BuildStep, buildBase, engineChanged, git, revParse } from '../gate/baseBuild.js';
 import type { RunSettings } from '../model/settings.js';
 import { REPO_ROOT } from '../repo.js';
+import { countStepper } from './countStep.js';
 import { measureAgainstGood } from './measureRow.js';
 import { type BisectResult, bisect } from './search.js';
 
@@ -17,11 +18,16 @@ export interface BisectOptions {
   repo?: string;
   /** How a checkout becomes a runnable build (default: napi + tsc in this repository). */
   build?: BuildStep;
+  /**
+   * What a step compares: the row's latency and CPU per request in forks (the gate's wall-clock
+   * rule, the default), or its counted instructions per request (the gate's count rule).
+   */
+  by?: 'latency' | 'count';
 }
 
 /**
  * `npm run bisect`: the first commit between --good and --bad whose build is slower on one row
- * than the good build, by the gate's regression rule. Commits along the first-parent line;
+ * than the good build, by the gate's regression rule (or, `by: 'count'`, its count rule). Commits along the first-parent line;
  * commits that did not touch the engine's sources are never built (they inherit a neighbour's
  * result).
  */
@@ -40,6 +46,19 @@ export async function runBisect(opts: BisectOptions): Promise<BisectResult> {
   opts.log(
     `bisect ${opts.family.id}: ${between.length} commit${between.length === 1 ? '' : 's'} after ${good.slice(0, 7)} up to ${bad.slice(0, 7)}`,
   );
+  const sameEngine = (a: string, b: string) => !engineChanged(a, b, repo);
+  if (opts.by === 'count') {
+    const step = await countStepper({ ...opts, good, repo });
+    return bisect(
+      commits,
+      async (revision) => {
+        const result = await step(revision);
+        opts.log(`  ${revision.slice(0, 7)}: ${result.verdict} (${result.reason})`);
+        return result;
+      },
+      sameEngine,
+    );
+  }
   const goodPkg = buildBase(good, opts.log, repo, opts.build);
   const workDir = join(repo, '.runs', 'bisect');
   return bisect(
@@ -61,6 +80,6 @@ export async function runBisect(opts: BisectOptions): Promise<BisectResult> {
       opts.log(`  ${revision.slice(0, 7)}: ${step.verdict} (${step.reason})`);
       return step;
     },
-    (a, b) => !engineChanged(a, b, repo),
+    sameEngine,
   );
 }

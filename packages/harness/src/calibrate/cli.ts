@@ -21,6 +21,7 @@ import type { RunSettings } from '../model/settings.js';
 import { REPO_ROOT } from '../repo.js';
 import { runBench } from '../run/bench.js';
 import type { Scorecard } from '../scorecard/schema.js';
+import { calibrateCounts } from './counts.js';
 import { type AaTally, aaTally, type PowerTally, powerTally } from './tally.js';
 import { optimalRoundsPerFork, varianceComponents } from './variance.js';
 
@@ -32,6 +33,7 @@ const HELP = `usage: npm run calibrate -- [--runs N] [--engines LIST] [--fractio
   --skip-aa       only the power run
   --skip-power    only the A/A runs
   --result DIR    where the committed result goes (default <repo>/scorecards/calibration)
+  --counts        calibrate the count check instead (npm run calibrate -- --counts --help)
 Other bench flags (--docs, --families, --forks, --rounds, --iterations, ...) apply to every run;
 --aa is set by calibrate itself. The default is the bench's default matrix of read rows
 (--no-mixed --no-sweep: those rows are not read rows).`;
@@ -117,6 +119,8 @@ function aaSummary(tallies: AaTally[]) {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // The count check has a calibration of its own (calibrate/counts.ts): no engines, no bench.
+  if (argv.includes('--counts')) return calibrateCounts(argv);
   let args: ReturnType<typeof parseCalibrateArgs>;
   let bench: ReturnType<typeof parseBenchArgs>;
   try {

@@ -1,7 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { REPO_ROOT } from '../repo.js';
+import { git, revParse, worktreeAt } from '../worktree.js';
 
 /** What decides the candidate's behaviour: a change outside these cannot make it slower. */
 export const ENGINE_PATHS = [
@@ -16,16 +17,7 @@ export const ENGINE_PATHS = [
   '.cargo',
 ];
 
-export const git = (args: string[], cwd = REPO_ROOT) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-
-export const revParse = (rev: string, cwd = REPO_ROOT): string | undefined => {
-  try {
-    return git(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], cwd);
-  } catch {
-    return undefined;
-  }
-};
+export { git, revParse, worktreeAt };
 
 /**
  * The revision a pull request is measured against: the merge base with main (origin/main, else
@@ -84,20 +76,13 @@ export function buildBase(
   repo = REPO_ROOT,
   build: BuildStep = napiBuild(repo),
 ): string {
-  const full = revParse(revision, repo);
-  if (!full) throw new Error(`${revision} is not a commit of ${repo}`);
-  const builds = join(repo, '.runs', 'base-builds');
-  const tree = join(builds, full);
+  const tree = worktreeAt(revision, repo);
+  const full = basename(tree);
   const pkg = join(tree, 'packages', 'engine-napi');
   if (existsSync(join(pkg, 'dist', 'server.js')) && existsSync(join(tree, '.built'))) {
     log(`build ${full.slice(0, 7)}: reusing ${tree}`);
     return pkg;
   }
-  mkdirSync(builds, { recursive: true });
-  // --force: a worktree left registered by an interrupted run would refuse the path.
-  if (!existsSync(tree)) git(['worktree', 'add', '--force', '--detach', tree, full], repo);
-  if (!existsSync(join(tree, 'node_modules')) && existsSync(join(repo, 'node_modules')))
-    symlinkSync(join(repo, 'node_modules'), join(tree, 'node_modules'));
   log(`build ${full.slice(0, 7)}: building the candidate engine in ${tree}`);
   build(pkg, full);
   execFileSync('touch', [join(tree, '.built')]);

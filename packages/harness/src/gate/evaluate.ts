@@ -26,6 +26,7 @@ export type {
   WaivedRow,
 };
 
+import { judgeCounts } from './counts.js';
 import { isExpired, isIsoDay, type Waiver } from './waivers.js';
 
 function runFailure(card: Scorecard): string | undefined {
@@ -111,6 +112,8 @@ function baseChanges(card: Scorecard, waivers: Map<string, Waiver>, today: strin
   return { regressions, improvements };
 }
 
+const percent = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(2)}%`;
+
 /** The row id a regression waiver names to cover the read rows' regression taken together. */
 export const OVERALL_ROW = 'overall';
 
@@ -148,13 +151,16 @@ export function evaluateGate(input: GateInput): GateResult {
   const overall = overallChange(card, regressionWaiver);
   const overallFails =
     overall?.verdict === 'REGRESSED' && (overall.waiver === undefined || isExpired(overall.waiver, today));
-  const losing = new Set(loses.map((r) => r.id));
-  const regressed = new Set(regressions.map((r) => r.id));
-  if (overall?.verdict === 'REGRESSED') regressed.add(OVERALL_ROW);
+  const counts = input.counts ? judgeCounts(input.counts, waivers, today) : undefined;
+  const failingCounts = counts?.regressions.filter((r) => r.failing) ?? [];
+  const used = {
+    lose: new Set(loses.map((r) => r.id)),
+    regression: new Set(regressions.map((r) => r.id)),
+    count: new Set(counts?.regressions.map((r) => r.row) ?? []),
+  };
+  if (overall?.verdict === 'REGRESSED') used.regression.add(OVERALL_ROW);
   const expiredWaivers = waivers.filter((w) => isExpired(w, today));
-  const unusedWaivers = waivers.filter(
-    (w) => !isExpired(w, today) && !(w.kind === 'lose' ? losing : regressed).has(w.row),
-  );
+  const unusedWaivers = waivers.filter((w) => !isExpired(w, today) && !used[w.kind].has(w.row));
   const cov = coverage(card, previous);
   const failure = runFailure(card);
 
@@ -167,10 +173,15 @@ export function evaluateGate(input: GateInput): GateResult {
     exitCode = 1;
     const expired = failingRows.filter((r) => r.expiredWaiver).length;
     headline = `${failingRows.length} LOSE row${failingRows.length === 1 ? '' : 's'} not waived${expired ? ` (${expired} with an expired waiver)` : ''}`;
-  } else if (unwaivedRegressions.length > 0 || overallFails) {
+  } else if (unwaivedRegressions.length > 0 || overallFails || failingCounts.length > 0) {
     exitCode = 4;
-    const at = card.manifest.base?.revision.slice(0, 7) ?? '';
+    const at = card.manifest.base?.revision.slice(0, 7) ?? input.counts?.baseRevision.slice(0, 7) ?? '';
     const parts: string[] = [];
+    const worstCount = failingCounts[0];
+    if (worstCount)
+      parts.push(
+        `${failingCounts.length} row${failingCounts.length === 1 ? '' : 's'} counted ${(100 * (input.counts?.threshold ?? 0)).toFixed(0)}% or more instructions per request than at ${at}, worst ${worstCount.row} ${percent(worstCount.change ?? 0)}`,
+      );
     if (overallFails)
       parts.push(`the read rows regressed together against the merge-base build ${at} (${overall?.reason})`);
     const worst = unwaivedRegressions[0];
@@ -196,6 +207,7 @@ export function evaluateGate(input: GateInput): GateResult {
     regressions,
     ...(overall ? { overall } : {}),
     improvements,
+    ...(counts ? { counts } : {}),
     failingRows,
     changedRows: changedRows(card, previous),
     waivedRows,

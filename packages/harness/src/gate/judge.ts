@@ -1,8 +1,15 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { readCountComparison } from '../workcount/countFile.js';
 import { evaluateGate, type GateExitCode } from './evaluate.js';
 import { renderComment, renderFailureComment } from './render.js';
-import { displayPath, readScorecard, resolvePrevious, resolveScorecardFile } from './scorecards.js';
+import {
+  displayPath,
+  readScorecard,
+  resolvePrevious,
+  resolveScorecardFile,
+  ScorecardInputError,
+} from './scorecards.js';
 import { loadWaivers } from './waivers.js';
 
 export interface JudgeOptions {
@@ -61,7 +68,20 @@ export function judge(opts: JudgeOptions): GateExitCode {
   const waivers = loadWaivers(opts.waivers);
   const previous = opts.previous ? resolvePrevious(opts.previous, card) : undefined;
   const today = opts.today ?? new Date().toISOString().slice(0, 10);
-  const result = evaluateGate({ scorecard: card, previous: previous?.card, waivers, today });
+  // The count check writes its comparison beside the scorecard (workcount/countFile.ts).
+  let counts: ReturnType<typeof readCountComparison>;
+  try {
+    counts = readCountComparison(dirname(file));
+  } catch (error) {
+    throw new ScorecardInputError((error as Error).message);
+  }
+  const result = evaluateGate({
+    scorecard: card,
+    previous: previous?.card,
+    waivers,
+    today,
+    ...(counts ? { counts } : {}),
+  });
 
   const source = `Scorecard: ${displayPath(file)}${previous ? `; previous: ${displayPath(previous.file)}` : ''}; waivers: ${displayPath(opts.waivers)} (${waivers.length}).`;
   const summary = `${result.summaryMarkdown}\n${source}\n`;

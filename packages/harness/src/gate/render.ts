@@ -1,4 +1,5 @@
 import type { Scorecard, Verdict } from '../scorecard/schema.js';
+import { countSections } from './renderCounts.js';
 import type { GateResult } from './result.js';
 import type { Waiver } from './waivers.js';
 
@@ -99,7 +100,7 @@ function changedSection(result: Result, previous: Scorecard | undefined): string
  * A row id linked to its page on the published site when SITE_URL is set (the workflow sets
  * it), else the id in code.
  */
-function rowLink(id: string): string {
+export function rowLink(id: string): string {
   const site = process.env.SITE_URL?.replace(/\/$/, '');
   return site ? `[${code(id)}](${site}/rows/${encodeURIComponent(id)}/)` : code(id);
 }
@@ -160,13 +161,19 @@ function coverageSection(result: Result): string[] {
   return [lines.join(' '), ''];
 }
 
+const UNUSED_BECAUSE: Record<Waiver['kind'], string> = {
+  lose: 'LOSE',
+  regression: 'regress',
+  count: 'count more instructions past the threshold',
+};
+
 function waiverHousekeeping(result: Result): string[] {
   const lines: string[] = [];
   for (const w of result.expiredWaivers)
     lines.push(`- expired waiver for ${code(w.row)}: ${waiverText(w)}: renew it with a reason or delete it`);
   for (const w of result.unusedWaivers)
     lines.push(
-      `- unused ${w.kind} waiver for ${code(w.row)} (the row did not ${w.kind === 'lose' ? 'LOSE' : 'regress'}): ${waiverText(w)}`,
+      `- unused ${w.kind} waiver for ${code(w.row)} (the row did not ${UNUSED_BECAUSE[w.kind]}): ${waiverText(w)}`,
     );
   return lines.length === 0 ? [] : ['### Waivers to tidy (scorecards/waivers.json)', '', ...lines, ''];
 }
@@ -186,6 +193,7 @@ export function renderSummary(card: Scorecard, previous: Scorecard | undefined, 
     ...failingSection(result),
     ...waivedSection(result),
     ...baseSections(card, result),
+    ...countSections(result.counts, rowLink, 'summary'),
     ...changedSection(result, previous),
     ...coverageSection(result),
     ...waiverHousekeeping(result),
@@ -222,6 +230,7 @@ export function renderComment(
         ]
       : []),
     ...baseSections(card, result),
+    ...countSections(result.counts, rowLink, 'comment'),
     ...changedSection(result, previous),
     ...(result.coverage.compared ? coverageSection(result) : []),
     link,

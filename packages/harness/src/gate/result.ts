@@ -1,12 +1,14 @@
 import type { Scorecard, Verdict } from '../scorecard/schema.js';
+import type { CountComparison } from '../workcount/types.js';
+import type { CountResult } from './counts.js';
 import type { Waiver } from './waivers.js';
 
 /** What the gate decides, as data: evaluate.ts computes it, render.ts writes it up. */
 
 /**
  * 0 pass, 1 an unwaived LOSE, 2 the run failed, 3 coverage fell against the previous run,
- * 4 regressed against the merge-base build (unwaived): a row past the fail margin, or the
- * rows' median CPU per request.
+ * 4 regressed against the merge-base build (unwaived): a row past the fail margin, the rows'
+ * median CPU per request, or a row's counted instructions per request up by the count threshold.
  */
 export type GateExitCode = 0 | 1 | 2 | 3 | 4;
 
@@ -17,6 +19,8 @@ export interface GateInput {
   waivers: readonly Waiver[];
   /** Today in UTC, YYYY-MM-DD: passed in so the evaluation stays a pure function. */
   today: string;
+  /** The count check against the merge-base build (the run folder's workcount.json), when it ran. */
+  counts?: CountComparison;
 }
 
 export interface FailingRow {
@@ -88,6 +92,8 @@ export interface GateResult {
   regressions: BaseChange[];
   overall?: OverallChange;
   improvements: BaseChange[];
+  /** The count check, when the run has one: its regressions fail the gate unless waived. */
+  counts?: CountResult;
   /** One line: what the gate decided and why. */
   headline: string;
   summaryMarkdown: string;

@@ -5,6 +5,7 @@ import { type Flag, renderFlagHelp } from '../cli/flags.js';
 import { REPO_ROOT } from '../repo.js';
 import { DEFAULT_WAIVERS, fromCaller } from './args.js';
 import { buildBase, defaultBaseRevision, engineChanged, revParse } from './baseBuild.js';
+import { runCountCheck, treeOfPackage, writeCountFailure } from './countCheck.js';
 import { judge, reportNoScorecard } from './judge.js';
 import { ScorecardInputError } from './scorecards.js';
 import { WaiverFileError } from './waivers.js';
@@ -44,6 +45,11 @@ merge base with main, or HEAD's parent on main itself; only when the engine's
 sources changed since)`,
   },
   { name: 'no-base', help: 'measure no merge-base build' },
+  {
+    name: 'no-counts',
+    help: `skip the count check (each read row's instructions per request under
+callgrind, this build against the merge-base build; runs when --base does)`,
+  },
   { name: 'help', short: 'h', help: 'this text' },
 ];
 
@@ -55,14 +61,18 @@ read rows, and judges the new run against the newest committed run in --scorecar
 against the baseline, and regressions against the merge-base build (one row past the fail
 margin, or the read rows' median CPU per request). Any other flag goes to the bench after the
 CI-scale ones, so it overrides them (e.g. --docs 5000).
-Exit status: 0 pass, 1 unwaived LOSE, 2 run failed, 3 coverage fell, 4 regressed against the
-merge-base build (unwaived).
+With a merge-base build it then counts each read row's instructions per request under callgrind on
+both builds (workcount.json in the run folder): a row up 3% or more is a regression too.
+Exit status: 0 pass, 1 unwaived LOSE, 2 run failed (or the count check could not run), 3 coverage
+fell, 4 regressed against the merge-base build (unwaived).
 
 ${renderFlagHelp(CI_GATE_FLAGS)}`;
 
 interface RunnerArgs {
   /** The merge-base revision to build and compare with; null: --no-base. */
   base?: string | null;
+  /** Skip the count check against the merge-base build. */
+  noCounts: boolean;
   out: string;
   scorecards: string;
   waivers: string;
@@ -84,6 +94,7 @@ function parseRunnerArgs(argv: string[]): RunnerArgs {
     const [flag, inline] = token.split(/=(.*)/s, 2) as [string, string | undefined];
     if (flag === '--help' || flag === '-h') help = true;
     else if (flag === '--no-base') own.set('--no-base', 'yes');
+    else if (flag === '--no-counts') own.set('--no-counts', 'yes');
     else if (OWN.has(flag)) {
       const value = inline ?? argv[++i];
       if (value === undefined || value.startsWith('--') || value.trim() === '')
@@ -102,6 +113,7 @@ function parseRunnerArgs(argv: string[]): RunnerArgs {
     out: path('--out') ?? resolve(REPO_ROOT, 'ci-out'),
     scorecards: path('--scorecards') ?? resolve(REPO_ROOT, 'scorecards'),
     waivers: path('--waivers') ?? DEFAULT_WAIVERS,
+    noCounts: own.has('--no-counts'),
     bench,
     help,
   };
@@ -151,25 +163,25 @@ function runBench(args: string[]): Promise<number | null> {
 }
 
 /**
- * The bench flags that add the merge-base build, or none: --no-base, no base revision (a first
- * commit), or no engine change since it (the same engine would be measured against itself).
+ * The merge-base build (its engine package folder and revision), or none: --no-base, no base
+ * revision (a first commit), or no engine change since it (the same engine would be measured
+ * against itself).
  */
-function baseBuildArgs(base: string | null | undefined): string[] {
-  if (base === null) return [];
+function baseBuild(base: string | null | undefined): { pkg: string; revision: string } | undefined {
+  if (base === null) return undefined;
   const revision = base === undefined ? defaultBaseRevision() : revParse(base);
   if (base !== undefined && !revision) throw new Error(`--base ${base} is not a commit of this repository`);
   if (!revision) {
     console.log('ci:gate: no merge base to compare with (no parent commit): regression check skipped');
-    return [];
+    return undefined;
   }
   if (!engineChanged(revision)) {
     console.log(
       `ci:gate: the candidate engine's sources are the same at ${revision.slice(0, 7)}: regression check skipped (nothing to compare)`,
     );
-    return [];
+    return undefined;
   }
-  const dir = buildBase(revision, (line) => console.log(`ci:gate: ${line}`));
-  return ['--base-build', dir, '--base-revision', revision];
+  return { pkg: buildBase(revision, (line) => console.log(`ci:gate: ${line}`)), revision };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -188,7 +200,8 @@ async function main(argv: string[]): Promise<number> {
   const before = runFolders(args.out);
   // A candidate given by URL is not this checkout's build: there is no merge-base build to pit it against.
   const byUrl = args.bench.some((t) => t === '--candidate-url' || t.startsWith('--candidate-url='));
-  const baseArgs = byUrl ? [] : baseBuildArgs(args.base);
+  const base = byUrl ? undefined : baseBuild(args.base);
+  const baseArgs = base ? ['--base-build', base.pkg, '--base-revision', base.revision] : [];
   const benchArgs = ['--out', args.out, ...CI_SCALE, ...baseArgs, ...args.bench];
   console.log(`ci:gate: npm run bench -w packages/harness -- ${benchArgs.join(' ')}`);
   const benchCode = await runBench(benchArgs);
@@ -202,6 +215,26 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
+  // The count check (each read row's instructions per request against the merge-base build) runs
+  // after the bench, on its own index, so its callgrind runs never share the machine with timing.
+  let countFailure: string | undefined;
+  if (base && !args.noCounts) {
+    try {
+      const comparison = await runCountCheck(
+        join(args.out, newest),
+        { tree: treeOfPackage(base.pkg), revision: base.revision },
+        (line) => console.log(`ci:gate: ${line}`),
+      );
+      console.log(
+        `ci:gate: count check done in ${((comparison.timings.total ?? 0) / 1000).toFixed(0)} s${comparison.note ? ` (not compared: ${comparison.note})` : ''}`,
+      );
+    } catch (error) {
+      countFailure = (error as Error).message;
+      console.error(`ci:gate: the count check failed: ${countFailure}`);
+      writeCountFailure(join(args.out, newest), base.revision, countFailure);
+    }
+  }
+
   let gateCode: number;
   try {
     const options = { ...args, scorecard: join(args.out, newest), withScorecardMarkdown: true };
@@ -213,6 +246,8 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
+  // A count check that could not run leaves the landing unchecked: a failed run, after the summary.
+  if (countFailure !== undefined && gateCode !== 1) return 2;
   // The bench's own status can only make things worse: a crash after writing is still a failed run.
   // 3 is the bench's own coverage check against its out folder; the gate judged coverage above;
   // 4 is a regression the gate judged with the waivers.

@@ -1,0 +1,64 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { corpusById } from '../corpus/corpora.js';
+import { selectFamilies } from '../families/index.js';
+import { workloadById } from '../families/workloads.js';
+import { gitRevision, REPO_ROOT } from '../repo.js';
+import { COUNT_THRESHOLD } from '../workcount/compare.js';
+import { compareWithBase, DEFAULT_SIZES } from '../workcount/compareBuilds.js';
+import { writeCountComparison } from '../workcount/countFile.js';
+import type { CountComparison } from '../workcount/types.js';
+import { readScorecard } from './scorecards.js';
+
+/**
+ * The gate's count check, after the bench: the run's read rows (its corpus, size, seed and row
+ * selection, from its manifest) counted on this build and on the merge-base build the bench
+ * measured, written to the run folder's workcount.json for the judge.
+ */
+export async function runCountCheck(
+  runDir: string,
+  base: { tree: string; revision: string },
+  log: (line: string) => void,
+): Promise<CountComparison> {
+  const card = readScorecard(join(runDir, 'scorecard.json'));
+  const { corpus, settings } = card.manifest;
+  const spec = corpusById(corpus.name);
+  const families = selectFamilies(String(settings.families ?? '*'), workloadById(spec.id).families);
+  const started = performance.now();
+  const workDir = join(REPO_ROOT, '.runs', 'workcount', card.runId);
+  const comparison = await compareWithBase(
+    {
+      corpus: spec,
+      docs: corpus.docs,
+      seed: corpus.seed,
+      families,
+      sizes: DEFAULT_SIZES,
+      workDir,
+      cacheSim: false,
+      log,
+    },
+    base,
+    gitRevision(),
+  );
+  comparison.timings.total = performance.now() - started;
+  writeCountComparison(runDir, comparison);
+  await rm(workDir, { recursive: true, force: true });
+  return comparison;
+}
+
+/** The worktree of a merge-base build from its engine package folder (what buildBase returns). */
+export const treeOfPackage = (pkg: string) => join(pkg, '..', '..');
+
+/** A count check that could not run still leaves its reason where the judge reads it. */
+export function writeCountFailure(runDir: string, baseRevision: string, message: string): void {
+  writeCountComparison(runDir, {
+    baseRevision,
+    headRevision: gitRevision(),
+    threshold: COUNT_THRESHOLD,
+    corpus: { name: '', docs: 0, seed: 0 },
+    sizes: DEFAULT_SIZES,
+    rows: [],
+    timings: {},
+    note: `the count check failed (exit 2): ${message}`,
+  });
+}
