@@ -10,7 +10,7 @@ import { checkValue, difference, isFalsy } from '../src/restsuite/assertions.js'
 import { runTest, warningMessage } from '../src/restsuite/execute.js';
 import { javaPattern, stripComments } from '../src/restsuite/javaRegex.js';
 import { checkFloor, summarise } from '../src/restsuite/results.js';
-import type { TestResult } from '../src/restsuite/run.js';
+import { FLAKY_PREFIX, runSuite, type TestResult } from '../src/restsuite/run.js';
 import { inRange, skipReason } from '../src/restsuite/skip.js';
 import { type ApiSpecs, buildRequest, ParamError } from '../src/restsuite/spec.js';
 import { evaluate, pathParts, Stash, stringOf } from '../src/restsuite/stash.js';
@@ -384,6 +384,53 @@ describe('the wipe between tests', () => {
       expect(await wipe(url)).toEqual([]);
       expect(calls).toContain('PUT /ro/_settings');
       expect(calls.filter((c) => c.startsWith('DELETE /ro'))).toHaveLength(2);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('a second attempt for a test the candidate is known to pass', () => {
+  it('passes a known test that fails once, keeping the first failure; never retries an unknown one', async () => {
+    const gets: Record<string, number> = {};
+    const server = createServer((req: IncomingMessage, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        if (req.url?.startsWith('/_cat/indices')) return res.end('[]');
+        if (req.url === '/_cluster/settings') return res.end('{"persistent":{},"transient":{}}');
+        const id = req.url?.match(/^\/test\/_doc\/(\w+)/)?.[1];
+        if (req.method === 'GET' && id) {
+          gets[id] = (gets[id] ?? 0) + 1;
+          // Every document is found from its second read on: each test's first attempt fails.
+          return res.end(JSON.stringify({ _id: id, found: gets[id] > 1 }));
+        }
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const testOf = (id: string) => `"${id}":
+  - do:
+      get: { index: test, id: ${id} }
+  - match: { found: true }
+`;
+    const known = parseTestFile(testOf('known'), 'get/known.yml');
+    const unknown = parseTestFile(testOf('unknown'), 'get/unknown.yml');
+    try {
+      const results = await runSuite({
+        files: [known, unknown],
+        specs,
+        exclusions: [],
+        engines: [{ side: 'candidate', url }],
+        runExcluded: false,
+        retryOnCandidate: new Set(['get/known.yml::known']),
+      });
+      const [first, second] = results.map((r) => r.outcomes.candidate);
+      expect(first?.verdict).toBe('pass');
+      expect(first?.reason?.startsWith(FLAKY_PREFIX)).toBe(true);
+      expect(second?.verdict).toBe('fail');
+      expect(gets).toEqual({ known: 2, unknown: 1 });
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }

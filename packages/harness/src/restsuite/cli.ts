@@ -17,7 +17,7 @@ import { REPO_ROOT } from '../repo.js';
 import type { Outcome } from './execute.js';
 import { ensureSuite, RESTSUITE_DIR, SUITE_VERSION } from './fetch.js';
 import { checkFloor, type RestSuiteResults, renderMarkdown, summarise, type Waiver } from './results.js';
-import { type EngineUnderTest, runSuite, type Side, type TestResult } from './run.js';
+import { type EngineUnderTest, FLAKY_PREFIX, runSuite, type Side, type TestResult } from './run.js';
 import { loadSpecs } from './spec.js';
 import { loadExclusions, loadTestFiles } from './suite.js';
 
@@ -193,6 +193,7 @@ async function main(argv: string[]): Promise<number> {
       exclusions,
       engines,
       runExcluded: values['run-excluded'] === true,
+      retryOnCandidate: new Set(committed?.candidatePasses ?? []),
       onTest: (side, done, total, outcome, id) => {
         counts[side][outcome.verdict]++;
         if (values.verbose && outcome.verdict === 'fail')
@@ -231,12 +232,18 @@ async function main(argv: string[]): Promise<number> {
   printTable(tallied);
   console.log(`report: ${reportFile} (${((Date.now() - startedAt) / 1000).toFixed(0)} s)`);
 
+  const flaky = results.filter((r) => r.outcomes.candidate?.reason?.startsWith(FLAKY_PREFIX));
+  for (const r of flaky) console.log(`flaky: ${r.id} ${r.outcomes.candidate?.reason ?? ''}`);
   if (only) return 0;
   const waivers = readJson<{ waivers: Waiver[] }>(WAIVERS)?.waivers ?? [];
   const floors: [string, RestSuiteResults | undefined][] = [['the committed results', committed]];
   if (values.against) floors.push([values.against, floorAt(values.against)]);
   let exit = 0;
   const lines: string[] = [];
+  if (flaky.length > 0)
+    lines.push(
+      `- ${flaky.length} test(s) the candidate passed only on a second attempt: ${flaky.map((r) => `\`${r.id}\``).join(', ')}`,
+    );
   for (const [name, floor] of floors) {
     if (!floor) {
       console.log(`no floor at ${name} (no results.json there)`);
