@@ -1,6 +1,7 @@
 import { compareSignals } from '../families/compare.js';
 import type { Family, Signal } from '../families/types.js';
 import type { Clock } from '../load/clock.js';
+import { addGcPauses, recordGcPauses, settleHeap } from '../load/harnessGc.js';
 import { esErrorSummary, TransportError } from '../load/http.js';
 import { bodiesFor, type Captured, phase, rowSettings, wireRequest } from '../load/readPhase.js';
 import type { Side } from '../load/side.js';
@@ -113,8 +114,10 @@ export async function measureRounds(
       const mine = rawOf(key);
       const idle = keys.filter((k) => k !== key);
       mine.warmup.push(...(await phase(side, family, index, warm, settings, clock, 'warmup', round)));
+      settleHeap();
       const cpu0 = await cpuOf(side);
       const idle0 = await Promise.all(idle.map((k) => cpuOf(sideOf(k))));
+      const gcPauses = recordGcPauses();
       const t0 = clock.now();
       const samples = await phase(
         side,
@@ -128,6 +131,7 @@ export async function measureRounds(
         key === 'base' ? undefined : captured[key],
       );
       const wallNs = Number(clock.now() - t0);
+      mine.harnessGc = addGcPauses(mine.harnessGc, await gcPauses());
       const cpu1 = await cpuOf(side);
       const idle1 = await Promise.all(idle.map((k) => cpuOf(sideOf(k))));
       const sent = samples.filter((x) => x.outcome !== 'dropped').length;

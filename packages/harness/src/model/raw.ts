@@ -2,6 +2,13 @@ import type { Family } from '../families/types.js';
 import type { MemoryDetail, Mismatch, Role, SweepSide } from '../scorecard/schema.js';
 import type { Sample } from './samples.js';
 
+/** GC pauses of the harness inside a window (load/harnessGc.ts). */
+export interface GcPauses {
+  count: number;
+  totalMs: number;
+  maxMs: number;
+}
+
 export interface SideRowRaw {
   supported: boolean;
   error?: string;
@@ -15,6 +22,8 @@ export interface SideRowRaw {
   cpuSource?: 'proc-schedstat' | 'nodes-stats';
   /** This engine's CPU while the other engine's phases were timed: it should stay idle. */
   idle?: { cpuNs: number; wallNs: number }[];
+  /** The harness's own GC pauses during this engine's timed phases (each starts from a collected heap). */
+  harnessGc?: GcPauses;
 }
 
 /** On-CPU time of an engine's process tree over one timed phase of a row. */

@@ -145,6 +145,11 @@ export interface SideMeasurement {
   dropped?: number;
   /** p99 of send lag (actual minus intended send), ms: how late the harness itself was. */
   sendLagP99?: number;
+  /**
+   * The harness's own GC pauses during this engine's timed phases (read rows): a pause delays
+   * every send scheduled inside it, so these explain a send lag the engines did not cause.
+   */
+  harnessGc?: { count: number; totalMs: number; maxMs: number };
   /** Latency from the intended send time, milliseconds (read rows). */
   p50?: number;
   p99?: number;

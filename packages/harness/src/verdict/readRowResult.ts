@@ -20,6 +20,14 @@ export const CACHE_FACTOR = 3;
 
 const isOk = (s: Sample) => s.outcome === 'ok';
 
+/** The harness's GC pauses in the timed phases, when any: the likeliest cause of its send lag. */
+function gcNote(candidate: SideMeasurement, baseline: SideMeasurement): string {
+  const side = (m: SideMeasurement) =>
+    m.harnessGc ? `${m.harnessGc.count} (longest ${m.harnessGc.maxMs.toFixed(1)} ms)` : 'not recorded';
+  if (!candidate.harnessGc?.count && !baseline.harnessGc?.count) return '';
+  return `; harness GC pauses in the timed phases ${side(candidate)} / ${side(baseline)}`;
+}
+
 function okLatencies(samples: readonly Sample[]): number[] {
   return samples.filter(isOk).map((s) => s.latencyMs);
 }
@@ -61,6 +69,11 @@ export function summarizeSide(
         99,
       ),
     );
+    if (raw.harnessGc) {
+      const { count, totalMs, maxMs } = raw.harnessGc;
+      const ms = (x: number) => Math.round(x * 1000) / 1000;
+      m.harnessGc = { count, totalMs: ms(totalMs), maxMs: ms(maxMs) };
+    }
     const saturation = saturationReason(requests, settings.rate, achieved);
     m.saturated = saturation !== undefined;
     if (saturation) m.saturationReason = saturation;
@@ -179,7 +192,7 @@ export function readRowResult(
     floorP50: floor?.p50,
   });
   if (onService && row.verdict !== 'N/A')
-    row.reason = `scored on service time: the harness fell behind its schedule on both sides (send lag p99 ${candidate.sendLagP99} / ${baseline.sendLagP99} ms > ${settings.maxSendLagP99Ms} ms), so latency from the intended send would measure the queue; ${row.reason}`;
+    row.reason = `scored on service time: the harness fell behind its schedule on both sides (send lag p99 ${candidate.sendLagP99} / ${baseline.sendLagP99} ms > ${settings.maxSendLagP99Ms} ms${gcNote(candidate, baseline)}), so latency from the intended send would measure the queue; ${row.reason}`;
   if (row.verdict !== 'N/A' && row.rounds !== undefined) {
     const design = `${row.forks ?? 1} fork${row.forks === 1 ? '' : 's'}, ${row.rounds} rounds`;
     row.reason += row.remeasured
