@@ -96,7 +96,9 @@ describe('single-document writes', () => {
     expect(replies.map((r) => r.status).every((s) => s === 200)).toBe(true);
     const doc = (await source('2'))._source as Record<string, number>;
     for (let i = 0; i < 30; i++) expect(doc[`k${i}`]).toBe(i);
-  });
+    // A correctness test: 30 conflicting updates retry in turn, which on a busy shared machine has
+    // taken close to vitest's default 5 s.
+  }, 30_000);
 
   it('deletes by query and reports the counts', async () => {
     const res = await req(server.url, 'POST', '/w/_delete_by_query?refresh=true', {
