@@ -474,6 +474,19 @@ pub(crate) fn add_tantivy_field(
     }
 }
 
+/// `_source: {"enabled": bool}` (other `_source` options, `includes`/`excludes`, are accepted
+/// and keep the whole document).
+fn parse_source_option(value: &Value) -> Result<bool> {
+    match value.get("enabled") {
+        None => Ok(true),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(Value::String(s)) if s == "true" || s == "false" => Ok(s == "true"),
+        Some(other) => Err(mapper_err(&format!(
+            "Failed to parse mapping: Failed to parse value [{other}] as only [true] or [false] are allowed."
+        ))),
+    }
+}
+
 /// An untokenized, indexed string without field norms: ES's `keyword` (and `_id`) have
 /// `norms: false`, so scoring treats every value as length 1, and the norms would cost a byte
 /// per document per field for nothing (8 MiB of a 1M-doc index).
@@ -490,6 +503,15 @@ fn exact_text() -> TextOptions {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn source_can_be_disabled_but_then_holds_no_stored_fields() {
+        let off = json!({"_source": {"enabled": false}, "properties": {"k": {"type": "keyword"}}});
+        assert!(!Mapping::from_mappings_json(&off).unwrap().source_enabled);
+        assert!(Mapping::from_mappings_json(&json!({})).unwrap().source_enabled);
+        let stored = json!({"_source": {"enabled": false}, "properties": {"k": {"type": "keyword", "store": true}}});
+        assert!(Mapping::from_mappings_json(&stored).unwrap_err().to_string().contains("[store]"));
+    }
 
     #[test]
     fn parses_all_supported_types_objects_and_multi_fields() {
@@ -523,18 +545,5 @@ mod tests {
         assert!(err.to_string().contains("No handler for type [geo_shape]"));
         let err = Mapping::from_mappings_json(&json!({"properties": {"a": {"type": "long", "bogus": 1}}})).unwrap_err();
         assert!(err.to_string().contains("unknown parameter [bogus]"));
-    }
-}
-
-/// `_source: {"enabled": bool}` (other `_source` options, `includes`/`excludes`, are accepted
-/// and keep the whole document).
-fn parse_source_option(value: &Value) -> Result<bool> {
-    match value.get("enabled") {
-        None => Ok(true),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(Value::String(s)) if s == "true" || s == "false" => Ok(s == "true"),
-        Some(other) => Err(mapper_err(&format!(
-            "Failed to parse mapping: Failed to parse value [{other}] as only [true] or [false] are allowed."
-        ))),
     }
 }
