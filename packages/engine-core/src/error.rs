@@ -88,6 +88,9 @@ pub enum EngineError {
     /// `_update` of a document that does not exist (and no upsert).
     #[error("[{id}]: document missing")]
     DocumentMissing { index: String, id: String },
+    /// `_update` of a document whose mapping keeps no `_source` to update from.
+    #[error("[{id}]: document source missing")]
+    DocumentSourceMissing { id: String },
     /// A write or read without `routing` on an index whose mapping requires it.
     #[error("routing is required for [{index}]/[{id}]")]
     RoutingMissing { index: String, id: String },
@@ -193,6 +196,7 @@ impl EngineError {
                 ("version_conflict_engine_exception", 409)
             }
             EngineError::DocumentMissing { .. } => ("document_missing_exception", 404),
+            EngineError::DocumentSourceMissing { .. } => ("document_source_missing_exception", 400),
             EngineError::ActionRequestValidation(_) => ("action_request_validation_exception", 400),
             EngineError::RoutingMissing { .. } => ("routing_missing_exception", 400),
             EngineError::ResourceNotFound(_) => ("resource_not_found_exception", 404),

@@ -78,6 +78,7 @@ fn read_options(params: &Map<String, Value>) -> Result<ReadOptions> {
     Ok(ReadOptions {
         source: url_source_filter(params)?,
         stored_fields: params.contains_key("stored_fields"),
+        stored_names: params.get("stored_fields").map(crate::store::get::stored_names).unwrap_or_default(),
         not_realtime: params.get("realtime").is_some() && !flag("realtime")?,
         refresh: flag("refresh")?,
         version,

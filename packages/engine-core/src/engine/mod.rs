@@ -28,6 +28,7 @@ mod search_shards;
 mod settings_api;
 mod stats;
 mod templates;
+mod terms_lookup;
 pub mod termvectors;
 mod uri_query;
 mod validate_query;
@@ -244,6 +245,8 @@ impl Engine {
         params: &Map<String, Value>,
         cheap_only: bool,
     ) -> Result<Option<String>> {
+        let looked_up = self.resolve_terms_lookups(body)?;
+        let body = looked_up.as_deref().unwrap_or(body);
         // One index by its own name (the common case) goes straight to it; lists, wildcards,
         // aliases and the resolution options go through `resolve`.
         let plain = match self.get(name) {

@@ -58,8 +58,10 @@ impl Engine {
             }
             indices.insert(target.index.clone(), Value::Object(entry));
             let layout = ShardLayout::of(&handle.settings);
-            let picked: Option<BTreeSet<u64>> =
-                routing.as_ref().map(|values| values.iter().map(|r| shard_for_routing(r, layout.primaries)).collect());
+            let routing_shards = crate::store::routing::routing_num_shards(&handle.settings);
+            let picked: Option<BTreeSet<u64>> = routing.as_ref().map(|values| {
+                values.iter().map(|r| crate::store::routing::shard_for(r, layout.primaries, routing_shards)).collect()
+            });
             for copy in layout.copies() {
                 if picked.as_ref().is_some_and(|p| !p.contains(&copy.shard)) {
                     continue;
@@ -129,73 +131,9 @@ fn normalize(query: &Value) -> Value {
     }
 }
 
-/// The shard ES routes `routing` to among `primaries`: Murmur3 (x86, 32-bit, seed 0) of the
-/// value's UTF-16 code units, modulo the index's routing shards (ES 7's default: the primaries
-/// doubled up to 1,024), divided back down to a primary.
-fn shard_for_routing(routing: &str, primaries: u64) -> u64 {
-    let mut bytes = Vec::with_capacity(routing.len() * 2);
-    for unit in routing.encode_utf16() {
-        bytes.extend_from_slice(&unit.to_le_bytes());
-    }
-    let hash = murmur3_x86_32(&bytes, 0) as i32;
-    let routing_shards = routing_num_shards(primaries);
-    let factor = routing_shards / primaries.max(1);
-    (i64::from(hash).rem_euclid(routing_shards as i64) as u64) / factor.max(1)
-}
-
-fn routing_num_shards(primaries: u64) -> u64 {
-    if primaries <= 1 {
-        return 1024.max(primaries);
-    }
-    let log2_shards = 64 - (primaries - 1).leading_zeros() as i64;
-    let splits = (10 - log2_shards).max(0);
-    primaries << splits
-}
-
-fn murmur3_x86_32(data: &[u8], seed: u32) -> u32 {
-    const C1: u32 = 0xcc9e_2d51;
-    const C2: u32 = 0x1b87_3593;
-    let mut h = seed;
-    let chunks = data.chunks_exact(4);
-    let tail = chunks.remainder();
-    for chunk in chunks {
-        let mut k = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-        k = k.wrapping_mul(C1).rotate_left(15).wrapping_mul(C2);
-        h ^= k;
-        h = h.rotate_left(13).wrapping_mul(5).wrapping_add(0xe654_6b64);
-    }
-    let mut k = 0u32;
-    for (i, byte) in tail.iter().enumerate() {
-        k ^= u32::from(*byte) << (8 * i);
-    }
-    if !tail.is_empty() {
-        h ^= k.wrapping_mul(C1).rotate_left(15).wrapping_mul(C2);
-    }
-    h ^= data.len() as u32;
-    h ^= h >> 16;
-    h = h.wrapping_mul(0x85eb_ca6b);
-    h ^= h >> 13;
-    h = h.wrapping_mul(0xc2b2_ae35);
-    h ^ (h >> 16)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn murmur3_matches_the_reference_vectors() {
-        assert_eq!(murmur3_x86_32(b"", 0), 0);
-        assert_eq!(murmur3_x86_32(b"hello", 0), 0x248b_fa47);
-        assert_eq!(murmur3_x86_32(b"The quick brown fox jumps over the lazy dog", 0), 0x2e4f_f723);
-    }
-
-    #[test]
-    fn routing_stays_within_the_primaries() {
-        assert_eq!(shard_for_routing("foo", 1), 0);
-        assert!((0..50).all(|i| shard_for_routing(&format!("r{i}"), 5) < 5));
-        assert_eq!(routing_num_shards(5), 640);
-    }
 
     #[test]
     fn filters_print_as_parsed_queries() {

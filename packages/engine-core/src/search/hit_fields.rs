@@ -52,9 +52,23 @@ fn expand<'a>(requests: &[FieldRequest], mapping: &'a Mapping, from_columns: boo
 
 impl<'a> HitFields<'a> {
     /// `None` when neither option asks for anything.
-    pub fn prepare(docvalue: &[FieldRequest], source: &[FieldRequest], mapping: &'a Mapping) -> Result<Option<Self>> {
+    pub fn prepare(
+        docvalue: &[FieldRequest],
+        source: &[FieldRequest],
+        mapping: &'a Mapping,
+        index: &str,
+    ) -> Result<Option<Self>> {
         if docvalue.is_empty() && source.is_empty() {
             return Ok(None);
+        }
+        if !source.is_empty() && !mapping.source_enabled {
+            return Err(EngineError::shard(
+                ShardCause::IllegalArgument,
+                format!(
+                    "Unable to retrieve the requested [fields] since _source is disabled in the mappings for index [{}]",
+                    index
+                ),
+            ));
         }
         Ok(Some(HitFields {
             mapping,
@@ -85,6 +99,31 @@ impl<'a> HitFields<'a> {
         }
         (!out.is_empty()).then_some(Value::Object(out))
     }
+}
+
+/// The `fields` of a document read by id with `stored_fields`: each named (or matched) field
+/// mapped with `store`, its values read from `raw_source` and typed as `fields` types them.
+pub fn stored_fields(mapping: &Mapping, names: &[String], raw_source: &[u8]) -> Option<Value> {
+    let picked: Vec<Requested> = mapping
+        .fields
+        .values()
+        .filter(|f| f.params.store && f.nested.is_none() && names.iter().any(|n| glob(n, &f.name)))
+        .map(|field| Requested { field, format: None })
+        .collect();
+    if picked.is_empty() {
+        return None;
+    }
+    let source: Value = serde_json::from_slice(raw_source).unwrap_or(Value::Null);
+    let mut out = Map::new();
+    for r in &picked {
+        let mut raw = Vec::new();
+        collect_path(&source, &r.field.source_path, &mut raw);
+        let values: Vec<Value> = raw.into_iter().filter_map(|v| typed(v, r)).collect();
+        if !values.is_empty() {
+            out.insert(r.field.name.clone(), Value::Array(values));
+        }
+    }
+    (!out.is_empty()).then_some(Value::Object(out))
 }
 
 fn shown_number(v: f64, r: &Requested, integer: bool) -> Value {

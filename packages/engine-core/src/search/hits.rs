@@ -55,8 +55,11 @@ impl<'a> HitsRender<'a> {
             _ => None,
         };
         let named = if any { NamedQueries::prepare(handle, searcher, &req.query)? } else { None };
-        let fields =
-            if any { HitFields::prepare(&req.opts.docvalue_fields, &req.opts.fields, &handle.mapping)? } else { None };
+        let fields = if any {
+            HitFields::prepare(&req.opts.docvalue_fields, &req.opts.fields, &handle.mapping, &handle.name)?
+        } else {
+            None
+        };
         let explain = if any && req.opts.explain {
             Some(lower_query(handle, &req.query)?.weight(EnableScoring::enabled_from_searcher(searcher))?)
         } else {
@@ -140,17 +143,27 @@ impl<'a> HitsRender<'a> {
             }
         }
         // The stored bytes are the document exactly as sent (validated JSON at index time).
-        let raw = doc.get_first(handle.mapping.source_field).and_then(|v| v.as_bytes()).unwrap_or(b"{}");
-        let source_shown = match stored {
-            None => true,
-            Some(StoredFields::None) => false,
-            Some(StoredFields::List(names)) => names.iter().any(|n| n == "_source"),
-        };
+        let kept = handle.mapping.stored_source(&doc);
+        let raw = kept.unwrap_or(b"{}");
+        let source_shown = kept.is_some()
+            && match stored {
+                None => true,
+                Some(StoredFields::None) => false,
+                Some(StoredFields::List(names)) => names.iter().any(|n| n == "_source"),
+            };
         if let Some(source) = req.source.apply(raw).filter(|_| source_shown) {
             out.push_str(r#","_source":"#);
             out.push_str(&source);
         }
         let mut fields = self.fields.as_ref().and_then(|f| f.render(self.searcher, hit.address, raw));
+        if let (Some(StoredFields::List(names)), Some(kept)) = (stored, kept) {
+            if let Some(Value::Object(values)) = super::hit_fields::stored_fields(&handle.mapping, names, kept) {
+                let obj = fields.get_or_insert_with(|| Value::Object(Map::new()));
+                if let Value::Object(obj) = obj {
+                    obj.extend(values);
+                }
+            }
+        }
         if let (Some(keys), Some(collapse)) = (self.collapse_keys, &req.opts.collapse) {
             let obj = fields.get_or_insert_with(|| Value::Object(Map::new()));
             obj[collapse.field.as_str()] = json!([keys[i]]);

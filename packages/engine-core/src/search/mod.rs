@@ -46,6 +46,7 @@ use crate::store::index::IndexHandle;
 pub mod source_filter;
 
 pub use cost::Cost;
+pub use hit_fields::stored_fields;
 use passes::{agg_collector, collect_aggs};
 use request::parse_body;
 pub use request::{SearchRequest, TrackTotalHits};

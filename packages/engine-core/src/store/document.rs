@@ -58,7 +58,9 @@ pub fn build_document(mapping: &Mapping, id: &str, source: &Value, raw: &[u8]) -
     }
     let mut doc = TantivyDocument::default();
     doc.add_text(mapping.id_field, id);
-    doc.add_bytes(mapping.source_field, raw);
+    if mapping.source_enabled {
+        doc.add_bytes(mapping.source_field, raw);
+    }
     // Fields of `nested` objects live on the objects' own documents (`nested::documents`).
     let mut direct = 0;
     for fm in mapping.fields.values().filter(|fm| fm.nested.is_none()) {

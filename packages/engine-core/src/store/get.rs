@@ -26,13 +26,16 @@ pub struct ReadOptions {
     /// `stored_fields` given: no field is stored apart from `_source`, which it leaves out
     /// unless `_source` is asked for too.
     pub stored_fields: bool,
+    /// The names `stored_fields` lists (`_source` among them shows the source too).
+    pub stored_names: Vec<String>,
     /// `realtime=false`: read what the last refresh made visible, without refreshing.
     pub not_realtime: bool,
     /// `refresh=true`: refresh the index before reading.
     pub refresh: bool,
     /// `version`: the document must have this (internal) version, else ES's 409.
     pub version: Option<u64>,
-    /// `routing`: checked against `_routing.required` (one shard: it selects nothing).
+    /// `routing`: checked against `_routing.required`; on an index of several shards, the
+    /// shard read (the id's when none).
     pub routing: Option<String>,
 }
 
@@ -112,7 +115,18 @@ impl<'a> Lookup<'a> {
     }
 
     fn write_doc_uncounted(&mut self, id: &str, options: &ReadOptions, out: &mut String) -> Result<bool> {
-        let located = self.locate(id)?;
+        let mut located = self.locate(id)?;
+        let mut stored = None;
+        if let Some(at) = &located {
+            let doc = self.stored(at)?;
+            let routing = self.handle.mapping.routing_field.and_then(|f| doc.get_first(f)).and_then(|v| v.as_str());
+            if crate::store::routing::reaches(&self.handle.settings, id, options.routing.as_deref(), routing) {
+                stored = Some(doc);
+            } else {
+                // Stored on another shard than the one this read asks.
+                located = None;
+            }
+        }
         if let (Some(at), Some(wanted)) = (&located, options.version) {
             if at.version != wanted {
                 return Err(EngineError::UpdateConflict { id: id.to_string(), expected: wanted, current: at.version });
@@ -123,11 +137,10 @@ impl<'a> Lookup<'a> {
         out.push_str(r#","_id":"#);
         push_json_str(out, id);
         let found = located.is_some();
-        match located {
-            Some(at) => {
+        match located.zip(stored) {
+            Some((at, stored)) => {
                 let mapping = &self.handle.mapping;
                 let _ = write!(out, r#","_version":{},"_seq_no":{},"_primary_term":1"#, at.version, at.seq_no);
-                let stored = self.stored(&at)?;
                 if let Some(routing) = mapping.routing_field.and_then(|f| stored.get_first(f)).and_then(|v| v.as_str())
                 {
                     out.push_str(r#","_routing":"#);
@@ -137,15 +150,22 @@ impl<'a> Lookup<'a> {
                 out.push_str(r#","found":true"#);
                 let filter = match &options.source {
                     Some(filter) => Some(filter),
-                    None if options.stored_fields => None,
+                    None if options.stored_fields && !options.stored_names.iter().any(|n| n == "_source") => None,
                     None => Some(&ALL),
                 };
-                if let Some(filter) = filter {
-                    let raw = stored.get_first(mapping.source_field).and_then(|v| v.as_bytes()).unwrap_or(b"{}");
+                // Nothing to show when the mapping keeps no `_source`.
+                if let (Some(filter), Some(raw)) = (filter, mapping.stored_source(&stored)) {
                     if let Some(source) = filter.apply(raw) {
                         out.push_str(r#","_source":"#);
                         out.push_str(&source);
                     }
+                }
+                let stored_source = mapping.stored_source(&stored).filter(|_| !options.stored_names.is_empty());
+                if let Some(fields) =
+                    stored_source.and_then(|raw| crate::search::stored_fields(mapping, &options.stored_names, raw))
+                {
+                    out.push_str(r#","fields":"#);
+                    out.push_str(&fields.to_string());
                 }
             }
             None => out.push_str(r#","found":false"#),
@@ -170,10 +190,36 @@ fn read_doc(handle: &IndexHandle, id: &str, options: &ReadOptions) -> Result<(St
 }
 
 /// The ES get body as a JSON value (for `_update`, which merges into `_source`; the update
-/// itself checked its routing).
-pub fn get_doc(handle: &IndexHandle, id: &str) -> Result<Value> {
-    let (body, _) = read_doc(handle, id, &ReadOptions::default())?;
+/// itself checked its routing), read on the shard `routing` (else the id) addresses.
+pub fn get_doc(handle: &IndexHandle, id: &str, routing: Option<&str>) -> Result<Value> {
+    let options = ReadOptions { routing: routing.map(str::to_string), ..ReadOptions::default() };
+    let (body, _) = read_doc(handle, id, &options)?;
     serde_json::from_str(&body).map_err(|e| EngineError::Internal(format!("get: {e}")))
+}
+
+/// The names of a `stored_fields` option: a list, or one comma-separated string.
+pub fn stored_names(value: &Value) -> Vec<String> {
+    match value {
+        Value::Array(items) => items.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+        other => crate::store::versioning::param_text(other)
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+    }
+}
+
+/// Whether a live document `id` is on a shard other than the one `routing` (else the id)
+/// addresses: real-time, on any index.
+pub fn on_another_shard(handle: &IndexHandle, id: &str, routing: Option<&str>) -> Result<bool> {
+    if handle.settings.number_of_shards <= 1 {
+        return Ok(false);
+    }
+    let mut lookup = Lookup::new(handle, &ReadOptions::default())?;
+    let Some(at) = lookup.locate(id)? else { return Ok(false) };
+    let doc = lookup.stored(&at)?;
+    let stored = handle.mapping.routing_field.and_then(|f| doc.get_first(f)).and_then(|v| v.as_str());
+    Ok(!crate::store::routing::reaches(&handle.settings, id, routing, stored))
 }
 
 /// `_mget`: `{"docs": [{"_index", "_id"}]}` or `{"ids": [...]}` with the URL's index. A
@@ -207,7 +253,10 @@ pub fn mget(
                         match k.as_str() {
                             "_index" | "_id" => {}
                             "_source" => options.source = Some(SourceFilter::from_body(v)?),
-                            "stored_fields" => options.stored_fields = true,
+                            "stored_fields" => {
+                                options.stored_fields = true;
+                                options.stored_names = stored_names(v);
+                            }
                             // `_routing` and `_version` went in 7.0: refused, as ES refuses them.
                             "routing" => options.routing = Some(crate::store::versioning::param_text(v)),
                             other => {

@@ -207,6 +207,9 @@ pub struct Mapping {
     /// ES's `_ignored`: the fields whose malformed values a document's indexing skipped
     /// (`ignore_malformed`), indexed and stored. `None` for an index from before it existed.
     pub ignored_field: Option<Field>,
+    /// `_source.enabled`: when false, documents are indexed but their `_source` is not kept,
+    /// so reads and hits show none.
+    pub source_enabled: bool,
 }
 
 pub const ID_FIELD: &str = "_id";
@@ -237,6 +240,7 @@ impl Mapping {
     pub(crate) fn from_stored_schema(mappings: &Value, meta: MetaFields) -> Result<Mapping> {
         let mut parsed = Parsed::default();
         let mut routing_required = false;
+        let mut source_enabled = true;
         let mut rules = DynamicRules::default();
         if !mappings.is_null() {
             let obj = mappings
@@ -251,7 +255,8 @@ impl Mapping {
             for (key, value) in obj {
                 match key.as_str() {
                     "properties" => parse_properties(value, "", None, &mut parsed)?,
-                    "_source" | "_meta" => {}
+                    "_source" => source_enabled = parse_source_option(value)?,
+                    "_meta" => {}
                     "_routing" => routing_required = parse_routing_option(value)?,
                     other if rules.apply_root_option(other, value)? => {}
                     other => {
@@ -264,9 +269,22 @@ impl Mapping {
         }
         let vectors = crate::knn::parse_vector_specs(mappings)?;
         rules.objects = std::mem::take(&mut parsed.object_dynamic);
-        let mapping = Mapping { routing_required, ..Self::build(parsed, vectors, rules, meta) };
+        let mapping = Mapping { routing_required, source_enabled, ..Self::build(parsed, vectors, rules, meta) };
+        // Stored fields are read from the stored `_source`: without it there is nothing to read.
+        if let Some(stored) = mapping.fields.values().find(|f| f.params.store && !source_enabled) {
+            return Err(mapper_err(&format!(
+                "Failed to parse mapping: [store] on field [{}] is not supported when [_source] is disabled",
+                stored.name
+            )));
+        }
         mapping.check_aliases()?;
         Ok(mapping)
+    }
+
+    /// The stored `_source` of a document, when the mapping keeps it.
+    pub fn stored_source<'d>(&self, doc: &'d tantivy::TantivyDocument) -> Option<&'d [u8]> {
+        use tantivy::schema::Value as _;
+        doc.get_first(self.source_field).and_then(|v| v.as_bytes())
     }
 
     /// Every alias must name a concrete field (not an object, not another alias), as ES checks.
@@ -321,6 +339,7 @@ impl Mapping {
             routing_field,
             ignored_field,
             routing_required: false,
+            source_enabled: true,
             nested,
             dynamic,
             known,
@@ -455,6 +474,19 @@ pub(crate) fn add_tantivy_field(
     }
 }
 
+/// `_source: {"enabled": bool}` (other `_source` options, `includes`/`excludes`, are accepted
+/// and keep the whole document).
+fn parse_source_option(value: &Value) -> Result<bool> {
+    match value.get("enabled") {
+        None => Ok(true),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(Value::String(s)) if s == "true" || s == "false" => Ok(s == "true"),
+        Some(other) => Err(mapper_err(&format!(
+            "Failed to parse mapping: Failed to parse value [{other}] as only [true] or [false] are allowed."
+        ))),
+    }
+}
+
 /// An untokenized, indexed string without field norms: ES's `keyword` (and `_id`) have
 /// `norms: false`, so scoring treats every value as length 1, and the norms would cost a byte
 /// per document per field for nothing (8 MiB of a 1M-doc index).
@@ -471,6 +503,15 @@ fn exact_text() -> TextOptions {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn source_can_be_disabled_but_then_holds_no_stored_fields() {
+        let off = json!({"_source": {"enabled": false}, "properties": {"k": {"type": "keyword"}}});
+        assert!(!Mapping::from_mappings_json(&off).unwrap().source_enabled);
+        assert!(Mapping::from_mappings_json(&json!({})).unwrap().source_enabled);
+        let stored = json!({"_source": {"enabled": false}, "properties": {"k": {"type": "keyword", "store": true}}});
+        assert!(Mapping::from_mappings_json(&stored).unwrap_err().to_string().contains("[store]"));
+    }
 
     #[test]
     fn parses_all_supported_types_objects_and_multi_fields() {

@@ -70,6 +70,18 @@ pub fn delete_doc(
     refresh: bool,
 ) -> Result<(String, u16)> {
     crate::store::routing::check(handle, id, routing, false)?;
+    if crate::store::get::on_another_shard(handle, id, routing)? {
+        // The shard this delete addresses has nothing under the id; the document stays where
+        // it is, and nothing is written.
+        let o = WriteOutcome {
+            id: id.to_string(),
+            version: 1,
+            seq_no: handle.next_seq_no(),
+            result: "not_found",
+            status: 404,
+        };
+        return Ok((render(handle, &o), o.status));
+    }
     let o = write_one(handle, PreparedWrite::Delete { id: id.to_string(), cond }, refresh)?;
     Ok((render(handle, &o), o.status))
 }
@@ -165,6 +177,9 @@ fn decide(req: &UpdateRequest, handle: &IndexHandle, id: &str, current: &Value) 
         ctx.insert("_now".into(), Value::from(crate::search::now_ms()));
         ctx
     };
+    if found && current.get("_source").is_none() {
+        return Err(EngineError::DocumentSourceMissing { id: id.to_string() });
+    }
     if found {
         let mut source = current["_source"].as_object().cloned().unwrap_or_default();
         if let Some(script) = &req.script {
@@ -243,7 +258,7 @@ pub fn update(
         None => options.source.clone(),
     };
     crate::store::routing::check(handle, id, options.routing.as_deref(), true)?;
-    let current = get_doc(handle, id)?;
+    let current = get_doc(handle, id, options.routing.as_deref())?;
     // As ES's update: the request's routing, else the one the document was written with.
     let routing = options.routing.clone().or_else(|| current["_routing"].as_str().map(str::to_string));
     let version = current["_version"].as_u64();

@@ -141,7 +141,7 @@ impl Engine {
             "mapping_version": 1,
             "settings_version": 1,
             "aliases_version": 1,
-            "routing_num_shards": layout.primaries,
+            "routing_num_shards": crate::store::routing::routing_num_shards(&h.settings),
             "state": "open",
             "settings": settings,
             "mappings": mappings,

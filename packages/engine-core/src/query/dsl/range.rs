@@ -1,4 +1,6 @@
-//! `range`: `{"field": {"gt"|"gte"|"lt"|"lte": v, "format": f, "boost": b}}`.
+//! `range`: `{"field": {"gt"|"gte"|"lt"|"lte": v, "format": f, "boost": b}}`, and the older
+//! `from`/`to` with `include_lower`/`include_upper` (inclusive unless they say otherwise),
+//! which ES still reads and prints as the same bounds.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -15,6 +17,10 @@ struct RangeOptions {
     gte: Option<Value>,
     lt: Option<Value>,
     lte: Option<Value>,
+    from: Option<Value>,
+    to: Option<Value>,
+    include_lower: Option<bool>,
+    include_upper: Option<bool>,
     format: Option<String>,
     time_zone: Option<String>,
     relation: Option<String>,
@@ -42,16 +48,15 @@ pub fn parse(body: &Value) -> Result<QueryAst> {
         Some(other) => return Err(EngineError::Parsing(format!("[range] query does not support relation [{other}]"))),
     };
     let null_to_none = |v: Option<Value>| v.filter(|v| !v.is_null());
-    let range = RangeAst {
-        field: field.clone(),
-        gt: null_to_none(opts.gt),
-        gte: null_to_none(opts.gte),
-        lt: null_to_none(opts.lt),
-        lte: null_to_none(opts.lte),
-        format: opts.format,
-        time_zone,
-        relation,
-    };
+    let (mut gt, mut gte) = (null_to_none(opts.gt), null_to_none(opts.gte));
+    let (mut lt, mut lte) = (null_to_none(opts.lt), null_to_none(opts.lte));
+    if let (Some(from), None, None) = (null_to_none(opts.from), &gt, &gte) {
+        *if opts.include_lower.unwrap_or(true) { &mut gte } else { &mut gt } = Some(from);
+    }
+    if let (Some(to), None, None) = (null_to_none(opts.to), &lt, &lte) {
+        *if opts.include_upper.unwrap_or(true) { &mut lte } else { &mut lt } = Some(to);
+    }
+    let range = RangeAst { field: field.clone(), gt, gte, lt, lte, format: opts.format, time_zone, relation };
     Ok(QueryAst::Range(range).boosted(opts.boost))
 }
 
@@ -69,6 +74,15 @@ mod tests {
         assert_eq!(r.gte, Some(json!("2024-01-01")));
         assert_eq!(r.lt, Some(json!(5)));
         assert_eq!(r.format.as_deref(), Some("yyyy-MM-dd"));
+    }
+
+    #[test]
+    fn from_and_to_are_inclusive_bounds_unless_excluded() {
+        let QueryAst::Range(r) = parse(&json!({"n": {"from": 1, "to": 5}})).unwrap() else { panic!() };
+        assert_eq!((r.gte, r.lte, r.gt, r.lt), (Some(json!(1)), Some(json!(5)), None, None));
+        let body = json!({"n": {"from": 1, "to": null, "include_lower": false}});
+        let QueryAst::Range(r) = parse(&body).unwrap() else { panic!() };
+        assert_eq!((r.gt, r.gte, r.lt, r.lte), (Some(json!(1)), None, None, None));
     }
 
     #[test]

@@ -21,6 +21,11 @@ impl IndexHandle {
         Ok(st.writer().index().searchable_segment_metas()?)
     }
 
+    /// The sequence number the next write takes.
+    pub fn next_seq_no(&self) -> u64 {
+        lock(&self.state).next_seq_no
+    }
+
     /// The last commit: its opstamp (tantivy's commit generation), the documents its segments
     /// hold, and the sequence number the next write takes.
     pub fn commit_point(&self) -> Result<(u64, u64, u64)> {

@@ -40,6 +40,9 @@ pub struct FieldParams {
     pub doc_values: bool,
     /// `term_vector` with offsets: as `index_options: offsets`, for the highlighter's limit.
     pub term_vector_offsets: bool,
+    /// `store`: the value is kept apart from `_source` for `stored_fields` to show; read here
+    /// from the stored `_source`, which holds the same value.
+    pub store: bool,
 }
 
 impl Default for FieldParams {
@@ -54,6 +57,7 @@ impl Default for FieldParams {
             scaling_factor: 0.0,
             doc_values: true,
             term_vector_offsets: false,
+            store: false,
         }
     }
 }
@@ -157,6 +161,7 @@ impl FieldParams {
                 }
             }
             "doc_values" => self.doc_values = boolean(param, name, value)?,
+            "store" => self.store = boolean(param, name, value)?,
             _ => return Ok(false),
         }
         Ok(true)

@@ -179,7 +179,7 @@ fn parse_field(
                 }
             }
             // Accepted with ES defaults only: we always index and keep doc values.
-            ("index" | "store" | "norms", _) => {}
+            ("index" | "norms", _) => {}
             ("ignore_z_value", FieldType::GeoPoint) if value == true => {}
             _ if spec.params.take(name, field_type, param, value)? => {}
             _ => {
