@@ -79,11 +79,15 @@ pub enum AggKind {
         percents: Vec<f64>,
         keyed: bool,
         missing: Option<f64>,
+        /// `hdr.number_of_significant_value_digits` (`None`: the t-digest method).
+        hdr: Option<u8>,
     },
     PercentileRanks {
         values: Vec<f64>,
         keyed: bool,
         missing: Option<f64>,
+        /// `hdr.number_of_significant_value_digits` (`None`: the t-digest method).
+        hdr: Option<u8>,
     },
     MedianAbsoluteDeviation {
         missing: Option<f64>,

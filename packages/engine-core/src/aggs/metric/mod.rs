@@ -2,6 +2,7 @@
 //! `median_absolute_deviation` share `quantiles.rs`).
 
 pub mod cardinality;
+pub mod hdr;
 pub mod matrix_stats;
 pub mod quantiles;
 pub mod scripted_metric;

@@ -17,6 +17,7 @@ use serde_json::{json, Map, Value};
 
 use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
 use crate::aggs::intermediate::AggFruit;
+use crate::aggs::metric::hdr;
 use crate::aggs::render::java_double;
 use crate::aggs::request::{AggKind, AggRequest};
 use crate::date::format_millis;
@@ -31,7 +32,8 @@ pub struct PercentileRanks;
 pub struct MedianAbsoluteDeviation;
 
 /// The options of the three; `tdigest` and `compression` are accuracy knobs of ES's sketch:
-/// our computation is exact, so they change nothing.
+/// our computation is exact, so they change nothing. `hdr` picks the HDR histogram method
+/// (`hdr.rs`), whose answers are its buckets' edges, not the values.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PercentilesOptions {
@@ -45,6 +47,8 @@ struct PercentilesOptions {
     _missing: Option<IgnoredAny>,
     #[serde(rename = "tdigest")]
     _tdigest: Option<IgnoredAny>,
+    #[serde(rename = "hdr")]
+    _hdr: Option<IgnoredAny>,
 }
 
 #[derive(Deserialize)]
@@ -60,6 +64,8 @@ struct RanksOptions {
     _missing: Option<IgnoredAny>,
     #[serde(rename = "tdigest")]
     _tdigest: Option<IgnoredAny>,
+    #[serde(rename = "hdr")]
+    _hdr: Option<IgnoredAny>,
 }
 
 #[derive(Deserialize)]
@@ -79,10 +85,12 @@ struct Common {
     numbers: Option<Vec<f64>>,
     keyed: bool,
     missing: Option<f64>,
+    /// `hdr`'s significant digits when the HDR method is asked for.
+    hdr: Option<u8>,
 }
 
 fn read_common(def: &AggDef, numbers_key: &str) -> Result<Common> {
-    let mut out = Common { field: None, numbers: None, keyed: true, missing: None };
+    let mut out = Common { field: None, numbers: None, keyed: true, missing: None, hdr: None };
     for (key, value) in def.body {
         let bad = || def.bad_field(key);
         match key.as_str() {
@@ -92,12 +100,16 @@ fn read_common(def: &AggDef, numbers_key: &str) -> Result<Common> {
                 out.numbers = Some(list.iter().map(|v| v.as_f64().ok_or_else(bad)).collect::<Result<_>>()?);
             }
             "keyed" => out.keyed = value.as_bool().ok_or_else(bad)?,
+            "hdr" => out.hdr = Some(hdr::parse_digits(value, bad)?),
             "missing" => {
                 let n = value.as_f64().or_else(|| value.as_str().and_then(|s| s.parse().ok()));
                 out.missing = Some(n.ok_or_else(bad)?);
             }
             _ => {}
         }
+    }
+    if out.hdr.is_some() && def.body.contains_key("tdigest") {
+        return Err(EngineError::IllegalArgument("Only one percentiles method should be declared.".to_string()));
     }
     Ok(out)
 }
@@ -146,7 +158,7 @@ impl Aggregation for Percentiles {
             ));
         }
         no_subs(def)?;
-        Ok((AggKind::Percentiles { percents, keyed: c.keyed, missing: c.missing }, FieldRef::Field(field)))
+        Ok((AggKind::Percentiles { percents, keyed: c.keyed, missing: c.missing, hdr: c.hdr }, FieldRef::Field(field)))
     }
 
     fn accepts(&self, _kind: &AggKind, ty: FieldType) -> bool {
@@ -154,8 +166,8 @@ impl Aggregation for Percentiles {
     }
 
     fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {
-        let AggKind::Percentiles { percents, keyed, .. } = &req.kind else { unreachable!("dispatched by kind") };
-        render_percentiles(req, values(fruit), percents, *keyed)
+        let AggKind::Percentiles { percents, keyed, hdr, .. } = &req.kind else { unreachable!("dispatched by kind") };
+        render_percentiles(req, values(fruit), percents, *keyed, *hdr)
     }
 }
 
@@ -168,7 +180,10 @@ impl Aggregation for PercentileRanks {
             EngineError::shard(ShardCause::IllegalArgument, format!("[values] must not be null: [{}]", def.name))
         })?;
         no_subs(def)?;
-        Ok((AggKind::PercentileRanks { values, keyed: c.keyed, missing: c.missing }, FieldRef::Field(field)))
+        Ok((
+            AggKind::PercentileRanks { values, keyed: c.keyed, missing: c.missing, hdr: c.hdr },
+            FieldRef::Field(field),
+        ))
     }
 
     fn accepts(&self, _kind: &AggKind, ty: FieldType) -> bool {
@@ -176,10 +191,10 @@ impl Aggregation for PercentileRanks {
     }
 
     fn render(&self, req: &AggRequest, fruit: &AggFruit) -> Value {
-        let AggKind::PercentileRanks { values: targets, keyed, .. } = &req.kind else {
+        let AggKind::PercentileRanks { values: targets, keyed, hdr, .. } = &req.kind else {
             unreachable!("dispatched by kind")
         };
-        render_percentile_ranks(req, values(fruit), targets, *keyed)
+        render_percentile_ranks(req, values(fruit), targets, *keyed, *hdr)
     }
 }
 
@@ -320,21 +335,31 @@ fn render_values(req: &AggRequest, pairs: Vec<(f64, f64)>, keyed: bool, dates: b
     json!({ "values": list })
 }
 
-fn render_percentiles(req: &AggRequest, values: &[f64], percents: &[f64], keyed: bool) -> Value {
-    let values = sorted(values);
+fn render_percentiles(req: &AggRequest, values: &[f64], percents: &[f64], keyed: bool, hdr: Option<u8>) -> Value {
     // ES sorts the requested percents (the order of the `keyed: false` list).
     let mut percents = percents.to_vec();
     percents.sort_by(f64::total_cmp);
-    let pairs = percents.iter().map(|p| (*p, quantile(&values, p / 100.0))).collect();
+    let pairs = match hdr {
+        Some(digits) => hdr::percentile_pairs(values, &percents, digits),
+        None => {
+            let values = sorted(values);
+            percents.iter().map(|p| (*p, quantile(&values, p / 100.0))).collect()
+        }
+    };
     render_values(req, pairs, keyed, is_date(req))
 }
 
-fn render_percentile_ranks(req: &AggRequest, values: &[f64], targets: &[f64], keyed: bool) -> Value {
-    let values = sorted(values);
+fn render_percentile_ranks(req: &AggRequest, values: &[f64], targets: &[f64], keyed: bool, hdr: Option<u8>) -> Value {
     // ES lists ranks in ascending order of the requested values.
     let mut targets = targets.to_vec();
     targets.sort_by(f64::total_cmp);
-    let pairs = targets.iter().map(|x| (*x, rank(&values, *x) * 100.0)).collect();
+    let pairs = match hdr {
+        Some(digits) => hdr::rank_pairs(values, &targets, digits),
+        None => {
+            let values = sorted(values);
+            targets.iter().map(|x| (*x, rank(&values, *x) * 100.0)).collect()
+        }
+    };
     render_values(req, pairs, keyed, false)
 }
 
