@@ -18,7 +18,8 @@ const WITHOUT_EFFECT: [&str; 2] = ["local", "master_timeout"];
 
 fn take_options(path: &str, params: &Map<String, Value>) -> Result<(ResolveOptions, bool)> {
     let mut params = params.clone();
-    let options = ResolveOptions::take(&mut params)?;
+    // ES's `strictExpandOpen`: a closed index's mappings are metadata, readable as an open one's.
+    let options = ResolveOptions::take_over(&mut params, ResolveOptions::metadata())?;
     let include_defaults = params.remove("include_defaults").map(|v| matches!(param_text(&v).as_str(), "true" | ""));
     for key in WITHOUT_EFFECT {
         params.remove(key);
@@ -38,7 +39,7 @@ impl Engine {
         let (options, _) = take_options(&format!("/{name}/_mapping"), params)?;
         let mut out = Map::new();
         for target in self.resolve(name, options)? {
-            let h = self.get(&target.index)?;
+            let h = self.get_meta(&target.index)?;
             let mut mappings = render(&h.mappings_json);
             crate::knn::render_mappings(&mut mappings, &h.mapping);
             out.insert(target.index, json!({ "mappings": mappings }));
@@ -53,7 +54,7 @@ impl Engine {
         let (options, include_defaults) = take_options(&format!("/{name}/_mapping/field/{fields}"), params)?;
         let mut out = Map::new();
         for target in self.resolve(name, options)? {
-            let handle = self.get(&target.index)?;
+            let handle = self.get_meta(&target.index)?;
             let mappings = render(&handle.mappings_json);
             let mut names = Vec::new();
             leaf_names(&mappings, "", &mut names);

@@ -8,6 +8,7 @@ pub mod contexts;
 mod cost;
 mod deadline;
 pub mod doc_meta;
+pub mod fielddata;
 mod filter_by_filter;
 mod filter_path;
 mod hit_fields;
@@ -152,6 +153,7 @@ pub fn execute(
         let _querying = counters.query_current.enter();
         collect_page::collect_page(handle, searcher, req, started)?
     };
+    fielddata::record_loaded(handle, searcher, req.sort.as_deref(), &req.aggs);
     let fetch_started = Instant::now();
     let query_took = fetch_started - query_started;
     let collect_time = req.opts.profile.is_some().then_some(query_took);

@@ -195,6 +195,7 @@ impl IndexSettings {
         let dynamic = |k: &str| {
             DYNAMIC.contains(&k)
                 || crate::store::settings_limits::DYNAMIC_LIMITS.contains(&k)
+                || crate::store::settings_limits::DYNAMIC_ACCEPTED.contains(&k)
                 || matches!(k, "hidden" | "priority")
                 || crate::store::blocks::Blocks::is_block_setting(k)
         };

@@ -69,8 +69,11 @@ pub const DYNAMIC_LIMITS: [&str; 11] = [
 
 /// Whether `key` (without `index.`) is one of the settings this file takes.
 pub fn is_setting(key: &str) -> bool {
-    DYNAMIC_LIMITS.contains(&key) || STATIC_ACCEPTED.contains(&key)
+    DYNAMIC_LIMITS.contains(&key) || STATIC_ACCEPTED.contains(&key) || DYNAMIC_ACCEPTED.contains(&key)
 }
+
+/// Settings an open index may change, accepted without effect here (`accepted_without_effect`).
+pub const DYNAMIC_ACCEPTED: [&str; 2] = ["routing.allocation.enable", "routing.rebalance.enable"];
 
 /// Settings accepted at creation only, without effect here (`accepted_without_effect`).
 const STATIC_ACCEPTED: [&str; 2] = ["number_of_routing_shards", "soft_deletes.enabled"];
@@ -198,9 +201,21 @@ fn accepted_without_effect(key: &str, value: &Value) -> Result<bool> {
                 ));
             }
         }
+        // Which shards may be allocated or rebalanced: one node holds every shard it can, and
+        // nothing ever moves, whatever the value.
+        "routing.allocation.enable" => choice(key, value, &["all", "primaries", "new_primaries", "none"])?,
+        "routing.rebalance.enable" => choice(key, value, &["all", "primaries", "replicas", "none"])?,
         _ => return Ok(false),
     }
     Ok(true)
+}
+
+fn choice(key: &str, value: &Value, allowed: &[&str]) -> Result<()> {
+    let text = value.as_str().map_or_else(|| value.to_string(), str::to_string);
+    if allowed.contains(&text.to_lowercase().as_str()) {
+        return Ok(());
+    }
+    Err(EngineError::IllegalArgument(format!("illegal value can't update [index.{key}] from [all] to [{text}]")))
 }
 
 fn boolean(key: &str, value: &Value) -> Result<bool> {
@@ -251,6 +266,8 @@ mod tests {
         assert!(l.apply("number_of_routing_shards", &json!(5)).unwrap());
         assert!(l.apply("number_of_routing_shards", &json!(0)).is_err());
         assert!(l.apply("soft_deletes.enabled", &json!(true)).unwrap());
+        assert!(l.apply("routing.rebalance.enable", &json!("none")).unwrap());
+        assert!(l.apply("routing.allocation.enable", &json!("bogus")).is_err());
         let err = l.apply("soft_deletes.enabled", &json!("false")).unwrap_err();
         assert!(err.to_string().contains("soft-deletes disabled is no longer supported"));
         assert_eq!(l, IndexLimits::default());

@@ -71,8 +71,16 @@ impl Engine {
     /// (status 408, `timed_out: true`).
     pub fn cluster_health(&self, expression: &str, params: &Map<String, Value>) -> Result<(String, u16)> {
         let mut params = params.clone();
-        // Health's own defaults: lenient, expanding wildcards to every index.
-        let mut options = ResolveOptions::take(&mut params)?;
+        // Health's own defaults (ES's `lenientExpandHidden`): wildcards expand to open, closed
+        // and hidden indices, and a closed index counts with its shard copies (closed indices
+        // keep their replicated shards since ES 7.2).
+        let base = ResolveOptions {
+            expand_closed: true,
+            expand_hidden: true,
+            forbid_closed: false,
+            ..ResolveOptions::default()
+        };
+        let mut options = ResolveOptions::take_over(&mut params, base)?;
         options.ignore_unavailable = true;
         options.allow_no_indices = true;
         let level = params.get("level").map(param_text).unwrap_or_else(|| "cluster".into());
@@ -91,7 +99,7 @@ impl Engine {
         let mut status = "green";
         let mut indices = Map::new();
         for target in &targets {
-            let handle = self.get(&target.index)?;
+            let handle = self.get_meta(&target.index)?;
             let layout = ShardLayout::of(&handle.settings);
             totals.primaries += layout.primaries;
             totals.active += layout.active();

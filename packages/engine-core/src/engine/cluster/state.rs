@@ -39,9 +39,10 @@ impl Engine {
     pub fn cluster_state(&self, metrics: &[String], expression: &str, params: &Map<String, Value>) -> Result<String> {
         let wanted = |m: &str| metrics.is_empty() || metrics.iter().any(|w| w == m || w == "_all");
         let mut params = params.clone();
-        // ES's default for the state: lenient about missing names.
+        // ES's default for the state (`lenientExpandOpen`): lenient about missing names, and a
+        // closed index is metadata like any other.
         let unavailable_given = params.contains_key("ignore_unavailable");
-        let mut options = ResolveOptions::take(&mut params)?;
+        let mut options = ResolveOptions::take_over(&mut params, ResolveOptions::metadata())?;
         if !unavailable_given {
             options.ignore_unavailable = true;
         }
@@ -49,7 +50,7 @@ impl Engine {
         let expression = if expression.is_empty() { "_all" } else { expression };
         let mut handles = Vec::new();
         for target in self.resolve(expression, options)? {
-            handles.push(self.get(&target.index)?);
+            handles.push(self.get_meta(&target.index)?);
         }
         let version = self.state_version();
         let node_id = &self.identity.node_id;
@@ -142,7 +143,7 @@ impl Engine {
             "settings_version": 1,
             "aliases_version": 1,
             "routing_num_shards": crate::store::routing::routing_num_shards(&h.settings),
-            "state": "open",
+            "state": h.state_name(),
             "settings": settings,
             "mappings": mappings,
             "aliases": aliases,

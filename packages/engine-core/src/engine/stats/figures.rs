@@ -39,6 +39,9 @@ pub struct Detail {
     pub completion_fields: Option<Vec<String>>,
     pub groups: Option<Vec<String>>,
     pub segment_file_sizes: bool,
+    /// `include_unloaded_segments`: a closed index's segments count too (they are on disk,
+    /// not loaded).
+    pub unloaded_segments: bool,
 }
 
 #[derive(Default)]
@@ -54,6 +57,7 @@ pub struct Figures<'a> {
     pub translog_age_ms: u64,
     pub counters: Option<&'a IndexCounters>,
     pub fielddata: BTreeMap<String, u64>,
+    pub completion: BTreeMap<String, u64>,
     pub query_cache: (u64, u64),
 }
 
@@ -88,7 +92,23 @@ impl<'a> Figures<'a> {
             translog_age_ms: age.as_millis() as u64,
             counters: Some(&handle.counters),
             fielddata: handle.counters.fielddata(),
+            completion: super::completion::sizes(&handle.mapping, &searcher)?,
             query_cache: crate::query::tantivy::query_cache::usage(&searcher),
+        })
+    }
+
+    /// The figures of a closed index: what its last commit holds (documents, store, and its
+    /// segments only with `include_unloaded_segments`, as a closed shard loads none); nothing
+    /// runs on it, so every activity counter reads zero.
+    pub fn closed(handle: &'a IndexHandle, detail: &Detail) -> Result<Figures<'a>> {
+        let searcher = handle.searcher();
+        let committed = handle.committed_segments()?;
+        Ok(Figures {
+            docs: searcher.num_docs(),
+            deleted: searcher.segment_readers().iter().map(|s| u64::from(s.num_deleted_docs())).sum(),
+            store_bytes: handle.store_size_in_bytes(),
+            segments: if detail.unloaded_segments { committed.len() as u64 } else { 0 },
+            ..Figures::default()
         })
     }
 
@@ -157,7 +177,7 @@ impl<'a> Figures<'a> {
                 "evictions": 0,
             }),
             "fielddata" => self.fielddata(c, detail),
-            "completion" => completion(detail),
+            "completion" => super::completion::section(&self.completion, detail.completion_fields.as_deref()),
             "segments" => self.segments(detail),
             "translog" => json!({
                 "operations": self.translog_ops,
@@ -258,13 +278,6 @@ fn search_section(c: &SearchCounters) -> Value {
         "suggest_time_in_millis": 0,
         "suggest_current": 0,
     })
-}
-
-/// No field type of this engine builds a completion (suggester) structure, so no field has
-/// one to report.
-fn completion(detail: &Detail) -> Value {
-    let _ = &detail.completion_fields;
-    json!({ "size_in_bytes": 0 })
 }
 
 /// ES's simple patterns (`*` anywhere) over a list.

@@ -5,6 +5,7 @@
 //! sums across indices and shards add the sections' numbers (`sum.rs`).
 
 mod clear_cache;
+mod completion;
 mod figures;
 pub mod layout;
 pub mod segments;
@@ -94,9 +95,8 @@ impl StatsRequest {
             completion_fields: list(params, "completion_fields").or(fields),
             groups: list(params, "groups"),
             segment_file_sizes: flag(params, "include_segment_file_sizes")?,
+            unloaded_segments: flag(params, "include_unloaded_segments")?,
         };
-        // Every index here is open and loaded: `include_unloaded_segments` finds nothing more.
-        flag(params, "include_unloaded_segments")?;
         Ok(StatsRequest { sections, level, detail })
     }
 
@@ -116,7 +116,8 @@ struct IndexStats {
 impl Engine {
     fn index_stats(&self, handle: &IndexHandle, req: &StatsRequest) -> Result<IndexStats> {
         let layout = ShardLayout::of(&handle.settings);
-        let holder = Figures::of(handle, &req.detail)?;
+        let holder =
+            if handle.closed { Figures::closed(handle, &req.detail)? } else { Figures::of(handle, &req.detail)? };
         let primaries = req.sections(&holder);
         let mut shards = Vec::new();
         if req.level == Level::Shards {
@@ -134,16 +135,30 @@ impl Engine {
     pub fn indices_stats(&self, expression: &str, metric: Option<&str>, params: &Map<String, Value>) -> Result<String> {
         let mut params = params.clone();
         let options = ResolveOptions::take(&mut params)?;
-        // No index is ever closed here: `forbid_closed_indices` has nothing to forbid.
-        flag(&params, "forbid_closed_indices")?;
+        // `forbid_closed_indices` (ES's default): a closed index is an error, or skipped with
+        // `ignore_unavailable`; without it, a closed index shows what its commit holds.
+        let forbid_closed = params.get("forbid_closed_indices").is_none() || flag(&params, "forbid_closed_indices")?;
+        params.remove("forbid_closed_indices");
         let req = StatsRequest::parse(metric, &params, false)?;
-        let targets = self.resolve(expression, options)?;
+        let mut targets = Vec::new();
+        for target in self.resolve(expression, options)? {
+            let handle = self.get_meta(&target.index)?;
+            if handle.closed && forbid_closed {
+                if options.ignore_unavailable {
+                    continue;
+                }
+                return Err(crate::error::EngineError::IndexClosed {
+                    index: handle.name.clone(),
+                    uuid: handle.uuid.clone(),
+                });
+            }
+            targets.push(handle);
+        }
         let mut all = Map::new();
         let mut indices = Map::new();
         let mut layouts = Vec::new();
-        for target in &targets {
-            let handle = self.get(&target.index)?;
-            let stats = self.index_stats(&handle, &req)?;
+        for handle in &targets {
+            let stats = self.index_stats(handle, &req)?;
             add_into(&mut all, &stats.primaries);
             layouts.push(stats.layout);
             if req.level == Level::Cluster {
@@ -152,7 +167,7 @@ impl Engine {
             let mut entry = json!({
                 "uuid": handle.uuid,
                 "health": stats.layout.health(),
-                "status": "open",
+                "status": handle.state_name(),
                 "primaries": stats.primaries,
                 "total": stats.primaries,
             });
@@ -161,7 +176,7 @@ impl Engine {
                     stats.shards.into_iter().map(|(n, e)| (n.to_string(), json!([e]))).collect();
                 entry["shards"] = Value::Object(shards);
             }
-            indices.insert(target.index.clone(), entry);
+            indices.insert(handle.name.clone(), entry);
         }
         let mut body = json!({
             "_shards": shards_header(&layouts),

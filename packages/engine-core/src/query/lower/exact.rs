@@ -292,9 +292,19 @@ fn parse_range_date(
             .map_err(|e| EngineError::shard(ShardCause::QueryShard, format!("failed to create query: {e}")))?,
         None => fm.date_formats.clone(),
     };
-    match zone {
+    let parse = |v: &Value| match zone {
         Some(zone) => parse_date_bound_in_zone(v, &formats, now_ms, round_up, zone),
         None => parse_date_bound(v, &formats, now_ms, round_up),
+    };
+    // ES reads a whole-number bound as its decimal text through the formats, so under
+    // `strict_date_optional_time||epoch_millis` the number 2019 is the year 2019; a number no
+    // format reads stays epoch milliseconds.
+    if let Value::Number(n) = v {
+        if n.is_i64() || n.is_u64() {
+            if let Ok(ms) = parse(&Value::String(n.to_string())) {
+                return Ok(ms);
+            }
+        }
     }
-    .map_err(|e| EngineError::shard(ShardCause::QueryShard, format!("failed to create query: {e}")))
+    parse(v).map_err(|e| EngineError::shard(ShardCause::QueryShard, format!("failed to create query: {e}")))
 }
