@@ -105,6 +105,8 @@ pub enum QueryAst {
         fuzzy: Option<FuzzyExpansion>,
         /// `fuzzy_rewrite: constant_score`: each fuzzy term scores its boost alone.
         fuzzy_constant: bool,
+        /// `analyzer`: a built-in analyzer the text is analyzed with instead of the field's.
+        analyzer: Option<String>,
     },
     /// `combined_fields`: the text fields scored as if they were one (BM25F).
     CombinedFields {

@@ -66,8 +66,10 @@ pub fn parse(body: &Value) -> Result<QueryAst> {
         Value::Object(_) => from_value(KIND, spec)?,
         scalar => from_value(KIND, &serde_json::json!({ "query": scalar }))?,
     };
-    // Only the standard analyzer exists here; another one would silently change the terms.
-    if let Some(analyzer) = opts.analyzer.as_deref().filter(|a| *a != "standard") {
+    // A built-in analyzer replaces the field's; `standard` keeps the field's own (as before). Any
+    // other name (an index's custom analyzer) is refused rather than silently ignored.
+    let analyzer = opts.analyzer.clone().filter(|a| a != "standard");
+    if let Some(analyzer) = analyzer.as_deref().filter(|a| crate::analyzers::builtin(a).is_none()) {
         return Err(EngineError::Parsing(format!("[{KIND}] analyzer [{analyzer}] is not supported")));
     }
     let (fuzzy_constant, top_terms) = fuzzy_rewrite(KIND, opts.fuzzy_rewrite.as_deref())?;
@@ -85,6 +87,7 @@ pub fn parse(body: &Value) -> Result<QueryAst> {
         minimum_should_match: parse_msm(KIND, opts.minimum_should_match.as_ref())?,
         fuzzy,
         fuzzy_constant,
+        analyzer,
     }
     .boosted(opts.boost))
 }
@@ -104,6 +107,14 @@ mod tests {
             parse(&json!({"title": {"query": "a b", "fuzziness": 1, "fuzzy_rewrite": "constant_score"}})).unwrap();
         assert!(matches!(fuzzy, QueryAst::MatchBoolPrefix { fuzzy: Some(_), fuzzy_constant: true, .. }));
         assert!(parse(&json!({"title": {"query": "a", "fuzzy_rewrite": "scoring_boolean"}})).is_err());
-        assert!(parse(&json!({"title": {"query": "a", "analyzer": "whitespace"}})).is_err());
+    }
+
+    #[test]
+    fn a_built_in_analyzer_replaces_the_fields_and_another_name_is_refused() {
+        let ast = parse(&json!({"title": {"query": "BROWN dog", "analyzer": "whitespace"}})).unwrap();
+        assert!(matches!(ast, QueryAst::MatchBoolPrefix { analyzer: Some(ref a), .. } if a == "whitespace"));
+        let standard = parse(&json!({"title": {"query": "a", "analyzer": "standard"}})).unwrap();
+        assert!(matches!(standard, QueryAst::MatchBoolPrefix { analyzer: None, .. }));
+        assert!(parse(&json!({"title": {"query": "a", "analyzer": "my_custom"}})).is_err());
     }
 }

@@ -81,10 +81,11 @@ pub fn parse(body: &Value) -> Result<QueryAst> {
     if let Some(pattern) = opts.fields.iter().find(|f| f.contains('*')) {
         return Err(EngineError::Parsing(format!("[{KIND}] field patterns such as [{pattern}] are not supported")));
     }
-    if let Some(analyzer) = opts.analyzer.as_deref().filter(|a| *a != "standard") {
+    let kind = parse_type(opts.kind.as_deref())?;
+    // Only `bool_prefix` hands an analyzer on (to match_bool_prefix, which checks the name).
+    if let Some(analyzer) = opts.analyzer.as_deref().filter(|a| *a != "standard" && kind != Type::BoolPrefix) {
         return Err(EngineError::Parsing(format!("[{KIND}] analyzer [{analyzer}] is not supported")));
     }
-    let kind = parse_type(opts.kind.as_deref())?;
     if opts.fuzziness.is_some() && matches!(kind, Type::Phrase | Type::PhrasePrefix | Type::CrossFields) {
         let name = opts.kind.as_deref().unwrap_or_default();
         return Err(EngineError::IllegalArgument(format!("Fuzziness not allowed for type [{name}]")));
@@ -163,7 +164,10 @@ fn per_field_query(kind: Type, field: &str, opts: &MultiMatchOptions) -> Result<
             copy("max_expansions", opts.max_expansions.map(|n| json!(n)));
             match_phrase_prefix::parse(&json!({ field: options }))
         }
-        Type::BoolPrefix => match_bool_prefix::parse(&json!({ field: options })),
+        Type::BoolPrefix => {
+            copy("analyzer", opts.analyzer.clone().map(Value::String));
+            match_bool_prefix::parse(&json!({ field: options }))
+        }
         Type::CrossFields => unreachable!("resolved at lowering"),
     }
 }

@@ -169,9 +169,10 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
         }
         QueryAst::FunctionScore(fs) => function_score::lower_function_score(fs, ctx)?,
         QueryAst::Pinned { ids, organic } => text::lower_pinned(ids, organic, ctx)?,
-        QueryAst::MatchBoolPrefix { field, text, operator, minimum_should_match, fuzzy, fuzzy_constant } => {
+        QueryAst::MatchBoolPrefix { field, text, operator, minimum_should_match, fuzzy, fuzzy_constant, analyzer } => {
             let fuzzy = fuzzy.as_ref().map(|f| (f, *fuzzy_constant));
-            text::lower_match_bool_prefix(field, text, *operator, minimum_should_match.as_ref(), fuzzy, ctx)?
+            let how = text::BoolPrefixText { text, analyzer: analyzer.as_deref() };
+            text::lower_match_bool_prefix(field, how, *operator, minimum_should_match.as_ref(), fuzzy, ctx)?
         }
         QueryAst::CombinedFields { fields, text, operator, minimum_should_match } => {
             text::lower_combined_fields(fields, text, *operator, minimum_should_match.as_ref(), ctx)?

@@ -49,14 +49,21 @@ pub(crate) fn combine(
     })
 }
 
+/// The text of a `match_bool_prefix` and the built-in analyzer that replaces the field's, if any.
+pub struct BoolPrefixText<'a> {
+    pub text: &'a str,
+    pub analyzer: Option<&'a str>,
+}
+
 pub fn lower_match_bool_prefix(
     field: &str,
-    text: &str,
+    how: BoolPrefixText<'_>,
     operator: Operator,
     msm: Option<&MinimumShouldMatch>,
     fuzzy: Option<(&FuzzyExpansion, bool)>,
     ctx: &mut LowerContext,
 ) -> Result<Box<dyn Query>> {
+    let text = how.text;
     let Some(fm) = ctx.mapping.get(field) else { return Ok(Box::new(EmptyQuery)) };
     match fm.field_type {
         FieldType::Text => {}
@@ -66,7 +73,17 @@ pub fn lower_match_bool_prefix(
             return exact_query(fm, &serde_json::Value::String(text.to_string()), ctx);
         }
     }
-    let mut terms = analyzed_terms(fm.field, text, ctx);
+    let mut terms = match how.analyzer.and_then(crate::analyzers::builtin) {
+        Some(mut analyzer) => {
+            let mut terms = Vec::new();
+            let mut stream = analyzer.token_stream(text);
+            while let Some(token) = stream.next() {
+                terms.push(Term::from_field_text(fm.field, &token.text));
+            }
+            terms
+        }
+        None => analyzed_terms(fm.field, text, ctx),
+    };
     let Some(last) = terms.pop() else { return Ok(Box::new(EmptyQuery)) };
     // Fuzziness applies to every term but the last, which stays a prefix (ES's rule).
     let mut clauses: Vec<Box<dyn Query>> = match fuzzy {
