@@ -67,6 +67,8 @@ mod tests {
         assert_eq!(resolve_date_math("<logs-{now/d-1d{yyyy.MM.dd}}>", now).unwrap(), "logs-2024.06.09");
         assert_eq!(resolve_date_math("<logs-{now{yyyy.MM}}>", now).unwrap(), "logs-2024.06");
         assert_eq!(resolve_date_math("plain", now).unwrap(), "plain");
-        assert!(resolve_date_math("<logs-{now", now).is_err());
+        assert!(resolve_date_math("<logs-{now>", now).is_err());
+        // Without the closing `>` it is no expression, as ES reads it: the name as given.
+        assert_eq!(resolve_date_math("<logs-{now", now).unwrap(), "<logs-{now");
     }
 }
