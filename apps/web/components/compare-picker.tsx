@@ -48,6 +48,7 @@ export function ComparePicker({
     <form
       className="filters compare-picker"
       aria-label="Choose two runs to compare"
+      data-needs-react=""
       onSubmit={(event) => {
         event.preventDefault();
         if (before && after && before !== after) window.location.assign(pairHref(sets, before, after));

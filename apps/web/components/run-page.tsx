@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import type { RunModel } from '@/lib/definitions';
 import { runFileHref, runsHref } from '@/lib/routes';
+import { enhanceTables } from '@/lib/table-enhance';
 import { RunOverview } from './run-overview';
 
 /** The run id a run page is for: `/runs/<id>/` (its permalink) or `?id=<id>`. */
@@ -41,12 +42,16 @@ export function RunPage() {
       })
       .catch((error: Error) => setState({ kind: 'error', message: `No run to show: ${error.message}.` }));
   }, []);
+  // The table's controls are wired by the same code static pages load as a script of their own.
+  useEffect(() => {
+    if (state.kind === 'ready') enhanceTables();
+  }, [state]);
   if (state.kind === 'ready') {
     return <RunOverview model={state.model} label="Run" caption={`Every row of run ${state.model.runId}.`} />;
   }
   if (state.kind === 'error') {
     return (
-      <section className="empty">
+      <section className="empty" data-needs-react="">
         <h1>Run not found</h1>
         <p role="alert">{state.message}</p>
         <p>
@@ -56,7 +61,7 @@ export function RunPage() {
     );
   }
   return (
-    <section className="run-loading" aria-busy="true">
+    <section className="run-loading" aria-busy="true" data-needs-react="">
       <p className="eyebrow">Run</p>
       <h1>{state.runId ? `Run ${state.runId}` : 'Run'}</h1>
       <p className="muted" role="status">

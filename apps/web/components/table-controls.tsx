@@ -1,89 +1,11 @@
-'use client';
-
-import { useEffect, useId, useRef, useState } from 'react';
-import type { RowGroup, Verdict } from '@/lib/definitions';
+import type { RowGroup } from '@/lib/definitions';
 import { VERDICT_ORDER } from '@/lib/prepare';
-import type { TableRow } from '@/lib/table-rows';
-import {
-  applyView,
-  DEFAULT_VIEW,
-  isDefaultView,
-  parseView,
-  SORT_LABEL,
-  SORTS,
-  serializeView,
-  type TableSort,
-  type TableView,
-} from '@/lib/table-view';
-
-type DomRow = Pick<TableRow, 'id' | 'title' | 'group' | 'family' | 'verdict' | 'reason' | 'ratio'> & {
-  element: HTMLTableRowElement;
-};
-
-interface Table {
-  grouped: Map<string, HTMLTableSectionElement>;
-  sorted: HTMLTableSectionElement;
-  empty: HTMLTableSectionElement;
-  sections: { group: RowGroup; label: string; rows: DomRow[] }[];
-}
-
-/** The table as the page drew it: its groups in order and each row's fields, read once from the markup. */
-function readTable(table: HTMLTableElement): Table | undefined {
-  const sorted = table.querySelector<HTMLTableSectionElement>('tbody[data-sorted]');
-  const empty = table.querySelector<HTMLTableSectionElement>('tbody[data-empty]');
-  if (!sorted || !empty) return undefined;
-  const grouped = new Map<string, HTMLTableSectionElement>();
-  const sections = [...table.querySelectorAll<HTMLTableSectionElement>('tbody[data-group]')].map((body) => {
-    const group = body.dataset.group as RowGroup;
-    grouped.set(group, body);
-    const rows = [...body.querySelectorAll<HTMLTableRowElement>('tr[data-row-id]')].map((element): DomRow => {
-      const ratio = Number(element.dataset.ratio);
-      const row: DomRow = {
-        element,
-        id: element.dataset.rowId ?? '',
-        title: element.querySelector('.row-name a')?.textContent ?? '',
-        group,
-        family: element.dataset.family ?? '',
-        verdict: element.dataset.verdict as Verdict,
-        reason: element.querySelector('td.reason summary')?.textContent ?? '',
-      };
-      if (element.dataset.ratio !== undefined && Number.isFinite(ratio)) row.ratio = ratio;
-      return row;
-    });
-    return { group, label: '', rows };
-  });
-  return { grouped, sorted, empty, sections };
-}
+import { DEFAULT_VIEW, SORT_LABEL, SORTS } from '@/lib/table-view';
 
 /**
- * Shows the view: lib/table-view.ts decides which rows show and in what order (the same rule the
- * tests hold), and the rows are moved, not redrawn: grouped rows back into their group, sorted
- * rows into one list, the others hidden.
- */
-function showView(table: Table, view: TableView): number {
-  const bodies = applyView(table.sections, view);
-  const shown = new Set<HTMLTableRowElement>();
-  for (const section of table.sections) for (const row of section.rows) row.element.hidden = true;
-  for (const body of table.grouped.values()) body.hidden = true;
-  table.sorted.hidden = true;
-  for (const body of bodies) {
-    const target = body.key === 'sorted' ? table.sorted : table.grouped.get(body.key);
-    if (!target) continue;
-    target.hidden = false;
-    for (const row of body.rows) {
-      row.element.hidden = false;
-      target.append(row.element);
-      shown.add(row.element);
-    }
-  }
-  table.empty.hidden = shown.size > 0;
-  return shown.size;
-}
-
-/**
- * The filters and sort of the run table, kept in the URL (every view is a permalink). The table is
- * plain HTML that works without JavaScript; these controls appear once they can work, and rearrange
- * its rows in place.
+ * The filters and sort of the run table, written by the server and hidden until
+ * lib/table-enhance.ts wires them (the table itself is plain HTML that works without JavaScript).
+ * No React state: static pages wire it with a small script of their own instead of hydrating.
  */
 export function TableControls({
   tableId,
@@ -94,43 +16,12 @@ export function TableControls({
   groups: { group: RowGroup; label: string }[];
   total: number;
 }) {
-  const [view, setView] = useState<TableView>(DEFAULT_VIEW);
-  const [ready, setReady] = useState(false);
-  const [shown, setShown] = useState(total);
-  const table = useRef<Table | undefined>(undefined);
-  const id = useId();
-
-  useEffect(() => {
-    const element = document.getElementById(tableId);
-    table.current = element instanceof HTMLTableElement ? readTable(element) : undefined;
-    const restored = parseView(window.location.search);
-    // A permalink may name a group this run does not have: show the run's groups, not an empty table.
-    if (restored.group && !groups.some((entry) => entry.group === restored.group)) delete restored.group;
-    setView(restored);
-    setReady(true);
-  }, [tableId, groups]);
-
-  useEffect(() => {
-    if (!ready || !table.current) return;
-    setShown(showView(table.current, view));
-    const query = serializeView(view);
-    const url = `${window.location.pathname}${query ? `?${query}` : ''}${window.location.hash}`;
-    if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {
-      window.history.replaceState(window.history.state, '', url);
-    }
-  }, [view, ready]);
-
-  if (!ready) return null;
-  const update = (change: Partial<TableView>) => setView((current) => ({ ...current, ...change }));
+  const id = `${tableId}-controls`;
   return (
-    <form className="filters" aria-label="Filter and sort rows" onSubmit={(event) => event.preventDefault()}>
+    <form className="filters" aria-label="Filter and sort rows" data-table-controls={tableId} hidden>
       <div className="filter-field">
         <label htmlFor={`${id}-verdict`}>Verdict</label>
-        <select
-          id={`${id}-verdict`}
-          value={view.verdict ?? ''}
-          onChange={(event) => update({ verdict: (event.target.value || undefined) as Verdict | undefined })}
-        >
+        <select id={`${id}-verdict`} name="verdict" defaultValue="">
           <option value="">All verdicts</option>
           {VERDICT_ORDER.map((verdict) => (
             <option key={verdict} value={verdict}>
@@ -141,11 +32,7 @@ export function TableControls({
       </div>
       <div className="filter-field">
         <label htmlFor={`${id}-group`}>Group</label>
-        <select
-          id={`${id}-group`}
-          value={view.group ?? ''}
-          onChange={(event) => update({ group: (event.target.value || undefined) as RowGroup | undefined })}
-        >
+        <select id={`${id}-group`} name="group" defaultValue="">
           <option value="">All groups</option>
           {groups.map((entry) => (
             <option key={entry.group} value={entry.group}>
@@ -158,19 +45,15 @@ export function TableControls({
         <label htmlFor={`${id}-q`}>Search</label>
         <input
           id={`${id}-q`}
+          name="q"
           type="search"
-          value={view.q}
+          defaultValue=""
           placeholder="title, id, family or reason"
-          onChange={(event) => update({ q: event.target.value })}
         />
       </div>
       <div className="filter-field">
         <label htmlFor={`${id}-sort`}>Sort</label>
-        <select
-          id={`${id}-sort`}
-          value={view.sort}
-          onChange={(event) => update({ sort: event.target.value as TableSort })}
-        >
+        <select id={`${id}-sort`} name="sort" defaultValue={DEFAULT_VIEW.sort}>
           {SORTS.map((sort) => (
             <option key={sort} value={sort}>
               {SORT_LABEL[sort]}
@@ -178,11 +61,11 @@ export function TableControls({
           ))}
         </select>
       </div>
-      <button type="button" onClick={() => setView(DEFAULT_VIEW)} disabled={isDefaultView(view)}>
+      <button type="button" data-reset="" disabled>
         Reset
       </button>
       <output className="filter-count" aria-live="polite">
-        Showing {shown} of {total} rows
+        Showing {total} of {total} rows
       </output>
     </form>
   );

@@ -19,11 +19,12 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { readScorecardFile, ScorecardFileError } from '@everycell/harness/validate';
+import { buildSync } from 'esbuild';
 import { getRunModel, readWaivers, type SiteIndex, scorecardFiles, shownFrom } from '../lib/data';
 import type { Scorecard } from '../lib/definitions';
 import { setKeyOf } from '../lib/sets';
 import { siteIndexBuilder } from '../lib/site-index';
-import { dropRouterPayloads } from './export-tidy';
+import { dropReactFromStaticPages, dropRouterPayloads } from './export-tidy';
 import { scorecardsDirFromEnv, webDir } from './paths';
 import { stageRunFiles, writeRunPage } from './run-files';
 import { cachedRunParquet, pruneParquetCache } from './run-parquet';
@@ -142,4 +143,26 @@ for (const runId of published.keys()) {
 rmSync(staging, { recursive: true, force: true });
 console.log(
   `runs: ${published.size} run folder(s) with their files, run.json and page; ${dropped} router payload(s) dropped (${seconds()})`,
+);
+
+// 5. Static pages without React: only the run page and the compare picker need it in the browser;
+// every other page is its HTML plus, where it has a run table, one small script for the table's
+// controls (scripts/export-tidy.ts), named by its content so it can be cached for good.
+const enhance = buildSync({
+  entryPoints: [join(webDir, 'scripts/enhance-entry.ts')],
+  bundle: true,
+  minify: true,
+  format: 'iife',
+  target: 'es2020',
+  write: false,
+  outdir: join(outDir, '_static'),
+  entryNames: 'enhance-[hash]',
+});
+const script = enhance.outputFiles[0] ?? fail(['error: the table-controls script did not build']);
+mkdirSync(join(outDir, '_static'), { recursive: true });
+writeFileSync(script.path, script.contents);
+const enhanceSrc = `${process.env.EVERYCELL_BASE_PATH ?? ''}/_static/${script.path.split('/').at(-1)}`;
+const statics = dropReactFromStaticPages(outDir, enhanceSrc);
+console.log(
+  `static pages: ${statics} page(s) without React, table controls ${(script.contents.length / 1024).toFixed(1)} KB (${seconds()})`,
 );
