@@ -34,11 +34,17 @@ const REACT_PARTS = [
  */
 export function withoutReact(html: string, enhanceSrc: string): string {
   if (html.includes(NEEDS_REACT)) return html;
+  const out = stripReact(html);
+  if (out.includes('data-table-controls=') && !out.includes(enhanceSrc)) {
+    return out.replace('</head>', `<script src="${enhanceSrc}" defer=""></script></head>`);
+  }
+  return out;
+}
+
+/** The page without Next's scripts, their preloads and the RSC payload. */
+export function stripReact(html: string): string {
   let out = html;
   for (const pattern of REACT_PARTS) out = out.replace(pattern, '');
-  if (out.includes('data-table-controls=')) {
-    out = out.replace('</head>', `<script src="${enhanceSrc}" defer=""></script></head>`);
-  }
   return out;
 }
 

@@ -6,10 +6,13 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { RunOverview } from '../components/run-overview';
 import type { RunModel, Scorecard } from '../lib/definitions';
 import { ratioDefinition } from '../lib/headline';
 import { publishedMarkdown, publishedScorecard, rowsCsv } from '../lib/publish';
-import { runFileHref } from '../lib/routes';
+import { stripReact } from './export-tidy';
 
 /**
  * Writes a run's downloads into `target` and returns its published scorecard's text (the Parquet
@@ -46,16 +49,32 @@ export function copyRunDiffs(card: Scorecard, runFolder: string, target: string)
 }
 
 /**
- * The run page's HTML for one run: the exported page with the run's own title, so tabs and
- * bookmarks say which run, and its run.json fetched from the start (a preload the page's own fetch
- * then uses) rather than after the scripts have run.
+ * The run page's HTML for one run: the exported page shell with the run drawn into it as static
+ * HTML (the same RunOverview the /run/?id= shell draws in the browser) and the run's own title, so
+ * tabs and bookmarks say which run. No React: the shell's framework scripts and RSC payload are
+ * dropped (scripts/export-tidy.ts), so the page paints its headline from the HTML instead of after
+ * ~450 KB of scripts and a fetch of run.json; the table's controls get their own small script.
  */
-export function runPageHtml(shell: string, model: Pick<RunModel, 'runId'>): string {
-  const preload = `<link rel="preload" href="${runFileHref(model.runId, 'run.json')}" as="fetch" crossorigin="anonymous"/>`;
-  return shell.replace(
-    /<title>[^<]*<\/title>/,
-    `<title>Run ${model.runId} · everycell scorecard</title>${preload}`,
+export function runPageHtml(shell: string, model: RunModel): string {
+  const body = renderToStaticMarkup(
+    createElement(RunOverview, {
+      model,
+      label: 'Run',
+      caption: `Every row of run ${model.runId}.`,
+      frozen: true,
+    }),
   );
+  const title = `Run ${escapeHtml(model.runId)} · everycell scorecard`;
+  return stripReact(shell)
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${title}</title>`)
+    .replace(
+      /<main class="wrap" id="main">[\s\S]*<\/main>/,
+      () => `<main class="wrap" id="main">${body}</main>`,
+    );
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 /** Writes a run's run.json and its page into `target` (the run's folder of the export). */

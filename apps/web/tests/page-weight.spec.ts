@@ -4,8 +4,8 @@ import { latestFixture, rowPath } from './fixtures';
 /**
  * Static pages are their HTML, not their HTML twice: no React framework and no RSC payload (which
  * repeated the whole page as data, 95 of the home page's 150 KB), so a phone parses the content
- * once and its main thread has no hydration to do. The run page and the compare page keep React:
- * they draw runs from run.json in the browser.
+ * once and its main thread has no hydration to do. A run's page is drawn into HTML by the build;
+ * the /run/?id= shell and the compare page keep React: they draw runs from run.json in the browser.
  */
 
 // The home page is the headline, the overview grid and every row of the latest run once: 56 KB of
@@ -33,9 +33,14 @@ test('static pages without a run table carry no script at all', async ({ request
   }
 });
 
-test('the run page and the compare page keep React, which draws them', async ({ request }) => {
+test('a run page is static; the run shell and the compare page keep React, which draws them', async ({
+  request,
+}) => {
   const latest = latestFixture();
-  for (const path of [`./runs/${latest.runId}/`, './compare/']) {
+  const run = await (await request.get(`./runs/${latest.runId}/`)).text();
+  expect(run).not.toContain('self.__next_f');
+  expect(run.match(/<script\b[^>]*>/g)).toEqual([expect.stringMatching(/_static\/enhance-\w+\.js" defer/)]);
+  for (const path of ['./run/', './compare/']) {
     const html = await (await request.get(path)).text();
     expect(html, path).toMatch(/<script[^>]+_next\/static\/chunks/);
   }
