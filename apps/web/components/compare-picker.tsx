@@ -1,6 +1,6 @@
 'use client';
 
-import { type ReactNode, useEffect, useId, useState } from 'react';
+import { type ReactNode, startTransition, useEffect, useId, useState } from 'react';
 import { compareRunFromModel, diffRuns, type RunComparison } from '@/lib/compare-data';
 import type { RunModel } from '@/lib/definitions';
 import { compareAnyHref, runFileHref } from '@/lib/routes';
@@ -126,7 +126,9 @@ export function CompareAny({ sets, children }: { sets: PickerSet[]; children?: R
         }
         const [was, now] = first.createdAt <= second.createdAt ? [first, second] : [second, first];
         document.title = `Compare ${now.gitRevision.slice(0, 7)} with ${was.gitRevision.slice(0, 7)} · everycell scorecard`;
-        setState({ kind: 'ready', comparison: diffRuns(compareRunFromModel(was), compareRunFromModel(now)) });
+        const comparison = diffRuns(compareRunFromModel(was), compareRunFromModel(now));
+        // A transition: React draws the comparison in slices that yield to the browser, not as one long task.
+        startTransition(() => setState({ kind: 'ready', comparison }));
       })
       .catch((error: Error) => setState({ kind: 'error', message: `No comparison: ${error.message}.` }));
   }, []);

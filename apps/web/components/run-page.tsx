@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import type { RunModel } from '@/lib/definitions';
 import { runFileHref, runsHref } from '@/lib/routes';
 import { enhanceTables } from '@/lib/table-enhance';
@@ -38,7 +38,8 @@ export function RunPage() {
         if (!response.ok) throw new Error(`there is no run ${runId} (${response.status})`);
         const model = (await response.json()) as RunModel;
         document.title = `Run ${model.runId} · everycell scorecard`;
-        setState({ kind: 'ready', model });
+        // A transition: React draws the run in slices that yield to the browser, not as one long task.
+        startTransition(() => setState({ kind: 'ready', model }));
       })
       .catch((error: Error) => setState({ kind: 'error', message: `No run to show: ${error.message}.` }));
   }, []);
