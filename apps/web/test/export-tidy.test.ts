@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NEEDS_REACT, withoutReact } from '../scripts/export-tidy';
 
-const head = '<head><link rel="stylesheet" href="/_next/static/css/a.css"/><link rel="preload" as="script" fetchPriority="low" href="/_next/static/chunks/webpack.js"/><script src="/_next/static/chunks/main-app.js" async=""></script></head>';
+const head =
+  '<head><link rel="stylesheet" href="/_next/static/css/a.css"/><link rel="preload" as="script" fetchPriority="low" href="/_next/static/chunks/webpack.js"/><script src="/_next/static/chunks/main-app.js" async=""></script></head>';
 const payload = '<script>self.__next_f.push([1,"a repeat of every row"])</script>';
 
 describe('static pages without React', () => {
