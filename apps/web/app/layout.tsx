@@ -31,9 +31,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <footer className="site-footer">
           <div className="wrap">
             Ratios are normalised so that &gt; 1 always means the candidate is better; a WIN or LOSE needs the
-            95% confidence interval to exclude 1 and the ratio to clear the tie margin (see{' '}
-            <a href={methodologyHref()}>methodology</a>). Generated at build time from the committed
-            scorecards.
+            ratio&apos;s confidence interval, at the level its run set and each row states, to exclude 1 and
+            the ratio to clear the tie margin (see <a href={methodologyHref()}>methodology</a>). Generated at
+            build time from the committed scorecards.
           </div>
         </footer>
       </body>

@@ -1,8 +1,9 @@
 'use client';
 
-import { useEffect, useId, useState } from 'react';
-import { type CompareRun, diffRuns, type RunComparison } from '@/lib/compare-data';
-import { compareAnyHref, compareHref, runFileHref } from '@/lib/routes';
+import { type ReactNode, startTransition, useEffect, useId, useState } from 'react';
+import { compareRunFromModel, diffRuns, type RunComparison } from '@/lib/compare-data';
+import type { RunModel } from '@/lib/definitions';
+import { compareAnyHref, runFileHref } from '@/lib/routes';
 import { RunComparisonView } from './run-comparison';
 
 export interface PickerSet {
@@ -12,34 +13,22 @@ export interface PickerSet {
   runs: { runId: string; label: string }[];
 }
 
-/** A pre-rendered pair: each run against the previous run of its set. */
-export interface PickerPair {
-  before: string;
-  after: string;
-}
-
-function pairHref(sets: readonly PickerSet[], pairs: readonly PickerPair[], a: string, b: string): string {
-  const pre = pairs.find(
-    (pair) => (pair.before === a && pair.after === b) || (pair.before === b && pair.after === a),
-  );
-  if (pre) return compareHref(pre.before, pre.after);
-  // Earlier run first, whatever order they were picked in.
+/** Earlier run first, whatever order they were picked in. */
+function pairHref(sets: readonly PickerSet[], a: string, b: string): string {
   const order = sets.flatMap((set) => set.runs.map((run) => run.runId));
   return order.indexOf(a) <= order.indexOf(b) ? compareAnyHref(a, b) : compareAnyHref(b, a);
 }
 
 /**
  * Any two runs of one comparable set: pick the set, then the two runs; the choice goes into the
- * URL. Shown only with JavaScript (it navigates on submit); without it, /compare/ lists every
- * pre-rendered pair as a link.
+ * URL. Choosing needs JavaScript (it navigates on submit); without it, /compare/ lists the newest
+ * pairs of each set as links.
  */
 export function ComparePicker({
   sets,
-  pairs,
   current,
 }: {
   sets: PickerSet[];
-  pairs: PickerPair[];
   current?: { set: string; before: string; after: string };
 }) {
   const id = useId();
@@ -48,7 +37,6 @@ export function ComparePicker({
   const runs = set?.runs ?? [];
   const [before, setBefore] = useState(current?.before ?? runs.at(-2)?.runId ?? '');
   const [after, setAfter] = useState(current?.after ?? runs.at(-1)?.runId ?? '');
-  // Rendered into the static HTML too (no layout shift when it hydrates); choosing needs JavaScript.
   if (!set || runs.length < 2) return null;
   const chooseSet = (next: string) => {
     setSlug(next);
@@ -60,9 +48,10 @@ export function ComparePicker({
     <form
       className="filters compare-picker"
       aria-label="Choose two runs to compare"
+      data-needs-react=""
       onSubmit={(event) => {
         event.preventDefault();
-        if (before && after && before !== after) window.location.assign(pairHref(sets, pairs, before, after));
+        if (before && after && before !== after) window.location.assign(pairHref(sets, before, after));
       }}
     >
       <div className="filter-field">
@@ -102,10 +91,10 @@ export function ComparePicker({
   );
 }
 
-async function load(runId: string): Promise<CompareRun> {
-  const response = await fetch(runFileHref(runId, 'compare.json'));
+async function load(runId: string): Promise<RunModel> {
+  const response = await fetch(runFileHref(runId, 'run.json'));
   if (!response.ok) throw new Error(`there is no run ${runId}`);
-  return (await response.json()) as CompareRun;
+  return (await response.json()) as RunModel;
 }
 
 type State =
@@ -115,56 +104,47 @@ type State =
   | { kind: 'ready'; comparison: RunComparison };
 
 /**
- * Honours `/compare/?a=<run>&b=<run>`: a pre-rendered pair is opened as its page; any other pair of
- * comparable runs is drawn here from the two runs' compare.json; runs of different sets are refused.
+ * Honours `/compare/?a=<run>&b=<run>`: two runs of one comparable set are drawn here from their
+ * run.json; runs of different sets are refused. Without a pair, shows the index (children).
  */
-export function CompareAny({
-  sets,
-  pairs,
-  children,
-}: {
-  sets: PickerSet[];
-  pairs: PickerPair[];
-  children?: React.ReactNode;
-}) {
+export function CompareAny({ sets, children }: { sets: PickerSet[]; children?: ReactNode }) {
   const [state, setState] = useState<State>({ kind: 'idle' });
-  const [query, setQuery] = useState<{ a: string; b: string }>();
   useEffect(() => {
     const params = new URLSearchParams(window.location.search);
     const a = params.get('a');
     const b = params.get('b');
     if (!a || !b) return;
-    setQuery({ a, b });
-    const target = pairHref(sets, pairs, a, b);
-    if (!target.includes('?')) {
-      window.location.replace(target);
-      return;
-    }
     setState({ kind: 'loading' });
     Promise.all([load(a), load(b)])
       .then(([first, second]) => {
-        if (first.set !== second.set) {
+        if (first.set.slug !== second.set.slug) {
           setState({
             kind: 'error',
-            message: `${a} (${first.corpus}, ${first.docs} docs, vs ${first.baseline}) and ${b} (${second.corpus}, ${second.docs} docs, vs ${second.baseline}) are not comparable: their corpus, size, rows, baseline or machine differ.`,
+            message: `${a} (${first.set.label}) and ${b} (${second.set.label}) are not comparable: their corpus, size, rows, options, baseline or machine differ.`,
           });
           return;
         }
         const [was, now] = first.createdAt <= second.createdAt ? [first, second] : [second, first];
-        setState({ kind: 'ready', comparison: diffRuns(was, now) });
+        document.title = `Compare ${now.gitRevision.slice(0, 7)} with ${was.gitRevision.slice(0, 7)} · everycell scorecard`;
+        const comparison = diffRuns(compareRunFromModel(was), compareRunFromModel(now));
+        // A transition: React draws the comparison in slices that yield to the browser, not as one long task.
+        startTransition(() => setState({ kind: 'ready', comparison }));
       })
       .catch((error: Error) => setState({ kind: 'error', message: `No comparison: ${error.message}.` }));
-  }, [sets, pairs]);
-  if (state.kind === 'ready' && query) {
-    const set = state.comparison.after.set;
+  }, []);
+  if (state.kind === 'ready') {
+    const { comparison } = state;
     return (
       <RunComparisonView
-        comparison={state.comparison}
+        comparison={comparison}
         picker={
           <ComparePicker
             sets={sets}
-            pairs={pairs}
-            current={{ set, before: state.comparison.before.runId, after: state.comparison.after.runId }}
+            current={{
+              set: comparison.after.set,
+              before: comparison.before.runId,
+              after: comparison.after.runId,
+            }}
           />
         }
       />

@@ -1,6 +1,4 @@
-import { reproduceCommand } from '@everycell/harness/flags';
-import type { Scorecard } from '@/lib/definitions';
-import { hiddenSettings, publishedSettings } from '@/lib/publish';
+import type { RunModel } from '@/lib/definitions';
 
 /** The same shell command, one flag per line with `\` continuations, so no flag is broken on a phone. */
 export function oneFlagPerLine(line: string): string {
@@ -9,13 +7,10 @@ export function oneFlagPerLine(line: string): string {
 
 /**
  * The command that recreates a run, from its manifest, built by the harness's own flag table (the
- * one its CLI parses and --help prints), so it cannot drift from the CLI. Build machine paths are
- * left out of what is published.
+ * one its CLI parses and --help prints) when the run model was made, so it cannot drift from the
+ * CLI. Build machine paths are left out of what is published.
  */
-export function Reproduce({ scorecard }: { scorecard: Scorecard }) {
-  const manifest = { ...scorecard.manifest, settings: publishedSettings(scorecard.manifest.settings) };
-  const reproduction = reproduceCommand(manifest);
-  const hidden = hiddenSettings(scorecard.manifest.settings);
+export function Reproduce({ reproduce }: { reproduce: RunModel['reproduce'] }) {
   return (
     <section aria-labelledby="reproduce-heading">
       <h2 id="reproduce-heading" className="section-title">
@@ -24,24 +19,25 @@ export function Reproduce({ scorecard }: { scorecard: Scorecard }) {
       <p>From a clone of the repository, on a machine like the one above:</p>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a long command may scroll; keyboard users must reach it. */}
       <pre className="command" tabIndex={0}>
-        <code>{reproduction.lines.map(oneFlagPerLine).join('\n')}</code>
+        <code>{reproduce.lines.map(oneFlagPerLine).join('\n')}</code>
       </pre>
-      {reproduction.caveats.length > 0 ? (
+      {reproduce.caveats.length > 0 ? (
         <ul className="caveats">
-          {reproduction.caveats.map((caveat) => (
+          {reproduce.caveats.map((caveat) => (
             <li key={caveat}>{caveat}</li>
           ))}
         </ul>
       ) : null}
-      {reproduction.fixedSettings.length > 0 ? (
+      {reproduce.fixedSettings.length > 0 ? (
         <p className="muted">
-          Recorded values without a flag ({reproduction.fixedSettings.join(', ')}) come from the code and
+          Recorded values without a flag ({reproduce.fixedSettings.join(', ')}) come from the code and
           lockfile at that revision.
         </p>
       ) : null}
-      {hidden.length > 0 ? (
+      {reproduce.hidden.length > 0 ? (
         <p className="muted" data-hidden-settings>
-          Not published: {hidden.join(', ')} (a folder on the build machine).
+          Recorded as a path on the machine that ran it, published relative to the checkout:{' '}
+          {reproduce.hidden.join(', ')}.
         </p>
       ) : null}
     </section>

@@ -1,7 +1,16 @@
 import type { ReactNode } from 'react';
-import type { ChangeKind, CompareRun, RowChange, RunComparison } from '@/lib/compare-data';
+import {
+  type ChangeKind,
+  type CompareRun,
+  changeInWords,
+  type Noise,
+  type OverallChange,
+  type RowChange,
+  type RunComparison,
+} from '@/lib/compare-data';
 import { formatDate, formatRatio } from '@/lib/format';
 import { RATIO_RULE } from '@/lib/headline';
+import { levelText } from '@/lib/interval';
 import { rowHref, runHref } from '@/lib/routes';
 import { TableScroll } from './table-scroll';
 import { VerdictBadge } from './verdict-badge';
@@ -13,6 +22,12 @@ const KIND_HEADING: Record<ChangeKind, string> = {
   same: 'Same verdict',
 };
 const KINDS: readonly ChangeKind[] = ['flipped', 'added', 'removed', 'same'];
+const NOISE_TEXT: Record<Noise, string> = {
+  beyond: 'beyond noise',
+  within: 'within noise',
+  'no-interval': 'no interval',
+  'not-comparable': 'N/A in a run',
+};
 const integer = new Intl.NumberFormat('en-US');
 
 function RunLine({ run, which }: { run: CompareRun; which: string }) {
@@ -29,12 +44,67 @@ function RunLine({ run, which }: { run: CompareRun; which: string }) {
 }
 
 /**
- * Two comparable runs side by side, row by row; flipped verdicts first (order from
- * lib/compare-data.ts). Rendered on the server for pre-rendered pairs and in the browser for any
- * other pair, from the same data.
+ * The overall line, CodSpeed-style: how the read rows moved together (geometric mean change with
+ * its interval) and how many rows improved, regressed or stayed within noise.
+ */
+function OverallLine({ overall }: { overall: OverallChange }) {
+  const g = overall.geomean;
+  const clear = g !== undefined && (g.low > 1 || g.high < 1);
+  return (
+    <section className="overall" aria-labelledby="overall-heading" data-overall>
+      <h2 id="overall-heading" className="overall-title">
+        {g === undefined ? (
+          'No read row has a ratio in both runs'
+        ) : (
+          <>
+            The later run {changeInWords(g.change)} on the read rows
+            {clear ? '' : ', within noise'}
+          </>
+        )}
+      </h2>
+      {g ? (
+        <p data-overall-geomean>
+          Geometric mean of after / before over {g.rows} read rows: <strong>{formatRatio(g.change)}</strong>,
+          95% interval {g.low.toFixed(3)}–{g.high.toFixed(3)} over the rows (above 1 the candidate gained on
+          the baseline).
+        </p>
+      ) : null}
+      <ul className="overall-counts" aria-label="Rows that moved">
+        <li data-count="improved">
+          <strong>{overall.improved}</strong> improved
+        </li>
+        <li data-count="regressed">
+          <strong>{overall.regressed}</strong> regressed
+        </li>
+        <li data-count="unchanged">
+          <strong>{overall.unchanged}</strong> unchanged within noise
+        </li>
+        {overall.noInterval > 0 ? (
+          <li data-count="no-interval">
+            <strong>{overall.noInterval}</strong> without an interval
+          </li>
+        ) : null}
+        {overall.notComparable > 0 ? (
+          <li data-count="not-comparable">
+            <strong>{overall.notComparable}</strong> N/A in a run
+          </li>
+        ) : null}
+      </ul>
+      <p className="muted">
+        A row moved beyond noise when the interval of its change, from the two runs&apos; own intervals,
+        excludes 1.
+      </p>
+    </section>
+  );
+}
+
+/**
+ * Two comparable runs side by side: the overall line, then every row with flipped verdicts first
+ * (order from lib/compare-data.ts), each flip marked as beyond or within noise. Rendered in the
+ * browser from the two runs' run.json.
  */
 export function RunComparisonView({ comparison, picker }: { comparison: RunComparison; picker?: ReactNode }) {
-  const { before, after, changes, counts } = comparison;
+  const { before, after, changes, counts, overall } = comparison;
   return (
     <>
       <p className="eyebrow">Compare</p>
@@ -46,6 +116,7 @@ export function RunComparisonView({ comparison, picker }: { comparison: RunCompa
         <RunLine run={after} which="Later:" />
         <RunLine run={before} which="Earlier:" />
       </ul>
+      <OverallLine overall={overall} />
       {picker}
       <ul className="change-counts" aria-label="What changed">
         {KINDS.map((kind) => (
@@ -57,8 +128,8 @@ export function RunComparisonView({ comparison, picker }: { comparison: RunCompa
       <TableScroll label="Row by row">
         <table className="score-table compare-table cards">
           <caption>
-            Every row of either run: verdict and ratio before and after. {RATIO_RULE} A change above 1 means
-            the candidate improved against the baseline.
+            Every row of either run: verdict and ratio before and after, and the change with its interval.{' '}
+            {RATIO_RULE} A change above 1 means the candidate improved against the baseline.
           </caption>
           <thead>
             <tr>
@@ -74,13 +145,14 @@ export function RunComparisonView({ comparison, picker }: { comparison: RunCompa
               <th scope="col" className="num">
                 Change
               </th>
+              <th scope="col">Noise</th>
               <th scope="col">Why (after)</th>
             </tr>
           </thead>
           {KINDS.filter((kind) => counts[kind] > 0).map((kind) => (
             <tbody key={kind} data-kind={kind}>
               <tr className="group-row">
-                <th scope="rowgroup" colSpan={7}>
+                <th scope="rowgroup" colSpan={8}>
                   {KIND_HEADING[kind]}
                   <span className="muted"> · {counts[kind]}</span>
                 </th>
@@ -99,11 +171,12 @@ export function RunComparisonView({ comparison, picker }: { comparison: RunCompa
 }
 
 function ChangeRow({ change, set }: { change: RowChange; set: string }) {
-  const { before, after } = change;
+  const { before, after, interval } = change;
   return (
     <tr
       data-row-id={change.rowId}
       data-kind={change.kind}
+      data-noise={change.noise}
       className={change.kind === 'flipped' ? 'flipped' : undefined}
     >
       <th scope="row" className="row-name">
@@ -132,9 +205,19 @@ function ChangeRow({ change, set }: { change: RowChange; set: string }) {
       </td>
       <td className="num" data-label="Change">
         {change.ratioChange === undefined ? '—' : formatRatio(change.ratioChange)}
+        {interval ? (
+          <span className="ci">
+            {levelText(interval.level)} {interval.low.toFixed(2)}–{interval.high.toFixed(2)}
+          </span>
+        ) : null}
+      </td>
+      <td data-label="Noise">
+        <span className={`noise noise-${change.noise}`}>{NOISE_TEXT[change.noise]}</span>
       </td>
       <td className="reason" data-label="Why (after)">
-        {after?.reason ?? before?.reason}
+        <details className="reason-details">
+          <summary>{after?.reason ?? before?.reason}</summary>
+        </details>
       </td>
     </tr>
   );

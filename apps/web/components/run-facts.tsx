@@ -1,40 +1,37 @@
-import type { Scorecard } from '@/lib/definitions';
-import { engineName, formatBytes, formatDate, formatDuration, formatMs } from '@/lib/format';
+import type { RunModel } from '@/lib/definitions';
+import { formatBytes, formatDate, formatDuration, formatMs } from '@/lib/format';
+import { methodologyHref } from '@/lib/routes';
 
 const integer = new Intl.NumberFormat('en-US');
-const KEY_SETTINGS = ['rate', 'iterations', 'warmup', 'rounds', 'tieMargin', 'families'];
 
-/** Where, when and with what the run was measured: everything a reader needs to trust the numbers. */
-export function RunFacts({ scorecard }: { scorecard: Scorecard }) {
-  const { manifest } = scorecard;
-  const { machine, candidate, baseline, corpus } = manifest;
-  const all = Object.entries(manifest.settings).map(
-    ([key, value]) => [key, Array.isArray(value) ? value.join(', ') : String(value)] as const,
-  );
-  // The knobs that change what a number means; the rest sit behind "all settings".
-  const headline = all.filter(([key]) => KEY_SETTINGS.includes(key)).map(([key, value]) => `${key} ${value}`);
+/** Where, when and with what the run was measured, and the calibration that qualifies it. */
+export function RunFacts({ model }: { model: RunModel }) {
+  const { machine, corpus } = model;
   return (
     <dl className="facts">
       <div>
         <dt>Date</dt>
         <dd>
-          <time dateTime={scorecard.createdAt}>{formatDate(scorecard.createdAt)}</time>
-          <span className="muted"> · took {formatDuration(scorecard.durationMs)}</span>
+          <time dateTime={model.createdAt}>{formatDate(model.createdAt)}</time>
+          <span className="muted"> · took {formatDuration(model.durationMs)}</span>
         </dd>
       </div>
       <div>
         <dt>Candidate</dt>
         <dd>
-          {engineName(candidate)}
+          {model.candidate}
           <span className="muted">
             {' '}
-            · git <code title={manifest.gitRevision}>{manifest.gitRevision.slice(0, 12)}</code>
+            · git <code title={model.gitRevision}>{model.gitRevision.slice(0, 12)}</code>
           </span>
         </dd>
       </div>
       <div>
         <dt>Baseline</dt>
-        <dd>{engineName(baseline)}</dd>
+        <dd>
+          {model.baseline}
+          {model.baselineNodes ? ` (${model.baselineNodes} nodes)` : ''}
+        </dd>
       </div>
       <div>
         <dt>Machine</dt>
@@ -42,7 +39,7 @@ export function RunFacts({ scorecard }: { scorecard: Scorecard }) {
           {machine.cpuModel}, {machine.cores} cores, {formatBytes(machine.memoryBytes)}
           <span className="muted">
             {' '}
-            · {machine.platform} {machine.kernel} · Node {manifest.node}
+            · {machine.platform} {machine.kernel} · Node {model.node}
           </span>
         </dd>
       </div>
@@ -52,31 +49,55 @@ export function RunFacts({ scorecard }: { scorecard: Scorecard }) {
           {corpus.name}, <strong>{integer.format(corpus.docs)}</strong> docs
           <span className="muted">
             {' '}
-            · seed {corpus.seed} · {corpus.contentHash}
+            · seed {corpus.seed} · <span className="hash">{corpus.contentHash}</span>
           </span>
         </dd>
       </div>
-      {scorecard.floor ? (
+      {model.floor ? (
         <div data-fact="floor">
           <dt>Harness floor</dt>
           <dd>
-            null server p50 {formatMs(scorecard.floor.p50)} · p99 {formatMs(scorecard.floor.p99)}
+            null server p50 {formatMs(model.floor.p50)} · p99 {formatMs(model.floor.p99)}
             <span className="muted">
               {' '}
-              · send lag p50 {formatMs(scorecard.floor.sendLagP50)} · p99{' '}
-              {formatMs(scorecard.floor.sendLagP99)} at {integer.format(scorecard.floor.rate)} req/s
+              · send lag p50 {formatMs(model.floor.sendLagP50)} · p99 {formatMs(model.floor.sendLagP99)} at{' '}
+              {integer.format(model.floor.rate)} req/s
             </span>
           </dd>
         </div>
       ) : null}
-      {scorecard.coverage ? (
+      <div data-fact="calibration">
+        <dt>Calibration</dt>
+        <dd>
+          {model.calibration ? (
+            <>
+              A/A and power check of {model.calibration.scale} (<code>{model.calibration.file}</code>,{' '}
+              <a href={`${methodologyHref()}#calibration`}>results</a>)
+              {model.calibration.stale.length > 0 ? (
+                <>
+                  {' '}
+                  <span className="stale" data-stale="true">
+                    stale for this run
+                  </span>
+                  : {model.calibration.stale.join('; ')}.
+                </>
+              ) : (
+                '.'
+              )}
+            </>
+          ) : (
+            <span className="muted">none committed</span>
+          )}
+        </dd>
+      </div>
+      {model.coverage ? (
         <div data-fact="coverage">
           <dt>Coverage</dt>
           <dd>
-            {scorecard.coverage.fell ? <strong>fell</strong> : 'held'}: {scorecard.coverage.na} N/A (previous
-            run {scorecard.coverage.previousNA})
-            {scorecard.coverage.missingRows.length > 0
-              ? `; missing rows: ${scorecard.coverage.missingRows.join(', ')}`
+            {model.coverage.fell ? <strong>fell</strong> : 'held'}: {model.coverage.na} N/A (previous run{' '}
+            {model.coverage.previousNA})
+            {model.coverage.missingRows.length > 0
+              ? `; missing rows: ${model.coverage.missingRows.join(', ')}`
               : ''}
           </dd>
         </div>
@@ -84,13 +105,15 @@ export function RunFacts({ scorecard }: { scorecard: Scorecard }) {
       <div>
         <dt>Settings</dt>
         <dd>
-          <span className="settings">{headline.length > 0 ? headline.join(' · ') : 'see all settings'}</span>
-          {all.length > 0 ? (
+          <span className="settings">
+            {model.keySettings.length > 0 ? model.keySettings.join(' · ') : 'see all settings'}
+          </span>
+          {model.settings.length > 0 ? (
             <details className="all-settings">
-              <summary>All {all.length} settings</summary>
+              <summary>All {model.settings.length} settings</summary>
               <dl>
-                {all.map(([key, value]) => (
-                  <div key={key}>
+                {model.settings.map(([key, value]) => (
+                  <div key={key} data-setting={key}>
                     <dt>{key}</dt>
                     <dd>{value}</dd>
                   </div>

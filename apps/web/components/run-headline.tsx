@@ -1,138 +1,110 @@
-import type { ConformanceSummary } from '@everycell/harness/schema';
-import type { ChartFile } from '@/lib/chart-files';
-import type { Scorecard } from '@/lib/definitions';
-import { engineName, formatDate, formatRatio } from '@/lib/format';
-import {
-  CPU_RATIO_DEFINITION,
-  GEOMEAN_DEFINITION,
-  type Headline,
-  headline,
-  type NamedRow,
-} from '@/lib/headline';
-import { countVerdicts } from '@/lib/prepare';
+import { restSuiteShare } from '@/lib/conformance';
+import type { RunModel } from '@/lib/definitions';
+import { formatDate, formatRatio } from '@/lib/format';
+import { CPU_RATIO_DEFINITION, claim, type NamedRow } from '@/lib/headline';
 import { rowHref, runFileHref } from '@/lib/routes';
-import { Chart } from './chart';
-import { RunContext } from './run-context';
+import { SetOptions } from './set-options';
 import { VerdictBadge } from './verdict-badge';
 import { VerdictCounts } from './verdict-counts';
 
+const integer = new Intl.NumberFormat('en-US');
+
 /**
- * A run's headline, readable in five seconds: engines, corpus, size, baseline and commit; how big
- * the wins are (geometric mean of the read rows' ratios, engine CPU per request, conformance); the
- * rows that did not win, by name; every row's ratio with its interval in one chart.
+ * A run's first screen, readable on a phone before anything else: who wins and by how much (the
+ * read rows' p50 geometric mean), on what (corpus, size, options) and measured where (machine,
+ * date, commit), then the verdict counts. The pickers and details come after.
  */
-export function RunHeadline({
-  scorecard,
-  label,
-  set,
-  ratios,
-  conformance,
-  downloads,
-}: {
-  scorecard: Scorecard;
-  label: string;
-  /** The run's comparable set, for row links. */
-  set: string;
-  /** The run's every-row ratio chart, when it has rows with a ratio. */
-  ratios?: ChartFile;
-  conformance?: { summary: ConformanceSummary; source: string };
-  /** The files the run offers for download (lib/data.ts runDownloads). */
-  downloads: readonly string[];
-}) {
-  const counts = countVerdicts(scorecard.rows);
-  const { candidate, baseline } = scorecard.manifest;
-  const summary = headline(scorecard);
-  // The gate's exit codes: 1 any LOSE, 2 the run failed, 3 coverage fell, 4 a row regressed against the base build.
-  const gateFails =
-    counts.LOSE > 0 ||
-    scorecard.status === 'failed' ||
-    scorecard.coverage?.fell === true ||
-    scorecard.exitCode === 4;
+export function RunHeadline({ model, label }: { model: RunModel; label: string }) {
+  const { headline } = model;
+  const total = model.rows.length;
   return (
     <section className="hero" aria-labelledby="run-heading">
       <p className="eyebrow">
-        {label} · <time dateTime={scorecard.createdAt}>{formatDate(scorecard.createdAt)}</time>
+        {label} · <time dateTime={model.createdAt}>{formatDate(model.createdAt)}</time>
       </p>
-      <h1 id="run-heading">
-        {engineName(candidate)} <span className="vs">vs</span> {engineName(baseline)}
+      <h1 id="run-heading" data-headline="claim">
+        {claim(model.candidateProduct, model.baseline, headline.geomean)}
       </h1>
-      <RunContext scorecard={scorecard} />
-      <p className="run-id">
-        Run <code>{scorecard.runId}</code>
-        <span className={`gate ${gateFails ? 'gate-fail' : 'gate-pass'}`}>
-          {gateFails ? 'Gate fails' : 'Gate passes'}
-        </span>
-      </p>
-      {scorecard.status !== 'complete' ? (
-        <p className="notice" role="status">
-          This run is <strong>{scorecard.status}</strong>
-          {scorecard.failure ? `: ${scorecard.failure}` : '.'} Rows below are what it measured before it
-          stopped.
+      {headline.geomean !== undefined ? (
+        <p className="claim-detail" data-headline="geomean">
+          Geometric mean of baseline p50 / candidate p50 over <strong>{headline.readRows} read rows</strong>{' '}
+          (queries, aggregations, search features), {formatRatio(headline.geomean)}; {headline.atLeastTwice}{' '}
+          at 2× or more.
         </p>
       ) : null}
-      <HeadlineNumbers summary={summary} conformance={conformance} />
-      <VerdictCounts counts={counts} />
-      <NotWins summary={summary} set={set} />
-      {ratios ? (
-        <figure className="ratios-figure">
-          <figcaption>
-            <strong>Every row&apos;s ratio</strong>, best first, log scale: a dot per row, its 95% interval as
-            a bar, the dashed line at 1. Above 1 the candidate is better.
-          </figcaption>
-          <Chart chart={ratios} href={(file) => runFileHref(scorecard.runId, file)} lazy={false} />
-        </figure>
+      <p className="measured-where" data-headline="where">
+        On <strong>{model.corpus.name}</strong>, <strong>{integer.format(model.corpus.docs)} docs</strong>,
+        against <strong>{model.baseline}</strong>
+        {model.baselineNodes ? ` (${model.baselineNodes} nodes)` : ''}; measured on {model.machine.cores}{' '}
+        cores, {model.machine.cpuModel}, commit{' '}
+        <code title={model.gitRevision}>{model.gitRevision.slice(0, 7)}</code>.
+      </p>
+      <SetOptions options={model.set.options} />
+      <VerdictCounts counts={model.counts} total={total} />
+      <p className="run-id">
+        Run <code>{model.runId}</code>
+        <span className={`gate ${model.gateFails ? 'gate-fail' : 'gate-pass'}`}>
+          {model.gateFails ? 'Gate fails' : 'Gate passes'}
+        </span>
+      </p>
+      {model.status !== 'complete' ? (
+        <p className="notice" role="status">
+          This run is <strong>{model.status}</strong>
+          {model.failure ? `: ${model.failure}` : '.'} Rows below are what it measured before it stopped.
+        </p>
       ) : null}
-      <Downloads runId={scorecard.runId} files={downloads} />
     </section>
   );
 }
 
-function HeadlineNumbers({
-  summary,
-  conformance,
-}: {
-  summary: Headline;
-  conformance?: { summary: ConformanceSummary; source: string };
-}) {
+/** Engine CPU per request and the run's own conformance, as numbers. */
+export function HeadlineNumbers({ model }: { model: RunModel }) {
+  const { headline } = model;
+  const suite = model.conformance[0];
+  const rest = model.restSuite;
+  if (!headline.cpu && !suite && !rest) return null;
   return (
     <dl className="headline-numbers">
-      {summary.geomean !== undefined ? (
-        <div data-headline="geomean">
-          <dt>Read rows, geometric mean</dt>
-          <dd>
-            <span className="big-number">{formatRatio(summary.geomean)}</span>
-            <span className="definition">
-              {GEOMEAN_DEFINITION}; {summary.readRows} rows, {summary.atLeastTwice} at 2× or more.
-            </span>
-          </dd>
-        </div>
-      ) : null}
-      {summary.cpu ? (
+      {headline.cpu ? (
         <div data-headline="cpu">
           <dt>Engine CPU per request</dt>
           <dd>
-            <span className="big-number">{formatRatio(summary.cpu.geomean)}</span>
+            <span className="big-number">{formatRatio(headline.cpu.geomean)}</span>
             <span className="definition">
-              geometric mean over {summary.cpu.rows} read rows of {CPU_RATIO_DEFINITION}.
+              geometric mean over {headline.cpu.rows} read rows of {CPU_RATIO_DEFINITION}.
             </span>
           </dd>
         </div>
       ) : null}
-      {conformance ? (
+      {suite ? (
         <div data-headline="conformance">
-          <dt>Conformance</dt>
+          <dt>Conformance, as this run recorded it</dt>
           <dd>
             <span className="big-number">
-              {conformance.summary.candidatePass}
-              <span className="of"> / {conformance.summary.cases}</span>
+              {integer.format(suite.candidatePass)}
+              <span className="of"> / {integer.format(suite.cases)}</span>
             </span>
             <span className="definition">
-              cases where the candidate answers as {conformance.summary.baseline} does (suite run{' '}
-              {conformance.summary.measuredAt}, from {conformance.source}
-              {conformance.summary.differences.length > 0
-                ? `; ${conformance.summary.differences.length} known difference${conformance.summary.differences.length === 1 ? '' : 's'}`
+              cases where the candidate answers as {suite.baseline} does (suite run {suite.measuredAt}
+              {suite.differences.length > 0
+                ? `; ${suite.differences.length} known difference${suite.differences.length === 1 ? '' : 's'}, listed below`
                 : ''}
               ).
+            </span>
+          </dd>
+        </div>
+      ) : null}
+      {rest ? (
+        <div data-headline="rest-suite">
+          <dt>{rest.title}</dt>
+          <dd>
+            <span className="big-number">
+              {integer.format(rest.candidatePass)}
+              <span className="of"> / {integer.format(rest.baselinePass)}</span>
+            </span>
+            <span className="definition">
+              tests passed by the candidate, of the {integer.format(rest.baselinePass)} {rest.baseline} passes
+              ({restSuiteShare(rest)}; suite run {rest.measuredAt}, by API below).
             </span>
           </dd>
         </div>
@@ -143,29 +115,36 @@ function HeadlineNumbers({
 
 const NOT_WIN: readonly { key: 'lose' | 'tie' | 'na'; verdict: 'LOSE' | 'TIE' | 'N/A'; intro: string }[] = [
   { key: 'lose', verdict: 'LOSE', intro: 'The candidate is slower or worse' },
-  { key: 'tie', verdict: 'TIE', intro: 'No difference beyond the margin' },
+  { key: 'tie', verdict: 'TIE', intro: 'Not established either way' },
   { key: 'na', verdict: 'N/A', intro: 'Not comparable' },
 ];
 
-/** The rows that are not a WIN, by name, up front. */
-function NotWins({ summary, set }: { summary: Headline; set: string }) {
-  const groups = NOT_WIN.filter(({ key }) => summary[key].length > 0);
+/** The rows that are not a WIN, by name, each TIE with why it is one and each N/A with its cause behind a disclosure. */
+export function NotWins({ model }: { model: RunModel }) {
+  const { headline } = model;
+  const groups = NOT_WIN.filter(({ key }) => headline[key].length > 0);
   if (groups.length === 0) return <p className="all-win">Every row is a WIN.</p>;
   return (
     <div className="not-wins">
       {groups.map(({ key, verdict, intro }) => (
         <div key={key} className="not-win" data-not-win={verdict}>
           <p className="not-win-title">
-            <VerdictBadge verdict={verdict} /> {intro} ({summary[key].length})
+            <VerdictBadge verdict={verdict} /> {intro} ({headline[key].length})
           </p>
           <ul>
-            {summary[key].map((row: NamedRow) => (
-              <li key={row.id}>
-                <a href={rowHref(set, row.id)}>
+            {headline[key].map((row: NamedRow) => (
+              <li key={row.id} data-row-id={row.id}>
+                <a href={rowHref(model.set.slug, row.id)}>
                   <code>{row.id}</code>
                 </a>
                 {row.ratio !== undefined ? ` ${formatRatio(row.ratio)}` : ''}
-                {verdict === 'N/A' ? <span className="muted"> — {row.reason}</span> : null}
+                {row.why ? <span className="tie-why"> — {row.why}</span> : null}
+                {verdict === 'N/A' ? (
+                  <details className="inline-reason">
+                    <summary>why</summary>
+                    {row.reason}
+                  </details>
+                ) : null}
               </li>
             ))}
           </ul>

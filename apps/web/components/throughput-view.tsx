@@ -1,26 +1,25 @@
-import { findChart, runCharts } from '@/lib/chart-files';
-import { getSets, type RunView } from '@/lib/data';
-import type { SweepSide } from '@/lib/definitions';
+import { findChart, setCharts } from '@/lib/chart-files';
+import type { Scorecard, SweepSide } from '@/lib/definitions';
 import { formatDate, formatMs, formatRatio, formatSide } from '@/lib/format';
 import { ratioDefinition } from '@/lib/headline';
 import { pointStatus } from '@/lib/latency-charts';
-import { rowHref, runFileHref, runHref } from '@/lib/routes';
+import { rowHref, runHref, setChartHref } from '@/lib/routes';
+import type { RunSet } from '@/lib/sets';
 import { capacityBound, ingestScaling, sweepViews } from '@/lib/throughput';
 import { Chart } from './chart';
 import { RunContext } from './run-context';
-import { SetPicker } from './set-picker';
+import { SetOptions } from './set-options';
 import { TableScroll } from './table-scroll';
 import { VerdictBadge } from './verdict-badge';
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 /** The ingest scaling curve and the rate sweeps of one run (the newest of its set). */
-export function ThroughputView({ view }: { view: RunView }) {
-  const { scorecard, set } = view;
+export function ThroughputView({ scorecard, set }: { scorecard: Scorecard; set: RunSet }) {
   const scaling = ingestScaling(scorecard);
-  const charts = runCharts(scorecard);
+  const charts = setCharts(scorecard);
   const scalingChart = findChart(charts, 'scaling.svg')?.chart;
-  const href = (file: string) => runFileHref(scorecard.runId, file);
+  const href = (file: string) => setChartHref(set.slug, file);
   const sweeps = sweepViews(scorecard).map((entry) => ({
     ...entry,
     chart: charts.find((chart) => chart.name === `sweep-${entry.sweep.family.replace(/[^\w-]+/g, '_')}`),
@@ -28,10 +27,10 @@ export function ThroughputView({ view }: { view: RunView }) {
 
   return (
     <article className="throughput">
-      <SetPicker sets={getSets()} current={set.slug} />
       <p className="eyebrow">Throughput and scaling</p>
       <h1>How far each engine scales</h1>
       <RunContext scorecard={scorecard} />
+      <SetOptions options={set.options} />
       <p className="lede">
         From the latest run of this set, <a href={runHref(scorecard.runId)}>{scorecard.runId}</a> (
         <time dateTime={scorecard.createdAt}>{formatDate(scorecard.createdAt)}</time>).
@@ -59,7 +58,7 @@ export function ThroughputView({ view }: { view: RunView }) {
               </p>
             )}
             <TableScroll label="Ingest scaling">
-              <table className="score-table compact" data-table="scaling">
+              <table className="score-table compact cards scaling-table" data-table="scaling">
                 <caption>Ingest rows of the latest run by number of concurrent clients.</caption>
                 <thead>
                   <tr>
@@ -81,13 +80,21 @@ export function ThroughputView({ view }: { view: RunView }) {
                 <tbody>
                   {scaling.map(({ clients, row }) => (
                     <tr key={row.id} data-row-id={row.id}>
-                      <td className="num">
-                        <a href={rowHref(set.slug, row.id)}>{clients}</a>
+                      <th scope="row" className="num row-name">
+                        <a href={rowHref(set.slug, row.id)}>
+                          {clients} client{clients === 1 ? '' : 's'}
+                        </a>
+                      </th>
+                      <td className="num" data-label="Candidate">
+                        {formatSide(row, row.candidate)}
                       </td>
-                      <td className="num">{formatSide(row, row.candidate)}</td>
-                      <td className="num">{formatSide(row, row.baseline)}</td>
-                      <td className="num">{formatRatio(row.ratio)}</td>
-                      <td>
+                      <td className="num" data-label="Baseline">
+                        {formatSide(row, row.baseline)}
+                      </td>
+                      <td className="num ratio" data-label="Ratio">
+                        {formatRatio(row.ratio)}
+                      </td>
+                      <td className="verdict-cell">
                         <VerdictBadge verdict={row.verdict} reason={row.reason} />
                       </td>
                     </tr>
@@ -162,7 +169,7 @@ export function ThroughputView({ view }: { view: RunView }) {
                 </figure>
               ) : null}
               <TableScroll label={`Sweep ${sweep.family}`}>
-                <table className="score-table compact" data-table="sweep">
+                <table className="score-table compact cards sweep-table" data-table="sweep">
                   <caption>Each offered rate of the {sweep.family} sweep, both engines.</caption>
                   <thead>
                     <tr>
@@ -187,30 +194,32 @@ export function ThroughputView({ view }: { view: RunView }) {
                   <tbody>
                     {sweep.points.map((point) => (
                       <tr key={point.offeredRate}>
-                        <td className="num">{integer.format(point.offeredRate)} req/s</td>
-                        <td className="num">
+                        <th scope="row" className="num row-name">
+                          {integer.format(point.offeredRate)} req/s
+                        </th>
+                        <td className="num" data-label="Candidate achieved">
                           {point.candidate.skipped ? '-' : integer.format(point.candidate.achievedRate)}
                           {point.candidate.dropped > 0
                             ? ` (${integer.format(point.candidate.dropped)} dropped)`
                             : ''}
                         </td>
-                        <td className="num">
+                        <td className="num" data-label="Candidate p50 / p99">
                           {point.candidate.skipped
                             ? 'not run'
                             : `${formatMs(point.candidate.p50 ?? Number.NaN)} / ${formatMs(point.candidate.p99 ?? Number.NaN)}`}
                         </td>
-                        <td className="num">
+                        <td className="num" data-label="Baseline achieved">
                           {point.baseline.skipped ? '-' : integer.format(point.baseline.achievedRate)}
                           {point.baseline.dropped > 0
                             ? ` (${integer.format(point.baseline.dropped)} dropped)`
                             : ''}
                         </td>
-                        <td className="num">
+                        <td className="num" data-label="Baseline p50 / p99">
                           {point.baseline.skipped
                             ? 'not run'
                             : `${formatMs(point.baseline.p50 ?? Number.NaN)} / ${formatMs(point.baseline.p99 ?? Number.NaN)}`}
                         </td>
-                        <td>
+                        <td data-label="Counts toward capacity">
                           {`candidate ${sideStatus(point.candidate, point.offeredRate, sweep.p99BoundMs, row?.candidate.value)}; baseline ${sideStatus(point.baseline, point.offeredRate, sweep.p99BoundMs, row?.baseline.value)}`}
                         </td>
                       </tr>

@@ -1,16 +1,16 @@
 import type { Verdict } from '@/lib/definitions';
 import { VERDICT_MEANING } from '@/lib/format';
 
-/** Glyphs repeat the verdict beside colour and text, so no one has to rely on colour alone. */
-export const VERDICT_GLYPH: Record<Verdict, string> = { WIN: '▲', LOSE: '▼', TIE: '=', 'N/A': '?' };
+/**
+ * A glyph repeats the verdict beside colour and text (▲ WIN, ▼ LOSE, = TIE, ? N/A), so no one has
+ * to rely on colour alone. The stylesheet draws it (globals.css, `.badge-win::before`), with empty
+ * alternative text, so a table of a hundred badges carries a hundred fewer elements to hydrate.
+ */
 const CLASS: Record<Verdict, string> = { WIN: 'win', LOSE: 'lose', TIE: 'tie', 'N/A': 'na' };
 
 export function VerdictBadge({ verdict, reason }: { verdict: Verdict; reason?: string }) {
   return (
     <span className={`badge badge-${CLASS[verdict]}`} title={reason ?? VERDICT_MEANING[verdict]}>
-      <span aria-hidden="true" className="badge-glyph">
-        {VERDICT_GLYPH[verdict]}
-      </span>
       {verdict}
     </span>
   );

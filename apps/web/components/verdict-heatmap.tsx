@@ -1,6 +1,6 @@
 'use client';
 
-import { compareHref, rowHref, runHref } from '@/lib/routes';
+import { compareAnyHref, rowHref, runHref } from '@/lib/routes';
 import type { CompactHeatmap } from '@/lib/runs';
 import { TableScroll } from './table-scroll';
 
@@ -71,7 +71,7 @@ export function VerdictHeatmap({ heatmap, set }: { heatmap: CompactHeatmap; set:
                       if (changedFrom && from) {
                         return (
                           <td key={run} className={`${CLASS[code]} hc`} data-changed="true">
-                            <a href={compareHref(from, run)}>
+                            <a href={compareAnyHref(from, run)}>
                               {LETTER[code]}
                               <span className="visually-hidden">
                                 {` ${WORD[code]} (was ${WORD[changedFrom]})`}

@@ -149,7 +149,7 @@ export function rowCharts(
   const charts: ChartFile[] = [];
   const trend = trendData(points);
   if (trend.length > 0) {
-    const alt = `Ratio of ${row.id} in each run of this comparable set, with its 95% interval as an error bar and a dashed line at 1 (${ratioDefinition(row)}).`;
+    const alt = `Ratio of ${row.id} in each run of this comparable set, with its confidence interval as an error bar and a dashed line at 1 (${ratioDefinition(row)}).`;
     charts.push({ name: 'trend', alt, size: trendSize, spec: (v) => trendSpec(trend, v, alt) });
   }
   const engines = engineData(points);
@@ -206,12 +206,12 @@ export function ratioData(card: Scorecard): RatioDatum[] {
     .map((datum, order) => ({ ...datum, order }));
 }
 
-/** A run's charts: every row's ratio; the ingest scaling curve; one chart per rate sweep. */
-export function runCharts(card: Scorecard): ChartFile[] {
+/** A set's newest run's charts: every row's ratio; the ingest scaling curve; one chart per rate sweep. */
+export function setCharts(card: Scorecard): ChartFile[] {
   const charts: ChartFile[] = [];
   const ratios = ratioData(card);
   if (ratios.length > 0) {
-    const alt = `Every row of the run with a ratio, sorted from the best ratio to the worst, on a log scale: a dot per row, its 95% interval as a bar, a dashed line at 1; above 1 the candidate is better.`;
+    const alt = `Every row of the run with a ratio, sorted from the best ratio to the worst, on a log scale: a dot per row, its confidence interval as a bar, a dashed line at 1; above 1 the candidate is better.`;
     charts.push({
       name: 'ratios',
       alt,

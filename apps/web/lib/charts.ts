@@ -245,7 +245,7 @@ export function trendSpec(data: readonly TrendDatum[], variant: Variant, descrip
         encoding: { y: { ...y, field: 'parity' } },
       },
       {
-        // One error bar per run (its own 95% interval): no line is drawn between runs.
+        // One error bar per run (its own interval, at that run's level): no line is drawn between runs.
         mark: { type: 'rule', strokeWidth: 2, opacity: 0.65 },
         encoding: {
           x: xWithLabels,

@@ -87,3 +87,13 @@ export const VERDICT_MEANING: Record<Verdict, string> = {
 export function engineName(engine: { product: string; version: string }): string {
   return engine.product.includes(engine.version) ? engine.product : `${engine.product} ${engine.version}`;
 }
+
+/**
+ * An engine's product without its version or build notes ("everycell 0.1.0 (tantivy-0.27, ...)"
+ * -> "everycell"), for the headline, where the version is said elsewhere.
+ */
+export function productName(engine: { product: string; version: string }): string {
+  const at = engine.product.indexOf(engine.version);
+  const name = (at > 0 ? engine.product.slice(0, at) : engine.product).replace(/\s*\(.*\)\s*$/, '').trim();
+  return name === '' ? engine.product : name;
+}

@@ -7,6 +7,7 @@
  * ratio, geomean = exp(mean(ln ratio)), where each ratio is baseline p50 / candidate p50.
  */
 import type { RowGroup, RowResult, Scorecard } from './definitions';
+import { tieExplanation } from './tie';
 
 /** The rows that time a search or aggregation request (ingest, mixed, kNN, sweeps, disk, memory are apart). */
 export const READ_GROUPS: readonly RowGroup[] = ['query', 'metric', 'bucket', 'pipeline', 'feature'];
@@ -26,6 +27,8 @@ export interface NamedRow {
   title: string;
   ratio?: number;
   reason: string;
+  /** For a TIE: why it is one, from its interval, margin or resolution (lib/tie.ts). */
+  why?: string;
 }
 
 export interface Headline {
@@ -45,11 +48,16 @@ export interface Headline {
   };
 }
 
-function named(row: RowResult): NamedRow {
-  return { id: row.id, title: row.title, ratio: row.ratio, reason: row.reason };
+function named(row: RowResult, settings: Scorecard['manifest']['settings']): NamedRow {
+  const out: NamedRow = { id: row.id, title: row.title, reason: row.reason };
+  if (row.ratio !== undefined) out.ratio = row.ratio;
+  const why = tieExplanation(row, settings)?.text;
+  if (why) out.why = why;
+  return out;
 }
 
-export function headline(card: Scorecard): Headline {
+export function headline(card: Pick<Scorecard, 'rows' | 'manifest'>): Headline {
+  const settings = card.manifest.settings;
   const read = card.rows.filter(isReadRow);
   const ratios = read.flatMap((row) => (row.ratio === undefined ? [] : [row.ratio]));
   const cpuRatios = read.flatMap((row) => (row.cpuRatio === undefined ? [] : [row.cpuRatio]));
@@ -57,9 +65,9 @@ export function headline(card: Scorecard): Headline {
   const result: Headline = {
     readRows: ratios.length,
     atLeastTwice: ratios.filter((ratio) => ratio >= 2).length,
-    lose: card.rows.filter((row) => row.verdict === 'LOSE').map(named),
-    tie: card.rows.filter((row) => row.verdict === 'TIE').map(named),
-    na: card.rows.filter((row) => row.verdict === 'N/A').map(named),
+    lose: card.rows.filter((row) => row.verdict === 'LOSE').map((row) => named(row, settings)),
+    tie: card.rows.filter((row) => row.verdict === 'TIE').map((row) => named(row, settings)),
+    na: card.rows.filter((row) => row.verdict === 'N/A').map((row) => named(row, settings)),
   };
   const mean = geometricMean(ratios);
   if (mean !== undefined) result.geomean = mean;
@@ -101,3 +109,14 @@ export const CPU_RATIO_DEFINITION =
 
 export const GEOMEAN_DEFINITION =
   'geometric mean of baseline p50 / candidate p50 over the read rows (queries, aggregations, search features): above 1 the candidate is faster';
+
+/**
+ * The first line of a run's page: who wins and by how much, on the read rows' p50 geometric mean
+ * ("everycell is 2.92× faster than OpenSearch 2.19.1"); without read rows, just the pairing.
+ */
+export function claim(candidate: string, baseline: string, geomean: number | undefined): string {
+  if (geomean === undefined) return `${candidate} against ${baseline}`;
+  if (geomean >= 1.005) return `${candidate} is ${geomean.toFixed(2)}× faster than ${baseline}`;
+  if (geomean <= 1 / 1.005) return `${candidate} is ${(1 / geomean).toFixed(2)}× slower than ${baseline}`;
+  return `${candidate} is as fast as ${baseline}`;
+}

@@ -4,6 +4,7 @@
  * runner/, stats/bootstrap.ts); a setting the manifest lacks is described without a number.
  */
 import type { Manifest } from './definitions';
+import { levelText, runConfidence } from './interval';
 
 export interface Rule {
   title: string;
@@ -22,6 +23,14 @@ const integer = new Intl.NumberFormat('en-US');
 /** "200 requests/s" when the setting is there, the fallback phrase when it is not. */
 function say(value: number | undefined, render: (value: number) => string, fallback: string): string {
   return value === undefined ? fallback : render(value);
+}
+
+/** Which quantile a verdict is judged on, and why not the tail. */
+function quantileRule(): Rule {
+  return {
+    title: 'Which quantile decides',
+    text: "A read row's verdict is judged on the p50 (the median latency): each fork times a few hundred requests per row, enough to pin its median tightly but only a handful of requests beyond its p99, so an interval over forks of the p99 would be too wide to decide ~90 rows at a useful confidence, and the gate would flap on tail noise. Read-under-write rows are judged on the p99, because a tail that writes disturb is what they measure. The p99 is still shown beside every read row (baseline p99 / candidate p99), and a row whose p50 and p99 point opposite ways beyond the tie margin is marked 'p99 disagrees': the verdict speaks for the median request, not the slowest one in a hundred.",
+  };
 }
 
 function sameAnswers(s: Settings): Rule {
@@ -50,8 +59,9 @@ function forkRules(manifest: Manifest, design: NonNullable<Manifest['design']>):
     },
     {
       title: 'Ratio and confidence interval',
-      text: `Every ratio is normalised so that > 1 means the candidate is better: baseline p50 / candidate p50 for latency rows, candidate docs/s / baseline docs/s for ingest. ${level} interval is a t interval over the forks' log ratios: two processes of one engine can differ for their whole life, so the variance between processes belongs inside the interval, and each fork carries its rounds' and requests' noise. Engine CPU per request (the engine process tree's on-CPU time from /proc during the timed requests, divided by the requests) gets its own interval the same way and is shown beside latency.`,
+      text: `Every ratio is normalised so that > 1 means the candidate is better: baseline p50 / candidate p50 for latency rows, candidate docs/s / baseline docs/s for ingest. ${level} interval is a t interval over the forks' log ratios: two processes of one engine can differ for their whole life, so the variance between processes belongs inside the interval, and each fork carries its rounds' and requests' noise. Rows measured in one process (read under write, kNN latency) use their paired rounds instead. Engine CPU per request (the engine process tree's on-CPU time from /proc during the timed requests, divided by the requests) gets its own interval the same way and is shown beside latency. Not every interval has that level: the one-client ingest row resamples its bulk requests and kNN recall its queries (bootstraps at a fixed 95%), and rows measured once per engine (disk, memory, ingest at several clients, capacity) have no interval and are judged against a wider margin. Each row on this site states its own level.`,
     },
+    quantileRule(),
     {
       title: 'Verdict',
       text: `N/A when either engine does not support the request or the results differ. A side whose failed and dropped requests exceed ${say(collapse, (n) => `${n * 100}%`, 'the collapse limit')} has collapsed and loses the row (both collapsed: N/A); a row where both engines saturated the machine is scored on service time. A row whose engines both sit within 2x of the harness's floor is TIE, below resolution. Otherwise WIN when the interval lies above 1, the ratio is at least ${winAt} and most forks agree; LOSE when the interval lies below 1, the ratio is at most ${loseAt} and most forks agree; TIE otherwise.`,
@@ -90,9 +100,10 @@ export function benchmarkRules(manifest: Manifest): Rule[] {
       text: `${say(num(s, 'iterations'), (n) => `${integer.format(n)} timed requests`, 'The timed requests')} per engine and row are split over ${say(num(s, 'rounds'), (n) => `${n} rounds`, 'several rounds')}; the engine that goes first alternates each round. ${say(num(s, 'warmup'), (n) => `${n} untimed warmup requests`, 'Untimed warmup requests')} per engine precede each round and are excluded from the statistics.`,
     },
     sameAnswers(s),
+    quantileRule(),
     {
       title: 'Ratio and confidence interval',
-      text: `Every ratio is normalised so that > 1 means the candidate is better: baseline p50 / candidate p50 for latency rows, candidate docs/s / baseline docs/s for ingest. The 95% confidence interval comes from ${say(num(s, 'bootstrapResamples'), (n) => `${integer.format(n)} bootstrap resamples`, 'bootstrap resamples')}${say(num(s, 'bootstrapBlock'), (n) => `, latency samples resampled in blocks of ${n} consecutive requests because noise on a shared machine comes in bursts`, '')}.`,
+      text: `Every ratio is normalised so that > 1 means the candidate is better: baseline p50 / candidate p50 for latency rows, candidate docs/s / baseline docs/s for ingest. The ${levelText(runConfidence(s))} confidence interval comes from ${say(num(s, 'bootstrapResamples'), (n) => `${integer.format(n)} bootstrap resamples`, 'bootstrap resamples')}${say(num(s, 'bootstrapBlock'), (n) => `, latency samples resampled in blocks of ${n} consecutive requests because noise on a shared machine comes in bursts`, '')}.`,
     },
     {
       title: 'Verdict',

@@ -2,6 +2,7 @@
  * Pure data preparation: from parsed scorecards to what the pages render. No I/O here, so
  * every function is unit-tested with plain objects.
  */
+
 import type {
   RowGroup,
   RowGroupSection,
@@ -11,6 +12,7 @@ import type {
   TrendPoint,
   Verdict,
 } from './definitions';
+import { intervalLevel } from './interval';
 
 /** Table order: the order a reader meets the workload (write, then read, then the rest). */
 export const GROUP_ORDER: readonly RowGroup[] = [
@@ -45,6 +47,13 @@ export const VERDICT_ORDER: readonly Verdict[] = ['WIN', 'LOSE', 'TIE', 'N/A'];
 
 /** Groups rows in GROUP_ORDER, keeping the scorecard's order inside a group; empty groups are dropped. */
 export function groupRows(rows: readonly RowResult[]): RowGroupSection[] {
+  return groupBy(rows);
+}
+
+/** groupRows for any row shape that names its group (the table's rows, the grid's cells). */
+export function groupBy<T extends { group: RowGroup }>(
+  rows: readonly T[],
+): { group: RowGroup; label: string; rows: T[] }[] {
   return GROUP_ORDER.map((group) => ({
     group,
     label: GROUP_LABEL[group],
@@ -106,6 +115,8 @@ export function trendFromScorecards(scorecards: readonly Scorecard[], rowId: str
       ciHigh: row.ci?.[1],
       reason: row.reason,
     };
+    const level = intervalLevel(row, scorecard.manifest.settings);
+    if (level !== undefined) point.level = level;
     const candidate = scoredValue(row, 'candidate');
     const baseline = scoredValue(row, 'baseline');
     if (candidate !== undefined) point.candidate = candidate;

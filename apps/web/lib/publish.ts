@@ -1,8 +1,9 @@
 /**
- * What the site publishes of a run, cleaned of the build machine: settings whose value is an
- * absolute path (older harnesses recorded `engineLogs`, the folder of the engines' logs) are left
- * out of every page and download, and such paths in SCORECARD.md are replaced. Also the run's rows
- * as CSV. Pure; unit-tested.
+ * What the site publishes of a run, cleaned of the build machine: a setting whose value is an
+ * absolute path (older harnesses recorded `engineLogs` as the absolute folder of the engines'
+ * logs, "/home/<user>/<checkout>/.runs/<run-id>") is published relative to the checkout
+ * (".runs/<run-id>", what the harness writes today) or, when it names no such folder, as words;
+ * the same in SCORECARD.md. Also the run's rows as CSV. Pure; unit-tested.
  */
 import type { Manifest, RowResult, Scorecard } from './definitions';
 import { scoredValue } from './prepare';
@@ -15,23 +16,41 @@ export function isMachinePath(value: string): boolean {
   return /^(\/|~\/|[A-Za-z]:[\\/])/.test(value.trim());
 }
 
+export const MACHINE_FOLDER = '(a folder on the build machine)';
+
+/** A path of the build machine as published: from `.runs/` on when it is a run's log folder, else words. */
+export function publishedPath(path: string): string {
+  const at = path.replaceAll('\\', '/').lastIndexOf('/.runs/');
+  return at === -1 ? MACHINE_FOLDER : path.replaceAll('\\', '/').slice(at + 1);
+}
+
+function publishedValue(value: SettingValue): SettingValue {
+  if (Array.isArray(value)) return value.map((item) => (isMachinePath(item) ? publishedPath(item) : item));
+  return typeof value === 'string' && isMachinePath(value) ? publishedPath(value) : value;
+}
+
 function hasMachinePath(value: SettingValue): boolean {
   return Array.isArray(value) ? value.some(isMachinePath) : typeof value === 'string' && isMachinePath(value);
 }
 
-/** The settings without those whose value is a path on the build machine. */
+/** The settings with every path of the build machine published relative to the checkout, or as words. */
 export function publishedSettings(settings: Settings): Settings {
+  return Object.fromEntries(Object.entries(settings).map(([key, value]) => [key, publishedValue(value)]));
+}
+
+/** The settings without those that held a machine path: what the reproduce command is built from. */
+export function portableSettings(settings: Settings): Settings {
   return Object.fromEntries(Object.entries(settings).filter(([, value]) => !hasMachinePath(value)));
 }
 
-/** Names of the settings left out because they held a build machine's path. */
+/** Names of the settings whose value was a build machine's path (published in another form). */
 export function hiddenSettings(settings: Settings): string[] {
   return Object.entries(settings)
     .filter(([, value]) => hasMachinePath(value))
     .map(([key]) => key);
 }
 
-/** The scorecard as the site publishes it: the file's own content less the build machine's paths. */
+/** The scorecard as the site publishes it: the file's own content, its machine paths published relative. */
 export function publishedScorecard(card: Scorecard): Scorecard {
   return {
     ...card,
@@ -41,16 +60,15 @@ export function publishedScorecard(card: Scorecard): Scorecard {
 
 const COMMON_ROOTS = /(?<![\w.:/-])\/(?:home|root|work|tmp|Users|var|opt|mnt|srv|runner)\/[^\s`"'|)<>]*/g;
 
-/** SCORECARD.md with every absolute path of the build machine replaced by words. */
+/** SCORECARD.md with every absolute path of the build machine published relative, or as words. */
 export function publishedMarkdown(text: string, card: Scorecard): string {
   let out = text;
   for (const value of Object.values(card.manifest.settings)) {
     for (const item of Array.isArray(value) ? value : [value]) {
-      if (typeof item === 'string' && isMachinePath(item))
-        out = out.replaceAll(item, '(a folder on the build machine)');
+      if (typeof item === 'string' && isMachinePath(item)) out = out.replaceAll(item, publishedPath(item));
     }
   }
-  return out.replace(COMMON_ROOTS, '(a folder on the build machine)');
+  return out.replace(COMMON_ROOTS, (path) => publishedPath(path));
 }
 
 const CSV_COLUMNS = [

@@ -22,6 +22,11 @@ export function setRunsHref(set: string): string {
   return `${setHref(set)}runs/`;
 }
 
+/** A chart of a set's newest run (`ratios.svg`, `scaling.narrow.svg`, `sweep-term.svg`). */
+export function setChartHref(set: string, file: string): string {
+  return `${setHref(set)}charts/${seg(file)}`;
+}
+
 export function setThroughputHref(set: string): string {
   return `${setHref(set)}throughput/`;
 }
@@ -43,17 +48,12 @@ export function runHref(runId: string): string {
   return `${basePath}/runs/${seg(runId)}/`;
 }
 
-/** A file the site exports for a run (downloads, charts) or the harness kept in its folder (a diff). */
+/** A file the site build writes beside a run's page (downloads, run.json) or the harness kept in its folder (a diff). */
 export function runFileHref(runId: string, path: string): string {
   return `${runHref(runId)}${path.split('/').map(seg).join('/')}`;
 }
 
-/** The pre-rendered comparison of run `after` against run `before` (the previous run of its set). */
-export function compareHref(before: string, after: string): string {
-  return `${basePath}/compare/${seg(before)}/${seg(after)}/`;
-}
-
-/** Any two comparable runs, drawn in the browser from their exported rows. */
+/** Any two comparable runs, drawn in the browser from the two runs' run.json. */
 export function compareAnyHref(before: string, after: string): string {
   return `${basePath}/compare/?a=${seg(before)}&b=${seg(after)}`;
 }
@@ -68,6 +68,16 @@ export function methodologyHref(): string {
 
 export function throughputHref(): string {
   return `${basePath}/throughput/`;
+}
+
+/** A scaling line: the same options at every corpus size the runs have. */
+export function lineHref(line: string): string {
+  return `${basePath}/scaling/${seg(line)}/`;
+}
+
+/** The harness's row links (`/rows/<id>/`): a page that sends the reader to the row in its newest set. */
+export function rowHomeHref(rowId: string): string {
+  return `${basePath}/rows/${seg(rowId)}/`;
 }
 
 export function badgeHref(set?: string): string {

@@ -6,7 +6,7 @@
 import type { RowGroup, RowResult, Scorecard, Verdict } from './definitions';
 import { engineName } from './format';
 import { compareRuns, countVerdicts, groupRows } from './prepare';
-import { previousInSet, runSets, setOfRun } from './sets';
+import { previousInSet, type RunSet, runSets, setOfRun } from './sets';
 
 export interface RunSummary {
   runId: string;
@@ -26,8 +26,10 @@ export interface RunSummary {
 }
 
 /** Every run, newest first, each knowing its predecessor in its own comparable set. */
-export function summarizeRuns(scorecards: readonly Scorecard[]): RunSummary[] {
-  const sets = runSets(scorecards);
+export function summarizeRuns(
+  scorecards: readonly Scorecard[],
+  sets: readonly RunSet[] = runSets(scorecards),
+): RunSummary[] {
   const ordered = [...scorecards].sort(compareRuns);
   return ordered
     .map((card): RunSummary => {

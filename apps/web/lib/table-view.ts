@@ -4,7 +4,7 @@
  */
 import type { RowGroup, Verdict } from './definitions';
 import { GROUP_ORDER, VERDICT_ORDER } from './prepare';
-import type { TableRow, TableSection } from './table-rows';
+import type { TableRow } from './table-rows';
 
 export const SORTS = ['group', 'ratio-desc', 'ratio-asc', 'name'] as const;
 export type TableSort = (typeof SORTS)[number];
@@ -28,12 +28,15 @@ export interface TableView {
 
 export const DEFAULT_VIEW: TableView = { q: '', sort: 'group' };
 
+/** What filtering and sorting read of a row: the table's rows, or the same fields read back from the page. */
+export type ViewRow = Pick<TableRow, 'id' | 'title' | 'group' | 'family' | 'verdict' | 'reason' | 'ratio'>;
+
 /** One tbody of the filtered table: a group section, or all rows in one list when sorted otherwise. */
-export interface TableBody {
+export interface TableBody<R extends ViewRow = TableRow> {
   key: string;
   /** Group heading; absent for the single sorted list. */
   label?: string;
-  rows: TableRow[];
+  rows: R[];
 }
 
 /** Reads a query string; unknown or malformed values fall back to the default, never throw. */
@@ -64,7 +67,7 @@ export function isDefaultView(view: TableView): boolean {
   return serializeView(view) === '';
 }
 
-export function rowMatches(row: TableRow, view: TableView): boolean {
+export function rowMatches(row: ViewRow, view: TableView): boolean {
   if (view.verdict && row.verdict !== view.verdict) return false;
   if (view.group && row.group !== view.group) return false;
   const needle = view.q.trim().toLowerCase();
@@ -74,7 +77,7 @@ export function rowMatches(row: TableRow, view: TableView): boolean {
 
 /** Ratio order; rows without a ratio (N/A) go last whichever way, then by id so the order is stable. */
 function byRatio(direction: 1 | -1) {
-  return (a: TableRow, b: TableRow): number => {
+  return (a: ViewRow, b: ViewRow): number => {
     if (a.ratio === undefined || b.ratio === undefined) {
       if (a.ratio === b.ratio) return a.id.localeCompare(b.id);
       return a.ratio === undefined ? 1 : -1;
@@ -83,12 +86,15 @@ function byRatio(direction: 1 | -1) {
   };
 }
 
-function byName(a: TableRow, b: TableRow): number {
+function byName(a: ViewRow, b: ViewRow): number {
   return a.title.localeCompare(b.title, 'en') || a.id.localeCompare(b.id);
 }
 
 /** The table's bodies for a view: grouped sections (empty ones dropped), or one sorted list. */
-export function applyView(sections: readonly TableSection[], view: TableView): TableBody[] {
+export function applyView<R extends ViewRow>(
+  sections: readonly { group: RowGroup; label: string; rows: R[] }[],
+  view: TableView,
+): TableBody<R>[] {
   if (view.sort === 'group') {
     return sections
       .map((section) => ({

@@ -16,8 +16,9 @@ for (const entry of readdirSync(fixtures, { withFileTypes: true })) {
   if (!entry.isDirectory() || !existsSync(join(fixtures, entry.name, 'scorecard.json'))) continue;
   cpSync(join(fixtures, entry.name), join(fixtureScorecards, entry.name), { recursive: true });
 }
-// The gate waivers sit beside the run folders, as in scorecards/.
+// The gate waivers and the calibrations sit beside the run folders, as in scorecards/.
 cpSync(join(fixtures, 'waivers.json'), join(fixtureScorecards, 'waivers.json'));
+cpSync(join(fixtures, 'calibration'), join(fixtureScorecards, 'calibration'), { recursive: true });
 
 const result = spawnSync('npx', ['tsx', 'scripts/build-site.ts'], {
   cwd: webDir,

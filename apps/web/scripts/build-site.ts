@@ -1,71 +1,168 @@
 /**
- * Builds the static site: checks every scorecard and the waivers file first and lists every
- * problem (file and field) before anything is compiled, then runs `next build`, which exports to
- * out/ (or EVERYCELL_OUT_DIR). The site reads the scorecard files only, and the Parquet files this
- * script writes from them beforehand (each run's history tables, for its downloads).
+ * Builds the static site. First it reads every scorecard once, checks it (every problem, file and
+ * field, is listed before anything is compiled) and writes the run's downloads into a staging
+ * folder; then `next build` renders the pages from a site index of the checked runs (the newest run
+ * of each set in full, the others slimmed: lib/site-index.ts); then each run gets its run.json and
+ * the one run page, which draws it in the browser. Pages grow with sets and rows, not with runs: a
+ * run adds its own files and no page render. Exports to out/ (or EVERYCELL_OUT_DIR).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { loadAll } from '../lib/data';
-import { copyRunFiles, dropRouterPayloads } from './copy-run-files';
+import { readScorecardFile, ScorecardFileError } from '@everycell/harness/validate';
+import { buildSync } from 'esbuild';
+import { getRunModel, readWaivers, type SiteIndex, scorecardFiles, shownFrom } from '../lib/data';
+import type { Scorecard } from '../lib/definitions';
+import { setKeyOf } from '../lib/sets';
+import { siteIndexBuilder } from '../lib/site-index';
+import { dropReactFromStaticPages, dropRouterPayloads } from './export-tidy';
 import { scorecardsDirFromEnv, webDir } from './paths';
-import { writeRunParquet } from './run-parquet';
+import { stageRunFiles, writeRunPage } from './run-files';
+import { cachedRunParquet, pruneParquetCache } from './run-parquet';
 
+const started = Date.now();
+const seconds = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 const scorecards = scorecardsDirFromEnv();
-let checked: ReturnType<typeof loadAll>;
+const outDir = join(webDir, process.env.EVERYCELL_OUT_DIR ?? 'out');
+// EVERYCELL_PARQUET_CACHE names another cache (scripts/measure-build.ts --cold starts from an empty one).
+const cacheDir = process.env.EVERYCELL_PARQUET_CACHE ?? join(webDir, '.cache', 'run-parquet');
+// Beside the export, on the same file system, so the staged run folders move into it.
+const staging = mkdtempSync(join(webDir, '.site-staging-'));
+const fail = (lines: string[], code = 2): never => {
+  rmSync(staging, { recursive: true, force: true });
+  for (const line of lines) console.error(line);
+  process.exit(code);
+};
+
+// 1. Read and check every run once; stage its downloads; keep it slim unless a row page draws from it.
+const shown = shownFrom(scorecards);
+const problems: string[] = [];
+const index = siteIndexBuilder(setKeyOf);
+const published = new Map<string, string>();
+let files: ReturnType<typeof scorecardFiles> = [];
 try {
-  checked = loadAll(scorecards);
+  files = scorecardFiles(scorecards);
 } catch (error) {
-  console.error(`error: ${(error as Error).message}`);
-  process.exit(2);
+  fail([`error: ${(error as Error).message}`]);
 }
-if (checked.problems.length > 0) {
-  console.error(`error: ${checked.problems.length} problem(s) in the scorecards; nothing was built:`);
-  for (const problem of checked.problems) console.error(`  ${problem}`);
-  process.exit(2);
+for (const { file, folder } of files) {
+  let card: Scorecard;
+  try {
+    card = readScorecardFile(file, shown(file), folder);
+  } catch (error) {
+    if (error instanceof ScorecardFileError) problems.push(...error.problems);
+    else fail([`error: ${(error as Error).message}`]);
+    continue;
+  }
+  if (problems.length > 0) continue;
+  published.set(card.runId, stageRunFiles(card, join(scorecards, folder), join(staging, 'runs', card.runId)));
+  index.add(card);
+}
+const { waivers, problem } = readWaivers(scorecards);
+if (problem) problems.push(problem);
+if (problems.length > 0) {
+  fail([
+    `error: ${problems.length} problem(s) in the scorecards; nothing was built:`,
+    ...problems.map((p) => `  ${p}`),
+  ]);
 }
 // A static export needs at least one row page, and an empty scorecard would say nothing.
-if (checked.scorecards.length === 0) {
-  console.error(
+if (published.size === 0) {
+  fail([
     `error: no <run-id>/scorecard.json under ${scorecards}: run \`npm run bench\` first, or preview with EVERYCELL_SCORECARDS=test/fixtures`,
-  );
-  process.exit(2);
+  ]);
 }
-console.log(`scorecards: ${checked.scorecards.length} run(s) checked in ${scorecards}`);
+const siteIndex: SiteIndex = { scorecards: index.build(), waivers };
+const indexFile = join(staging, 'site-index.json');
+writeFileSync(indexFile, JSON.stringify(siteIndex));
+console.log(`scorecards: ${published.size} run(s) checked in ${scorecards}, downloads staged (${seconds()})`);
 
-// Written before Next builds, so each run page links exactly the files that exist.
-const parquet = mkdtempSync(join(tmpdir(), 'everycell-run-parquet-'));
+// 2. Each run's history tables as Parquet, from the cache when it has them.
+const parquetDir = join(staging, 'parquet');
+mkdirSync(cacheDir, { recursive: true });
+let misses = 0;
 try {
-  const runs = await writeRunParquet(checked.scorecards, parquet);
-  console.log(`parquet: wrote the history tables of ${runs} run(s) for their downloads`);
+  for (const [runId, json] of published) {
+    const outcome = await cachedRunParquet(
+      json,
+      () => JSON.parse(json) as Scorecard,
+      cacheDir,
+      join(parquetDir, runId),
+    );
+    if (outcome === 'miss') misses += 1;
+  }
 } catch (error) {
-  rmSync(parquet, { recursive: true, force: true });
-  console.error(`error: ${(error as Error).message}`);
-  process.exit(2);
+  fail([`error: ${(error as Error).message}`]);
 }
+const pruned = pruneParquetCache(cacheDir);
+console.log(
+  `parquet: ${published.size} run(s), ${misses} written, ${published.size - misses} from the cache${pruned > 0 ? `, ${pruned} cache entries unused for two weeks dropped` : ''} (${seconds()})`,
+);
 
-const result = spawnSync('npx', ['next', 'build', '--webpack'], {
-  cwd: webDir,
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    EVERYCELL_SCORECARDS: scorecards,
-    EVERYCELL_RUN_PARQUET: parquet,
-    NEXT_TELEMETRY_DISABLED: '1',
-  },
-});
-rmSync(parquet, { recursive: true, force: true });
+// 3. The pages.
+const env = {
+  ...process.env,
+  EVERYCELL_SCORECARDS: scorecards,
+  EVERYCELL_SITE_INDEX: indexFile,
+  EVERYCELL_RUN_PARQUET: parquetDir,
+  NEXT_TELEMETRY_DISABLED: '1',
+};
+const result = spawnSync('npx', ['next', 'build', '--webpack'], { cwd: webDir, stdio: 'inherit', env });
 if (result.status !== 0) {
-  console.error(`error: \`next build\` failed (exit ${result.status ?? result.signal})`);
-  process.exit(result.status ?? 1);
+  fail([`error: \`next build\` failed (exit ${result.status ?? result.signal})`], result.status ?? 1);
 }
+console.log(`pages: exported (${seconds()})`);
 
-const out = join(webDir, process.env.EVERYCELL_OUT_DIR ?? 'out');
+// 4. Each run's folder: its downloads, its Parquet files, its run.json and the run page.
 // Every page link is a plain <a> (lib/routes.ts): the router's per-page payloads (.txt) are never
 // fetched, and they were a third of the export. The browser tests fail on any request that 404s.
-const dropped = dropRouterPayloads(out);
-console.log(`router payloads: removed ${dropped} .txt file(s) the static site never loads`);
-const copied = copyRunFiles(scorecards, out);
-if (copied > 0) console.log(`run files: copied ${copied} diff file(s) into ${out}/runs/`);
+const dropped = dropRouterPayloads(outDir);
+Object.assign(process.env, env);
+const shell = readFileSync(join(outDir, 'run', 'index.html'), 'utf8');
+for (const runId of published.keys()) {
+  // The model first: it lists the Parquet files where step 2 staged them.
+  const model = getRunModel(runId);
+  if (!model) fail([`error: no model for run ${runId}`]);
+  const target = join(outDir, 'runs', runId);
+  rmSync(target, { recursive: true, force: true });
+  renameSync(join(staging, 'runs', runId), target);
+  const parquet = join(parquetDir, runId);
+  if (existsSync(parquet))
+    for (const file of readdirSync(parquet)) renameSync(join(parquet, file), join(target, file));
+  writeRunPage(target, model as NonNullable<typeof model>, shell);
+}
+rmSync(staging, { recursive: true, force: true });
+console.log(
+  `runs: ${published.size} run folder(s) with their files, run.json and page; ${dropped} router payload(s) dropped (${seconds()})`,
+);
+
+// 5. Static pages without React: only the run page and the compare picker need it in the browser;
+// every other page is its HTML plus, where it has a run table, one small script for the table's
+// controls (scripts/export-tidy.ts), named by its content so it can be cached for good.
+const enhance = buildSync({
+  entryPoints: [join(webDir, 'scripts/enhance-entry.ts')],
+  bundle: true,
+  minify: true,
+  format: 'iife',
+  target: 'es2020',
+  write: false,
+  outdir: join(outDir, '_static'),
+  entryNames: 'enhance-[hash]',
+});
+const script = enhance.outputFiles[0] ?? fail(['error: the table-controls script did not build']);
+mkdirSync(join(outDir, '_static'), { recursive: true });
+writeFileSync(script.path, script.contents);
+const enhanceSrc = `${process.env.EVERYCELL_BASE_PATH ?? ''}/_static/${script.path.split('/').at(-1)}`;
+const statics = dropReactFromStaticPages(outDir, enhanceSrc);
+console.log(
+  `static pages: ${statics} page(s) without React, table controls ${(script.contents.length / 1024).toFixed(1)} KB (${seconds()})`,
+);

@@ -21,7 +21,7 @@
  * Both figures are printed and written to the summary.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -67,18 +67,32 @@ if (!existsSync(join(siteDir, 'index.html'))) {
   process.exit(2);
 }
 
+/** Two runs of one comparable set in the export, from their run.json, for the compare page. */
+function comparablePair(): [string, string] | undefined {
+  const runs = join(siteDir, 'runs');
+  const bySet = new Map<string, string[]>();
+  for (const entry of readdirSync(runs, { withFileTypes: true })) {
+    const file = join(runs, entry.name, 'run.json');
+    if (!entry.isDirectory() || !existsSync(file)) continue;
+    const set = (JSON.parse(readFileSync(file, 'utf8')) as { set: { slug: string } }).set.slug;
+    bySet.set(set, [...(bySet.get(set) ?? []), entry.name]);
+  }
+  const pair = [...bySet.values()].find((ids) => ids.length >= 2)?.sort();
+  return pair ? [pair[0] as string, pair[1] as string] : undefined;
+}
+
 /** One page of each type, found in the export itself. */
 function pageTypes(): { type: string; path: string }[] {
   const firstDir = (dir: string) =>
-    readdirSync(join(siteDir, dir), { withFileTypes: true }).find(
-      (entry) => entry.isDirectory() && existsSync(join(siteDir, dir, entry.name, 'index.html')),
-    )?.name;
+    existsSync(join(siteDir, dir))
+      ? readdirSync(join(siteDir, dir), { withFileTypes: true }).find(
+          (entry) => entry.isDirectory() && existsSync(join(siteDir, dir, entry.name, 'index.html')),
+        )?.name
+      : undefined;
   const set = firstDir('sets');
   const run = firstDir('runs');
-  const before = readdirSync(join(siteDir, 'compare'), { withFileTypes: true }).find(
-    (entry) => entry.isDirectory() && !entry.name.startsWith('_') && !entry.name.startsWith('__'),
-  )?.name;
-  const after = before ? firstDir(`compare/${before}`) : undefined;
+  const line = firstDir('scaling');
+  const pair = comparablePair();
   const row = set ? firstDir(`sets/${set}/rows`) : undefined;
   return [
     { type: 'home', path: '/' },
@@ -87,8 +101,9 @@ function pageTypes(): { type: string; path: string }[] {
     { type: 'runs', path: '/runs/' },
     ...(set ? [{ type: 'set runs (heatmap)', path: `/sets/${set}/runs/` }] : []),
     ...(run ? [{ type: 'run', path: `/runs/${run}/` }] : []),
-    ...(before && after ? [{ type: 'compare', path: `/compare/${before}/${after}/` }] : []),
+    ...(pair ? [{ type: 'compare', path: `/compare/?a=${pair[0]}&b=${pair[1]}` }] : []),
     { type: 'compare index', path: '/compare/' },
+    ...(line ? [{ type: 'scaling line', path: `/scaling/${line}/` }] : []),
     { type: 'throughput', path: '/throughput/' },
     { type: 'methodology', path: '/methodology/' },
   ];

@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   getComparePairs,
-  getComparison,
-  getLatestRun,
+  getLatestModel,
+  getLatestScorecard,
+  getLines,
+  getRowHomes,
   getRowParams,
   getRowView,
-  getRun,
+  getRunModel,
   getRunSummaries,
   getSets,
   loadAll,
@@ -34,45 +36,55 @@ const BIG = '2026-11-19T03-30-12Z-8d01e77';
 
 describe('data layer over the fixture scorecards', () => {
   it('reads every run, groups comparable runs, and picks the newest as the latest', () => {
-    expect(readScorecards()).toHaveLength(4);
-    expect(getLatestRun()?.scorecard.runId).toBe('2026-11-21T02-09-58Z-c4a7b19');
+    expect(readScorecards()).toHaveLength(6);
+    expect(getLatestScorecard()?.scorecard.runId).toBe('2026-11-21T02-09-58Z-c4a7b19');
     const sets = getSets();
-    expect(sets.map((set) => set.runs.length)).toEqual([3, 1]);
+    expect(sets.map((set) => set.runs.length)).toEqual([3, 1, 1, 1]);
     expect(sets.map((set) => set.slug)).toEqual([
       expect.stringMatching(/^logs-zipf-200k-[0-9a-f]{6}$/),
+      expect.stringMatching(/^logs-zipf-200k-[0-9a-f]{6}$/),
+      expect.stringMatching(/^logs-zipf-20m-[0-9a-f]{6}$/),
       expect.stringMatching(/^logs-zipf-2m-[0-9a-f]{6}$/),
     ]);
-    expect(getLatestRun(sets[1]?.slug)?.scorecard.runId).toBe(BIG);
+    const big = sets.find((set) => set.set.docs === 2_000_000);
+    expect(getLatestScorecard(big?.slug)?.scorecard.runId).toBe(BIG);
     expect(getRowParams()).toContainEqual({ set: sets[0]?.slug, id: 'query.phrase' });
+    expect(getLines().map((line) => line.sets.length)).toEqual([3, 1]);
   });
 
-  it('serves the run pages: each run by id, previous and next within its own set', () => {
-    expect(getRunSummaries()).toHaveLength(4);
-    expect(getRun('2026-11-18T02-10-04Z-3f9c2ab')?.sections.map((section) => section.group)).toEqual([
+  it('models each run: previous and next within its own set, its own conformance and the calibration', () => {
+    expect(getRunSummaries()).toHaveLength(6);
+    const oldest = getRunModel('2026-11-18T02-10-04Z-3f9c2ab');
+    expect([...new Set(oldest?.rows.map((row) => row.group))]).toEqual([
       'ingest',
       'query',
       'bucket',
       'feature',
     ]);
-    expect(getRun('no-such-run')).toBeUndefined();
-    const middle = getRun('2026-11-20T02-12-41Z-8d01e77');
+    expect(getRunModel('no-such-run')).toBeUndefined();
+    const middle = getRunModel('2026-11-20T02-12-41Z-8d01e77');
     expect(middle?.previous?.runId).toBe('2026-11-18T02-10-04Z-3f9c2ab');
     expect(middle?.next?.runId).toBe('2026-11-21T02-09-58Z-c4a7b19');
-    expect(getRun(BIG)?.previous).toBeUndefined();
-    const pairs = getComparePairs();
-    expect(pairs).toEqual([
-      { before: '2026-11-18T02-10-04Z-3f9c2ab', after: '2026-11-20T02-12-41Z-8d01e77' },
+    expect(getRunModel(BIG)?.previous).toBeUndefined();
+    // A run shows the conformance it recorded: none for a schema-1 card, its own for the 20M card.
+    expect(middle?.conformance).toEqual([]);
+    const twenty = getRunModel('2026-11-20T01-05-30Z-8d01e77');
+    expect(twenty?.conformance[0]?.candidatePass).toBe(380);
+    expect(getLatestModel()?.conformance[0]?.candidatePass).toBe(398);
+    expect(getLatestModel()?.calibration?.stale.length).toBeGreaterThan(0);
+    expect(getComparePairs()).toEqual([
       { before: '2026-11-20T02-12-41Z-8d01e77', after: '2026-11-21T02-09-58Z-c4a7b19' },
+      { before: '2026-11-18T02-10-04Z-3f9c2ab', after: '2026-11-20T02-12-41Z-8d01e77' },
     ]);
-    const last = pairs[1] as { before: string; after: string };
-    expect(getComparison(last.before, last.after)?.changes[0]?.kind).toBe('flipped');
-    expect(getComparison(last.before, 'no-such-run')).toBeUndefined();
-    // Same commit, 200k against 2M: not comparable, so no comparison at all.
-    expect(getComparison(BIG, '2026-11-20T02-12-41Z-8d01e77')).toBeUndefined();
+    expect(getComparePairs(1)).toHaveLength(1);
+    // Every row id the harness links as /rows/<id>/ has a home in the newest set that measured it.
+    expect(getRowHomes()).toContainEqual({ id: 'query.term', set: getSets()[0]?.slug });
   });
 
   it('builds a row trend from the runs of its set only', () => {
-    const [small, large] = getSets();
+    const sets = getSets();
+    const small = sets[0];
+    const large = sets.find((set) => set.set.docs === 2_000_000);
     const view = getRowView(small?.slug ?? '', 'query.term');
     expect(view?.trend.points.map((point) => point.runId)).toEqual(
       trendFromScorecards(small?.runs ?? [], 'query.term')?.points.map((point) => point.runId),

@@ -52,3 +52,14 @@ describe('engineName', () => {
     expect(engineName({ product: 'OpenSearch', version: '2.19.1' })).toBe('OpenSearch 2.19.1');
   });
 });
+
+describe('productName', () => {
+  it('drops the version and build notes a product name carries', async () => {
+    const { productName } = await import('../lib/format');
+    expect(productName({ product: 'everycell 0.1.0 (tantivy-0.27, ES API 8.15.0)', version: '0.1.0' })).toBe(
+      'everycell',
+    );
+    expect(productName({ product: 'everycell', version: '0.2.0' })).toBe('everycell');
+    expect(productName({ product: 'OpenSearch 2.19.1', version: '2.19.1' })).toBe('OpenSearch');
+  });
+});

@@ -5,18 +5,21 @@
  */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { ConformancePanel } from '../components/conformance-panel';
 import { MismatchDetails } from '../components/mismatch-details';
 import { MarkerList } from '../components/row-markers';
 import { RunFacts } from '../components/run-facts';
-import { RunHeadline } from '../components/run-headline';
+import { NotWins, RunHeadline } from '../components/run-headline';
 import { ScoreTable } from '../components/score-table';
 import { SideStats } from '../components/side-stats';
-import { rowCharts, runCharts } from '../lib/chart-files';
+import { rowCharts, setCharts } from '../lib/chart-files';
 import { renderSpecSvg } from '../lib/charts';
 import type { Scorecard, Waiver } from '../lib/definitions';
 import { ecdfData, ecdfSpec } from '../lib/latency-charts';
 import { rowMarkers } from '../lib/markers';
 import { groupRows } from '../lib/prepare';
+import { runModel } from '../lib/run-model';
+import { runSets } from '../lib/sets';
 import { tableSections } from '../lib/table-rows';
 import { applyView, DEFAULT_VIEW } from '../lib/table-view';
 import { loadFixtures } from './load-fixtures';
@@ -46,6 +49,7 @@ function hostileCard(): Scorecard {
       row.mismatch.candidate = { note: HOSTILE };
     }
     if (!row.candidate.supported) row.candidate.error = HOSTILE;
+    for (const difference of card.conformance?.differences ?? []) difference.reason = HOSTILE;
     if (row.baseline.saturated || row.candidate.saturated) {
       row.candidate.saturationReason = HOSTILE;
       row.baseline.saturationReason = HOSTILE;
@@ -66,12 +70,17 @@ function expectInert(html: string): void {
 describe('no HTML injection from scorecard text', () => {
   it('the run headline, facts and table render hostile names and reasons as text', () => {
     const card = hostileCard();
+    const [set] = runSets([card]);
+    if (!set) throw new Error('no set');
+    const model = runModel(card, { set, calibrations: [], downloads: ['scorecard.json'] });
     const html = renderToStaticMarkup(
       <>
-        <RunHeadline scorecard={card} label="Latest run" set="s" downloads={['scorecard.json']} />
-        <RunFacts scorecard={card} />
+        <RunHeadline model={model} label="Latest run" />
+        <NotWins model={model} />
+        <RunFacts model={model} />
+        <ConformancePanel suites={model.conformance} empty="none" />
         <ScoreTable
-          bodies={applyView(tableSections(groupRows(card.rows)), DEFAULT_VIEW)}
+          bodies={applyView(tableSections(groupRows(card.rows), card.manifest), DEFAULT_VIEW)}
           caption="Every row."
           set="s"
           showCpu
@@ -98,14 +107,17 @@ describe('no HTML injection from scorecard text', () => {
         />
         <MarkerList
           markers={rowMarkers(saturated, {
+            maxSendLagP99Ms: 10,
             waiver: {
-              row: saturated.id,
-              kind: 'lose',
-              reason: HOSTILE,
-              who: HOSTILE,
-              expires: '2026-12-31',
-            } as Waiver,
-            active: true,
+              waiver: {
+                row: saturated.id,
+                kind: 'lose',
+                reason: HOSTILE,
+                who: HOSTILE,
+                expires: '2026-12-31',
+              } as Waiver,
+              active: true,
+            },
           })}
         />
         <SideStats row={saturated} />
@@ -119,7 +131,7 @@ describe('no HTML injection from scorecard text', () => {
     const row = card.rows.find((candidate) => candidate.candidate.ecdf) as Scorecard['rows'][number];
     // Every chart the site draws for this run and this row, with the hostile titles in place.
     const charts = [
-      ...runCharts(card),
+      ...setCharts(card),
       ...rowCharts(row, [
         {
           runId: 'r1',

@@ -1,5 +1,5 @@
 /** The committed fixture scorecards, parsed, for unit tests. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Scorecard } from '../lib/definitions';
@@ -8,7 +8,7 @@ export const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), 'fixtur
 
 export function loadFixtures(): Scorecard[] {
   return readdirSync(fixturesDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
+    .filter((entry) => entry.isDirectory() && existsSync(join(fixturesDir, entry.name, 'scorecard.json')))
     .map(
       (entry) =>
         JSON.parse(readFileSync(join(fixturesDir, entry.name, 'scorecard.json'), 'utf8')) as Scorecard,

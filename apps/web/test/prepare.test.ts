@@ -9,6 +9,7 @@ import {
   latestScorecard,
   trendFromScorecards,
 } from '../lib/prepare';
+import { runSets } from '../lib/sets';
 import { loadFixtures } from './load-fixtures';
 
 const cards = loadFixtures();
@@ -62,8 +63,8 @@ describe('countVerdicts', () => {
 });
 
 describe('trendFromScorecards', () => {
-  // Trends are drawn within one comparable set: the 200k runs.
-  const series = cards.filter((card) => card.manifest.corpus.docs === 200_000);
+  // Trends are drawn within one comparable set: the newest run's, three 200k runs.
+  const series = runSets(cards)[0]?.runs ?? [];
   it('lists a row oldest run first and skips runs that lack it', () => {
     const trend = trendFromScorecards(series, 'metric.avg');
     expect(trend?.points.map((p) => p.runId)).toEqual([
@@ -74,6 +75,8 @@ describe('trendFromScorecards', () => {
     // Each engine's own scored number rides along for the per-engine chart.
     expect(trend?.points[1]?.candidate).toBeGreaterThan(0);
     expect(trend?.points[1]?.gitRevision).toMatch(/^c4a7b19/);
+    // Each point knows its interval's level: the newest run's forks at 99%, the older run's bootstrap at 95%.
+    expect(trend?.points.map((p) => p.level)).toEqual([0.95, 0.99]);
   });
   it('keeps N/A runs as points without a ratio', () => {
     const trend = trendFromScorecards(series, 'query.phrase');

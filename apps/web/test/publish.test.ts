@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { badgeSvg } from '../lib/badge';
 import { ratioDefinition } from '../lib/headline';
-import { csvField, isMachinePath, publishedMarkdown, publishedScorecard, rowsCsv } from '../lib/publish';
+import {
+  csvField,
+  hiddenSettings,
+  isMachinePath,
+  publishedMarkdown,
+  publishedPath,
+  publishedScorecard,
+  rowsCsv,
+} from '../lib/publish';
 import { loadFixtures } from './load-fixtures';
 
 const cards = loadFixtures().sort((a, b) => a.createdAt.localeCompare(b.createdAt));
@@ -10,13 +18,15 @@ const newest = cards.at(-1);
 if (!old || !newest) throw new Error('no fixtures');
 
 describe('what the site publishes of a run', () => {
-  it('leaves out settings that hold a path of the build machine', () => {
+  it('publishes a setting that holds a path of the build machine relative to the checkout, or as words', () => {
     expect(isMachinePath('/home/runner/x')).toBe(true);
     expect(isMachinePath('C:\\runs')).toBe(true);
     expect(isMachinePath('intended send time (open loop)')).toBe(false);
     const published = publishedScorecard(old);
-    expect(published.manifest.settings.engineLogs).toBeUndefined();
+    expect(published.manifest.settings.engineLogs).toBe(`.runs/${old.runId}`);
     expect(JSON.stringify(published)).not.toContain('/home/runner');
+    expect(publishedPath('/srv/ci/cache')).toBe('(a folder on the build machine)');
+    expect(hiddenSettings(old.manifest.settings)).toEqual(['engineLogs']);
     // Everything else is the file's own content.
     expect(published.rows).toBe(old.rows);
     expect(published.manifest.settings.rate).toBe(old.manifest.settings.rate);
@@ -26,7 +36,8 @@ describe('what the site publishes of a run', () => {
     const text = `| engineLogs | ${old.manifest.settings.engineLogs} |\nlogs in /work/main/.runs/x and /tmp/y\n`;
     const clean = publishedMarkdown(text, old);
     expect(clean).not.toMatch(/\/home\/|\/work\/|\/tmp\//);
-    expect(clean).toContain('(a folder on the build machine)');
+    expect(clean).toContain(`| engineLogs | .runs/${old.runId} |`);
+    expect(clean).toContain('logs in .runs/x and (a folder on the build machine)');
   });
 
   it('writes one CSV line per row, ratios in the site’s one direction, formulas defused', () => {

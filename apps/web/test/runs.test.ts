@@ -1,16 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { compareRows, diffRuns } from '../lib/compare-data';
+import {
+  type CompareRow,
+  changeInterval,
+  changeInWords,
+  compareRunFromModel,
+  diffRuns,
+} from '../lib/compare-data';
 import type { RowResult, Scorecard } from '../lib/definitions';
+import { runModel } from '../lib/run-model';
 import { compactHeatmap, consecutivePairs, summarizeRuns, verdictHeatmap } from '../lib/runs';
+import { runSets } from '../lib/sets';
 import { loadFixtures } from './load-fixtures';
 
 const all = loadFixtures();
-// The 200k series; one 2M run sits between its first two runs and belongs to another set.
-const cards = all.filter((card) => card.manifest.corpus.docs === 200_000);
+// The 200k series (the newest run's set); a 2M, a 20M and a 200k run with kNN sit between its runs
+// and belong to other sets.
+const sets = runSets(all);
+const cards = sets[0]?.runs ?? [];
 const big = all.find((card) => card.manifest.corpus.docs === 2_000_000) as Scorecard;
 const [oldest, middle, newest] = [...cards].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 if (!oldest || !middle || !newest || !big) throw new Error('the fixtures need three 200k runs and a 2M run');
-const compareScorecards = (a: Scorecard, b: Scorecard) => diffRuns(compareRows(a, 's'), compareRows(b, 's'));
+const compareRun = (card: Scorecard) => {
+  const [set] = runSets([card]);
+  if (!set) throw new Error('no set');
+  return compareRunFromModel(runModel(card, { set, calibrations: [], downloads: [] }));
+};
+const compareScorecards = (a: Scorecard, b: Scorecard) => diffRuns(compareRun(a), compareRun(b));
 
 function withRows(card: Scorecard, rows: RowResult[]): Scorecard {
   return { ...card, rows };
@@ -19,11 +34,19 @@ function withRows(card: Scorecard, rows: RowResult[]): Scorecard {
 describe('summarizeRuns', () => {
   it('lists runs newest first, each linked to the previous run of its own set, counts from the rows', () => {
     const runs = summarizeRuns(all);
-    expect(runs.map((run) => run.runId)).toEqual([newest.runId, middle.runId, big.runId, oldest.runId]);
-    // The 2M run between them is not the 200k run's "previous run", and has none itself.
-    expect(runs.map((run) => run.previousRunId)).toEqual([middle.runId, oldest.runId, undefined, undefined]);
-    expect(runs[3]?.counts).toEqual(oldest.counts);
-    expect(new Set(runs.map((run) => run.set)).size).toBe(2);
+    expect(runs.map((run) => run.runId)[0]).toBe(newest.runId);
+    expect(runs.at(-1)?.runId).toBe(oldest.runId);
+    // The runs of other sets between them are not a 200k run's "previous run", and have none themselves.
+    expect(runs.map((run) => run.previousRunId)).toEqual([
+      middle.runId,
+      oldest.runId,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(runs.at(-1)?.counts).toEqual(oldest.counts);
+    expect(new Set(runs.map((run) => run.set)).size).toBe(4);
   });
 });
 
@@ -85,7 +108,7 @@ describe('compareScorecards', () => {
       newest,
       base.map((row) => {
         if (row.id === term.id) return { ...row, verdict: 'LOSE', ratio: 0.5 };
-        if (row.id === match.id) return { ...row, verdict: 'WIN' };
+        if (row.id === match.id) return { ...row, verdict: match.verdict === 'WIN' ? 'TIE' : 'WIN' };
         return row;
       }),
     );
@@ -115,5 +138,67 @@ describe('compareScorecards', () => {
           ['flipped', 'added', 'removed', 'same'].indexOf(b),
       ),
     );
+  });
+});
+
+describe('a comparison judges its changes against the runs’ noise', () => {
+  const row = (ratio: number, ci: [number, number]): CompareRow => ({
+    id: 'query.term',
+    title: 'term',
+    group: 'query',
+    verdict: 'WIN',
+    ratio,
+    ci,
+    level: 0.99,
+    df: 4,
+    read: true,
+    reason: '',
+  });
+
+  it('a change whose interval, from both runs’ intervals, excludes 1 is beyond noise; one that does not is within', () => {
+    const beyond = changeInterval(row(2, [1.8, 2.2]), row(1, [0.9, 1.1]));
+    expect(beyond?.change).toBeCloseTo(0.5);
+    expect(beyond?.high).toBeLessThan(1);
+    const within = changeInterval(row(2, [1, 4]), row(1.5, [0.75, 3]));
+    expect(within?.low).toBeLessThan(1);
+    expect(within?.high).toBeGreaterThan(1);
+    // Without an interval on either side, no judgement is made.
+    expect(changeInterval({ ...row(2, [1, 3]), ci: undefined }, row(1, [0.9, 1.1]))).toBeUndefined();
+  });
+
+  it('marks each flip and sums the read rows into one overall line', () => {
+    const base = newest.rows;
+    const after = withRows(
+      newest,
+      base.map((r) => {
+        // A real drop (a narrow interval far below the old ratio) and a flip inside the noise.
+        if (r.id === 'query.term') return { ...r, verdict: 'LOSE', ratio: 0.5, ci: [0.47, 0.53] };
+        if (r.id === 'query.range') return { ...r, verdict: 'WIN', ratio: 1.06, ci: [1.01, 1.11] };
+        return r;
+      }),
+    );
+    const comparison = compareScorecards(withRows(middle, base), after);
+    const byId = Object.fromEntries(comparison.changes.map((change) => [change.rowId, change]));
+    expect(byId['query.term']?.kind).toBe('flipped');
+    expect(byId['query.term']?.noise).toBe('beyond');
+    expect(byId['query.range']?.kind).toBe('flipped');
+    expect(byId['query.range']?.noise).toBe('within');
+    // Rows without a ratio in a run, or without an interval, are counted apart.
+    expect(byId['query.phrase']?.noise).toBe('not-comparable');
+    expect(byId['ingest.2-clients']?.noise).toBe('no-interval');
+    const { overall } = comparison;
+    expect(overall.regressed).toBe(1);
+    expect(overall.improved).toBe(0);
+    const readRows = base.filter(
+      (r) => r.ratio !== undefined && ['query', 'metric', 'bucket', 'pipeline', 'feature'].includes(r.group),
+    );
+    expect(overall.geomean?.rows).toBe(readRows.length);
+    const term = base.find((r) => r.id === 'query.term')?.ratio as number;
+    const range = base.find((r) => r.id === 'query.range')?.ratio as number;
+    const expected = Math.exp((Math.log(0.5 / term) + Math.log(1.06 / range)) / readRows.length);
+    expect(overall.geomean?.change).toBeCloseTo(expected, 10);
+    expect(overall.geomean?.low).toBeLessThan(overall.geomean?.change as number);
+    expect(changeInWords(0.9)).toBe('degrades by 10%');
+    expect(changeInWords(1.032)).toBe('improves by 3.2%');
   });
 });

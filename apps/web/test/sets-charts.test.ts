@@ -4,13 +4,23 @@ import {
   isJump,
   ratioData,
   rowCharts,
-  runCharts,
   runLabels,
+  setCharts,
   trendData,
 } from '../lib/chart-files';
 import { renderSpecSvg } from '../lib/charts';
 import type { TrendPoint } from '../lib/definitions';
-import { previousInSet, runSets, setSlug, sizeLabel } from '../lib/sets';
+import {
+  clientCounts,
+  listInWords,
+  previousInSet,
+  runSets,
+  scalingLines,
+  setLabel,
+  setSlug,
+  sizeLabel,
+  sizeShort,
+} from '../lib/sets';
 import { loadFixtures } from './load-fixtures';
 
 const cards = loadFixtures();
@@ -20,9 +30,11 @@ describe('comparable sets', () => {
     const sets = runSets(cards);
     expect(sets.map((set) => [set.set.docs, set.runs.length])).toEqual([
       [200_000, 3],
+      [200_000, 1],
+      [20_000_000, 1],
       [2_000_000, 1],
     ]);
-    const big = sets[1]?.runs[0];
+    const big = sets.find((set) => set.set.docs === 2_000_000)?.runs[0];
     const sameCommit = cards.find(
       (card) => card !== big && card.manifest.gitRevision === big?.manifest.gitRevision,
     );
@@ -32,6 +44,34 @@ describe('comparable sets', () => {
     expect(sizeLabel(100_000)).toBe('100k');
     expect(sizeLabel(1_000_000)).toBe('1m');
     expect(sizeLabel(2500)).toBe('2500');
+    expect(sizeShort(10_000_000)).toBe('10M');
+    expect(sizeShort(6046)).toBe('6,046');
+  });
+
+  it('names a set by corpus and size; its options are chips, and a client list never reads as a decimal', () => {
+    const sets = runSets(cards);
+    const [plain, knn] = sets;
+    expect(plain?.name).toBe('logs-zipf, 200,000 docs');
+    expect(knn?.name).toBe(plain?.name);
+    // The 200k sets differ in their options, shown beside the name.
+    expect(knn?.options.map((option) => option.text)).toEqual([
+      'kNN, 5,000 vectors',
+      'ingest at 1 and 8 clients',
+    ]);
+    expect(plain?.options.map((option) => option.text)).toEqual(['ingest at 1, 2, 4 and 8 clients']);
+    expect(setLabel(knn as never)).toBe(
+      'logs-zipf, 200,000 docs (kNN, 5,000 vectors; ingest at 1 and 8 clients)',
+    );
+    expect(listInWords(clientCounts('1,8'))).toBe('1 and 8');
+    expect(listInWords(clientCounts(['1', '2', '4']))).toBe('1, 2 and 4');
+    expect(setLabel(knn as never)).not.toContain('1,8');
+  });
+
+  it('lines up the sizes of one set of options: 200k -> 2M -> 20M is one line, kNN another', () => {
+    const lines = scalingLines(runSets(cards));
+    expect(lines.map((line) => line.name)).toEqual(['logs-zipf: 200k → 2M → 20M', 'logs-zipf: 200k']);
+    expect(lines[0]?.sets.map((set) => set.set.docs)).toEqual([200_000, 2_000_000, 20_000_000]);
+    expect(lines[1]?.options.map((option) => option.key)).toEqual(['knn', 'clients']);
   });
 });
 
@@ -84,7 +124,7 @@ describe('trend charts', () => {
   it('sizes every chart exactly, so the page reserves its space', async () => {
     const newest = [...cards].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).at(-1);
     if (!newest) throw new Error('no fixtures');
-    const [ratios] = runCharts(newest);
+    const [ratios] = setCharts(newest);
     expect(ratioData(newest)[0]?.ratio).toBeGreaterThanOrEqual(ratioData(newest).at(-1)?.ratio ?? 0);
     for (const variant of ['wide', 'narrow'] as const) {
       const svg = await renderSpecSvg(ratios?.spec(variant) as never);

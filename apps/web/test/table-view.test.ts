@@ -40,8 +40,9 @@ const results = [
   row('query.phrase', 'query', 'N/A'),
   row('bucket.terms', 'bucket', 'LOSE', 0.5),
 ];
-const sections = tableSections(groupRows(results));
-const rows = results.map(tableRow);
+const MANIFEST = { settings: { confidence: 0.99, tieMargin: 0.05 } };
+const sections = tableSections(groupRows(results), MANIFEST);
+const rows = results.map((result) => tableRow(result, MANIFEST));
 
 describe('the view in the query string', () => {
   it('round-trips every field and leaves defaults out', () => {

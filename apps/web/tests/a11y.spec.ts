@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { latestFixture, mainSeries, rowPath, setOf } from './fixtures';
+import { fixtureLines, latestFixture, mainSeries, rowPath, setOf } from './fixtures';
 
 /** One page of each type; every one must have zero axe violations (WCAG 2.x A and AA rules). */
 function pages(): { name: string; path: string }[] {
@@ -16,7 +16,7 @@ function pages(): { name: string; path: string }[] {
     { name: 'runs', path: './runs/' },
     { name: 'set runs (heatmap)', path: `./sets/${setOf(latest)}/runs/` },
     { name: 'run', path: `./runs/${before.runId}/` },
-    { name: 'compare', path: `./compare/${before.runId}/${after.runId}/` },
+    { name: 'compare', path: `./compare/?a=${before.runId}&b=${after.runId}` },
     { name: 'compare (any pair)', path: `./compare/?a=${first.runId}&b=${after.runId}` },
     { name: 'compare index', path: './compare/' },
     { name: 'methodology', path: './methodology/' },
@@ -25,6 +25,8 @@ function pages(): { name: string; path: string }[] {
     { name: 'row (waived, flaky)', path: rowPath(latest, 'query.range') },
     { name: 'row (ingest)', path: rowPath(latest, 'ingest.4-clients') },
     { name: 'row (capacity)', path: rowPath(latest, 'throughput.term') },
+    { name: 'scaling line', path: `./scaling/${fixtureLines()[0]?.slug}/` },
+    { name: 'row (TIE, tail)', path: rowPath(latest, 'query.fuzzy') },
   ];
 }
 

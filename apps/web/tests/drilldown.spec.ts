@@ -134,6 +134,7 @@ test('the floor is on the methodology page and in the run facts; older runs with
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   if (!oldest || oldest.floor) throw new Error('the oldest fixture predates the floor');
   await page.goto(`./runs/${oldest.runId}/`);
-  await expect(page.locator('[data-fact="floor"]')).toHaveCount(0);
+  // The run page is drawn from its run.json: wait for its rows before looking for what it lacks.
   await expect(page.locator('tbody tr[data-row-id]')).toHaveCount(oldest.rows.length);
+  await expect(page.locator('[data-fact="floor"]')).toHaveCount(0);
 });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { latestFixture, mainSeries, rowPath, setOf } from './fixtures';
+import { fixtureLines, latestFixture, mainSeries, rowPath, setOf } from './fixtures';
 
 /**
  * WCAG 1.4.10 reflow: at 390 px (a phone) no page scrolls sideways. Wide tables become cards or
@@ -17,11 +17,12 @@ function pages(): string[] {
     './runs/',
     `./sets/${setOf(latest)}/runs/`,
     `./runs/${before.runId}/`,
-    `./compare/${before.runId}/${after.runId}/`,
+    `./compare/?a=${before.runId}&b=${after.runId}`,
     `./compare/?a=${first.runId}&b=${after.runId}`,
     './compare/',
     './throughput/',
     './methodology/',
+    `./scaling/${fixtureLines()[0]?.slug}/`,
   ];
 }
 

@@ -21,7 +21,7 @@ test('the throughput page shows the ingest scaling curve and each rate sweep', a
   );
   for (const row of ingest) {
     await expect(
-      page.locator(`table[data-table="scaling"] tr[data-row-id="${row.id}"] td`).nth(1),
+      page.locator(`table[data-table="scaling"] tr[data-row-id="${row.id}"] td[data-label="Candidate"]`),
     ).toHaveText(formatSide(row, row.candidate));
   }
   // One point per engine and client count.

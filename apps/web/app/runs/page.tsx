@@ -1,94 +1,66 @@
 import type { Metadata } from 'next';
-import { TableScroll } from '@/components/table-scroll';
+import { Frozen } from '@/components/frozen';
+import { RunsTable } from '@/components/runs-table';
+import { SetOptions } from '@/components/set-options';
 import { getRunSummaries, getSets } from '@/lib/data';
-import { formatDate } from '@/lib/format';
-import { VERDICT_ORDER } from '@/lib/prepare';
-import { compareHref, runHref, setHref, setRunsHref } from '@/lib/routes';
-import { setLabel } from '@/lib/sets';
+import { setHref, setRunsHref } from '@/lib/routes';
+import { type RunSet, setLabel } from '@/lib/sets';
 
 export const metadata: Metadata = { title: 'Runs' };
 
-/** Every run, grouped by comparable set (corpus, size, baseline, machine), newest first. */
+/** "OpenSearch 2.19.1", once (the harness's key writes product and version). */
+const baselineOf = (set: RunSet) => set.set.baseline.replace(/(\S+) \1(?=$|,)/, '$1').split(',')[0];
+
+/** Runs listed per set here; the set's history page lists all of them. */
+const RUNS_PER_SET = 10;
+
+/** Every comparable set (corpus, size, options, baseline, machine) with its newest runs. */
 export default function RunsPage() {
   const summaries = getRunSummaries();
+  // Static: kept as the server wrote it, without hydrating (components/frozen.tsx).
   return (
-    <>
+    <Frozen>
       <p className="eyebrow">History</p>
       <h1>Runs</h1>
       <p className="lede">
-        Every published run, grouped by what makes runs comparable: corpus, size, row selection, baseline and
-        machine. Each set has its own verdict history; a run is compared only with runs of its set.
+        Every published run, grouped by what makes runs comparable: corpus, size, row selection, options,
+        baseline and machine. Each set has its own verdict history; a run is compared only with runs of its
+        set.
       </p>
       {getSets().map((set) => {
         const runs = summaries.filter((run) => run.set === set.slug);
+        const shown = runs.slice(0, RUNS_PER_SET);
         return (
-          <section key={set.slug} className="run-set" aria-labelledby={`set-${set.slug}`} data-set={set.slug}>
-            <h2 id={`set-${set.slug}`} className="section-title">
-              {setLabel(set.set)}
-            </h2>
+          // Named in full: two sets can share a corpus and size and differ only in their options.
+          <section
+            key={set.slug}
+            className="run-set"
+            aria-label={`${setLabel(set)}, vs ${baselineOf(set)}, ${set.set.machine}`}
+            data-set={set.slug}
+          >
+            <h2 className="section-title">{set.name}</h2>
+            <SetOptions options={set.options} />
             <p className="run-links">
               <a href={setHref(set.slug)}>Latest run of this set</a>
-              <a href={setRunsHref(set.slug)}>Verdicts over time</a>
-              <span className="muted">{set.set.machine}</span>
+              <a href={setRunsHref(set.slug)}>
+                {runs.length > shown.length ? `All ${runs.length} runs` : 'Verdicts over time'}
+              </a>
+              <span className="muted">
+                vs {baselineOf(set)} · {set.set.machine}
+              </span>
             </p>
-            <TableScroll label={`Runs of ${setLabel(set.set)}`}>
-              <table className="score-table runs-table cards">
-                <caption>Every run of this set, newest first, with its verdict counts.</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Run</th>
-                    {VERDICT_ORDER.map((verdict) => (
-                      <th scope="col" className="num" key={verdict}>
-                        {verdict}
-                      </th>
-                    ))}
-                    <th scope="col">Gate</th>
-                    <th scope="col">Compare</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {runs.map((run) => (
-                    <tr key={run.runId} data-run-id={run.runId}>
-                      <th scope="row" className="row-name">
-                        <a href={runHref(run.runId)}>
-                          <time dateTime={run.createdAt}>{formatDate(run.createdAt)}</time>
-                        </a>
-                        <span className="row-id">
-                          commit <code>{run.gitRevision.slice(0, 7)}</code> · {run.candidate}
-                        </span>
-                      </th>
-                      {VERDICT_ORDER.map((verdict) => (
-                        <td
-                          className={`num count-cell${run.counts[verdict] > 0 && verdict === 'LOSE' ? ' has-lose' : ''}`}
-                          key={verdict}
-                          data-label={verdict}
-                        >
-                          {run.counts[verdict]}
-                        </td>
-                      ))}
-                      <td data-label="Gate">
-                        {run.counts.LOSE > 0 || run.status === 'failed' ? (
-                          <span className="gate gate-fail">fails</span>
-                        ) : (
-                          <span className="gate gate-pass">passes</span>
-                        )}
-                        {run.status === 'complete' ? null : <span className="run-status"> {run.status}</span>}
-                      </td>
-                      <td data-label="Compare">
-                        {run.previousRunId ? (
-                          <a href={compareHref(run.previousRunId, run.runId)}>vs previous run</a>
-                        ) : (
-                          <span className="muted">first run of the set</span>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <RunsTable
+              runs={shown}
+              label={`Runs of ${setLabel(set)}`}
+              caption={
+                runs.length > shown.length
+                  ? `The newest ${shown.length} of ${runs.length} runs of this set, with their verdict counts.`
+                  : 'Every run of this set, newest first, with its verdict counts.'
+              }
+            />
           </section>
         );
       })}
-    </>
+    </Frozen>
   );
 }

@@ -1,11 +1,12 @@
 import type { Metadata } from 'next';
+import { Frozen } from '@/components/frozen';
 import { ThroughputView } from '@/components/throughput-view';
-import { getLatestRun } from '@/lib/data';
+import { getLatestScorecard } from '@/lib/data';
 
 export const metadata: Metadata = { title: 'Throughput and scaling' };
 
 export default function ThroughputPage() {
-  const latest = getLatestRun();
+  const latest = getLatestScorecard();
   if (!latest) {
     return (
       <section className="empty">
@@ -16,5 +17,9 @@ export default function ThroughputPage() {
       </section>
     );
   }
-  return <ThroughputView view={latest} />;
+  return (
+    <Frozen>
+      <ThroughputView scorecard={latest.scorecard} set={latest.set} />
+    </Frozen>
+  );
 }

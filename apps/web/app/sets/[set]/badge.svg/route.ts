@@ -1,6 +1,6 @@
 /** The status badge of one comparable set's newest run. */
 import { badgeSvg } from '@/lib/badge';
-import { getLatestRun, getSets } from '@/lib/data';
+import { getLatestScorecard, getSets } from '@/lib/data';
 
 type Params = { set: string };
 
@@ -12,7 +12,7 @@ export function generateStaticParams(): Params[] {
 }
 
 export async function GET(_request: Request, { params }: { params: Promise<Params> }): Promise<Response> {
-  const latest = getLatestRun((await params).set);
+  const latest = getLatestScorecard((await params).set);
   if (!latest) return new Response('no such set', { status: 404 });
   return new Response(badgeSvg(latest.scorecard), { headers: { 'content-type': 'image/svg+xml' } });
 }

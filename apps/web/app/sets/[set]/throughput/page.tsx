@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import { Frozen } from '@/components/frozen';
 import { ThroughputView } from '@/components/throughput-view';
-import { getLatestRun, getSet, getSets } from '@/lib/data';
+import { getLatestScorecard, getSet, getSets } from '@/lib/data';
 import { setLabel } from '@/lib/sets';
 
 type Params = { set: string };
@@ -14,11 +15,15 @@ export function generateStaticParams(): Params[] {
 
 export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
   const set = getSet((await params).set);
-  return { title: set ? `Throughput and scaling: ${setLabel(set.set)}` : 'Throughput and scaling' };
+  return { title: set ? `Throughput and scaling: ${setLabel(set)}` : 'Throughput and scaling' };
 }
 
 export default async function SetThroughputPage({ params }: { params: Promise<Params> }) {
-  const view = getLatestRun((await params).set);
-  if (!view) notFound();
-  return <ThroughputView view={view} />;
+  const latest = getLatestScorecard((await params).set);
+  if (!latest) notFound();
+  return (
+    <Frozen>
+      <ThroughputView scorecard={latest.scorecard} set={latest.set} />
+    </Frozen>
+  );
 }

@@ -2,6 +2,7 @@ import { differingLoads } from '@everycell/harness/costCurve';
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Chart } from '@/components/chart';
+import { Frozen } from '@/components/frozen';
 import { MismatchDetails } from '@/components/mismatch-details';
 import { MarkerList } from '@/components/row-markers';
 import { RowSelector } from '@/components/row-selector';
@@ -13,10 +14,14 @@ import { isJump, rowCharts, trendData } from '@/lib/chart-files';
 import { getRowParams, getRowView, getWaivers, runFileExists } from '@/lib/data';
 import type { TrendPoint } from '@/lib/definitions';
 import { formatCi, formatDate, formatMs, formatRatio, formatSide } from '@/lib/format';
-import { CPU_RATIO_DEFINITION, ratioDefinition } from '@/lib/headline';
-import { rowMarkers, waiverFor } from '@/lib/markers';
-import { rowFileHref, runFileHref, runHref, setHref } from '@/lib/routes';
+import { CPU_RATIO_DEFINITION, ratioDefinition, scoredPercentile } from '@/lib/headline';
+import { intervalLevel, intervalName, levelsInWords } from '@/lib/interval';
+import { lagLimit, rowMarkers } from '@/lib/markers';
+import { methodologyHref, rowFileHref, runFileHref, runHref, setHref, setRunsHref } from '@/lib/routes';
 import { setLabel } from '@/lib/sets';
+import { p99Ratio, tailDisagreement, tailText, tieMarginOf } from '@/lib/tails';
+import { tieExplanation } from '@/lib/tie';
+import { waiverFor } from '@/lib/waivers';
 
 type Params = { set: string; id: string };
 
@@ -30,7 +35,7 @@ export function generateStaticParams(): Params[] {
 export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
   const { set, id } = await params;
   const view = getRowView(decodeURIComponent(set), decodeURIComponent(id));
-  return { title: view ? `${view.row.title} (${setLabel(view.set.set)})` : id };
+  return { title: view ? `${view.row.title} (${setLabel(view.set)})` : id };
 }
 
 const lastWithRatio = (points: readonly TrendPoint[]) =>
@@ -46,8 +51,20 @@ export default async function RowPage({ params }: { params: Promise<Params> }) {
   const id = decodeURIComponent(rawId);
   const view = getRowView(decodeURIComponent(slug), id);
   if (!view) notFound();
-  const { row, scorecard, set, trend, siblings } = view;
-  const markers = rowMarkers(row, waiverFor(getWaivers(), row.id, scorecard.createdAt));
+  const { row, scorecard, set, trend, siblings, olderRuns } = view;
+  const settings = scorecard.manifest.settings;
+  const markers = rowMarkers(row, {
+    maxSendLagP99Ms: lagLimit(settings),
+    waiver: waiverFor(getWaivers(), row.id, scorecard.createdAt),
+  });
+  const level = intervalLevel(row, settings);
+  const tie = tieExplanation(row, settings);
+  const p99 = p99Ratio(row);
+  const tail = tailDisagreement(row, tieMarginOf(settings));
+  const trendLevels = levelsInWords(
+    trend.points.map((point) => ({ id: point.runId, level: point.level })),
+    false,
+  );
   const diffFound = row.diffPath !== undefined && runFileExists(scorecard.runId, row.diffPath);
   const charts = new Map(rowCharts(row, trend.points, scorecard).map((chart) => [chart.name, chart]));
   const href = (file: string) => rowFileHref(set.slug, row.id, file);
@@ -56,8 +73,9 @@ export default async function RowPage({ params }: { params: Promise<Params> }) {
   const jumps = trendData(trend.points).filter((datum) => datum.jump);
   const meaning = ratioDefinition(row);
 
+  // Static from top to bottom (links and <details> need no React): kept as the server wrote it.
   return (
-    <div className="row-layout">
+    <Frozen className="row-layout">
       <article className="row-detail">
         <p className="eyebrow">
           <a href={setHref(set.slug)}>Latest run of this set</a> / {row.group} / {row.family}
@@ -68,12 +86,39 @@ export default async function RowPage({ params }: { params: Promise<Params> }) {
         </p>
         <RunContext scorecard={scorecard} />
         <section className="latest-result" aria-label="Latest result">
-          <VerdictBadge verdict={row.verdict} reason={row.reason} />
+          <VerdictBadge verdict={row.verdict} />
           {row.ratio !== undefined ? (
             <>
               <span className="big-ratio">{formatRatio(row.ratio)}</span>
-              <span className="muted">95% CI {formatCi(row.ci)}</span>
+              <span className="muted" data-interval>
+                {row.ci
+                  ? `${intervalName(level)} ${formatCi(row.ci)}`
+                  : 'no interval: one measurement per engine'}
+              </span>
             </>
+          ) : null}
+          {tie ? (
+            <p className="tie-why" data-tie-why>
+              <strong>Why a TIE:</strong> {tie.text}.
+            </p>
+          ) : null}
+          {p99 !== undefined ? (
+            <p className="tail" data-tail={tail ?? 'agrees'}>
+              {tail ? (
+                <>
+                  <span className="marker marker-tail">
+                    <span aria-hidden="true">⇅</span> p99 disagrees
+                  </span>{' '}
+                  The candidate {tailText(tail, p99)}. The verdict is judged on the {scoredPercentile(row)} (
+                  <a href={`${methodologyHref()}#rules`}>why</a>).
+                </>
+              ) : (
+                <>
+                  The verdict is judged on the {scoredPercentile(row)}; the tail points the same way or within
+                  the margin: baseline p99 / candidate p99 = {formatRatio(p99)}.
+                </>
+              )}
+            </p>
           ) : null}
           <p className="ratio-meaning" data-ratio-meaning>
             Ratio = {meaning}.
@@ -132,8 +177,15 @@ export default async function RowPage({ params }: { params: Promise<Params> }) {
             History in this set
           </h2>
           <p className="muted">
-            {trend.points.length} run{trend.points.length === 1 ? '' : 's'} of {setLabel(set.set)}; runs of
-            other sizes or baselines are not mixed in.
+            {trend.points.length} run{trend.points.length === 1 ? '' : 's'} of {setLabel(set)}; runs of other
+            sizes, options or baselines are not mixed in.
+            {olderRuns > 0 ? (
+              <>
+                {' '}
+                The {olderRuns} older run{olderRuns === 1 ? '' : 's'} that measured it are listed on{' '}
+                <a href={setRunsHref(set.slug)}>the set&apos;s history</a>.
+              </>
+            ) : null}
           </p>
           <div className="chart-pair">
             <figure className="trend">
@@ -144,7 +196,8 @@ export default async function RowPage({ params }: { params: Promise<Params> }) {
               )}
               {trendChart ? (
                 <figcaption>
-                  Ratio per run ({meaning}), log scale. Each bar is that run&apos;s 95% interval; the dashed
+                  Ratio per run ({meaning}), log scale. Each bar is that run&apos;s {trendLevels ?? ''}{' '}
+                  confidence interval, at the level the run computed (the table below gives each); the dashed
                   line is parity. A commit written above a run marks a jump of 25% or more beyond both
                   intervals.
                 </figcaption>
@@ -248,7 +301,7 @@ export default async function RowPage({ params }: { params: Promise<Params> }) {
                   Ratio
                 </th>
                 <th scope="col" className="num">
-                  95% CI
+                  Interval
                 </th>
                 <th scope="col">Why</th>
               </tr>
@@ -269,16 +322,18 @@ export default async function RowPage({ params }: { params: Promise<Params> }) {
                     </span>
                   </th>
                   <td className="verdict-cell">
-                    <VerdictBadge verdict={point.verdict} reason={point.reason} />
+                    <VerdictBadge verdict={point.verdict} />
                   </td>
                   <td className="num ratio" data-label="Ratio">
                     {formatRatio(point.ratio)}
                   </td>
-                  <td className="num muted" data-label="95% CI">
-                    {formatCi(ciOf(point))}
+                  <td className="num muted" data-label="Interval">
+                    {ciOf(point) ? `${intervalName(point.level)} ${formatCi(ciOf(point))}` : '—'}
                   </td>
                   <td className="reason" data-label="Why">
-                    {point.reason}
+                    <details className="reason-details">
+                      <summary>{point.reason}</summary>
+                    </details>
                   </td>
                 </tr>
               ))}
@@ -287,6 +342,6 @@ export default async function RowPage({ params }: { params: Promise<Params> }) {
         </TableScroll>
       </article>
       <RowSelector rows={siblings} current={id} set={set.slug} />
-    </div>
+    </Frozen>
   );
 }

@@ -1,0 +1,47 @@
+import { expect, test } from '@playwright/test';
+import { latestFixture, rowPath } from './fixtures';
+
+/**
+ * Static pages are their HTML, not their HTML twice: no React framework and no RSC payload (which
+ * repeated the whole page as data, 95 of the home page's 150 KB), so a phone parses the content
+ * once and its main thread has no hydration to do. A run's page is drawn into HTML by the build;
+ * the /run/?id= shell and the compare page keep React: they draw runs from run.json in the browser.
+ */
+
+// The home page is the headline, the overview grid and every row of the latest run once: 56 KB of
+// HTML for the fixture run's rows at this commit. 80 KB leaves room for new columns and rows, and
+// stays far below the 150 KB the page weighed while it carried the RSC payload; on Lighthouse's
+// simulated slow 4G (1.6 Mbit/s) it arrives in about 0.4 s.
+const HOME_BUDGET = 80 * 1024;
+
+test('the home page is within its HTML budget and ships no framework or RSC payload', async ({ request }) => {
+  const response = await request.get('./');
+  expect(response.ok()).toBe(true);
+  const html = await response.text();
+  expect(Buffer.byteLength(html), 'home page HTML bytes').toBeLessThan(HOME_BUDGET);
+  expect(html).not.toContain('self.__next_f');
+  expect(html).not.toMatch(/<script[^>]+_next\/static\/chunks/);
+  // Its one script is the table controls', deferred.
+  expect(html.match(/<script\b[^>]*>/g)).toEqual([expect.stringMatching(/_static\/enhance-\w+\.js" defer/)]);
+});
+
+test('static pages without a run table carry no script at all', async ({ request }) => {
+  const latest = latestFixture();
+  for (const path of ['./methodology/', './runs/', './throughput/', rowPath(latest, 'query.term')]) {
+    const html = await (await request.get(path)).text();
+    expect(html, path).not.toContain('<script');
+  }
+});
+
+test('a run page is static; the run shell and the compare page keep React, which draws them', async ({
+  request,
+}) => {
+  const latest = latestFixture();
+  const run = await (await request.get(`./runs/${latest.runId}/`)).text();
+  expect(run).not.toContain('self.__next_f');
+  expect(run.match(/<script\b[^>]*>/g)).toEqual([expect.stringMatching(/_static\/enhance-\w+\.js" defer/)]);
+  for (const path of ['./run/', './compare/']) {
+    const html = await (await request.get(path)).text();
+    expect(html, path).toMatch(/<script[^>]+_next\/static\/chunks/);
+  }
+});
