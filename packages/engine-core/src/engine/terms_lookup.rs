@@ -13,7 +13,7 @@ impl Engine {
     /// `body` with every terms lookup replaced by the values it reads, or `None` when it has
     /// none (told from the raw bytes first: a body without `"path"` has no lookup).
     pub(crate) fn resolve_terms_lookups(&self, body: &[u8]) -> Result<Option<Vec<u8>>> {
-        if !contains(body, b"\"path\"") {
+        if !names_a_path(body) {
             return Ok(None);
         }
         let Ok(mut parsed) = serde_json::from_slice::<Value>(body) else { return Ok(None) };
@@ -101,8 +101,12 @@ fn collect_path(value: &Value, path: &[&str], out: &mut Vec<Value>) {
     }
 }
 
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
+/// Whether `body` contains `"path"`. Every search passes through here, so the searcher is built
+/// once: a byte-window scan cost about 480 instructions per request (3% of a `match_none`
+/// search), and building memchr's searcher on each call more.
+fn names_a_path(body: &[u8]) -> bool {
+    static FINDER: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
+    FINDER.get_or_init(|| memchr::memmem::Finder::new(b"\"path\"")).find(body).is_some()
 }
 
 #[cfg(test)]
