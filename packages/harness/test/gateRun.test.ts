@@ -125,7 +125,16 @@ describe('ci:gate runner', () => {
   it('exits 2 with the summary saying so when the bench writes no scorecard', async () => {
     const dir = tempDir('gate-run-');
     // A bench flag the bench rejects: it exits 2 before writing anything.
-    const r = await runGate(['--out', join(dir, 'ci-out'), '--summary', join(dir, 's.md'), '--docs', 'lots']);
+    // --no-base: what is tested is the missing scorecard, not the merge-base build (minutes on a clean clone).
+    const r = await runGate([
+      '--no-base',
+      '--out',
+      join(dir, 'ci-out'),
+      '--summary',
+      join(dir, 's.md'),
+      '--docs',
+      'lots',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--docs must be a whole number');
     expect(readFileSync(join(dir, 's.md'), 'utf8')).toContain('no scorecard (exit 2)');
