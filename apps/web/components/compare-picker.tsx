@@ -1,6 +1,6 @@
 'use client';
 
-import { type ReactNode, startTransition, useEffect, useId, useState } from 'react';
+import { startTransition, useEffect, useId, useLayoutEffect, useState } from 'react';
 import { compareRunFromModel, diffRuns, type RunComparison } from '@/lib/compare-data';
 import type { RunModel } from '@/lib/definitions';
 import { compareAnyHref, runFileHref } from '@/lib/routes';
@@ -48,7 +48,6 @@ export function ComparePicker({
     <form
       className="filters compare-picker"
       aria-label="Choose two runs to compare"
-      data-needs-react=""
       onSubmit={(event) => {
         event.preventDefault();
         if (before && after && before !== after) window.location.assign(pairHref(sets, before, after));
@@ -103,11 +102,15 @@ type State =
   | { kind: 'error'; message: string }
   | { kind: 'ready'; comparison: RunComparison };
 
+/** The id of the compare page's index (heading, picker, pair lists), hidden while a comparison is shown. */
+export const COMPARE_INDEX_ID = 'compare-index';
+
 /**
  * Honours `/compare/?a=<run>&b=<run>`: two runs of one comparable set are drawn here from their
- * run.json; runs of different sets are refused. Without a pair, shows the index (children).
+ * run.json; runs of different sets are refused. Without a pair it draws nothing and the page's
+ * index stays; with one, the index is hidden once the comparison (with its own picker) is shown.
  */
-export function CompareAny({ sets, children }: { sets: PickerSet[]; children?: ReactNode }) {
+export function CompareAny({ sets }: { sets: PickerSet[] }) {
   const [state, setState] = useState<State>({ kind: 'idle' });
   useEffect(() => {
     const params = new URLSearchParams(window.location.search);
@@ -127,11 +130,15 @@ export function CompareAny({ sets, children }: { sets: PickerSet[]; children?: R
         const [was, now] = first.createdAt <= second.createdAt ? [first, second] : [second, first];
         document.title = `Compare ${now.gitRevision.slice(0, 7)} with ${was.gitRevision.slice(0, 7)} · everycell scorecard`;
         const comparison = diffRuns(compareRunFromModel(was), compareRunFromModel(now));
-        // A transition: React draws the comparison in slices that yield to the browser, not as one long task.
+        // A transition: the comparison is drawn in slices that yield to the browser, not as one long task.
         startTransition(() => setState({ kind: 'ready', comparison }));
       })
       .catch((error: Error) => setState({ kind: 'error', message: `No comparison: ${error.message}.` }));
   }, []);
+  // Before the browser paints the comparison: the page never shows the index and the comparison (two h1s) at once.
+  useLayoutEffect(() => {
+    document.getElementById(COMPARE_INDEX_ID)?.toggleAttribute('hidden', state.kind === 'ready');
+  }, [state.kind]);
   if (state.kind === 'ready') {
     const { comparison } = state;
     return (
@@ -150,19 +157,17 @@ export function CompareAny({ sets, children }: { sets: PickerSet[]; children?: R
       />
     );
   }
-  return (
-    <>
-      {state.kind === 'loading' ? (
-        <p className="notice" role="status">
-          Loading the two runs…
-        </p>
-      ) : null}
-      {state.kind === 'error' ? (
-        <p className="notice" role="alert">
-          {state.message}
-        </p>
-      ) : null}
-      {children}
-    </>
-  );
+  if (state.kind === 'loading')
+    return (
+      <p className="notice" role="status">
+        Loading the two runs…
+      </p>
+    );
+  if (state.kind === 'error')
+    return (
+      <p className="notice" role="alert">
+        {state.message}
+      </p>
+    );
+  return null;
 }

@@ -19,7 +19,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { readScorecardFile, ScorecardFileError } from '@everycell/harness/validate';
-import { buildSync } from 'esbuild';
+import { type BuildOptions, buildSync } from 'esbuild';
 import { getRunModel, readWaivers, type SiteIndex, scorecardFiles, shownFrom } from '../lib/data';
 import type { Scorecard } from '../lib/definitions';
 import { setKeyOf } from '../lib/sets';
@@ -145,24 +145,42 @@ console.log(
   `runs: ${published.size} run folder(s) with their files, run.json and page; ${dropped} router payload(s) dropped (${seconds()})`,
 );
 
-// 5. Static pages without React: only the run page and the compare picker need it in the browser;
-// every other page is its HTML plus, where it has a run table, one small script for the table's
-// controls (scripts/export-tidy.ts), named by its content so it can be cached for good.
-const enhance = buildSync({
-  entryPoints: [join(webDir, 'scripts/enhance-entry.ts')],
-  bundle: true,
-  minify: true,
-  format: 'iife',
-  target: 'es2020',
-  write: false,
-  outdir: join(outDir, '_static'),
-  entryNames: 'enhance-[hash]',
+// 5. Static pages without React: only the run page's shell needs it in the browser; every other
+// page is its HTML plus, where it has a run table, one small script for the table's controls, and
+// on the compare page one for its picker and comparisons (scripts/export-tidy.ts), each named by
+// its content so it can be cached for good.
+const staticDir = join(outDir, '_static');
+mkdirSync(staticDir, { recursive: true });
+const basePath = process.env.EVERYCELL_BASE_PATH ?? '';
+function bundle(entry: string, name: string, options: BuildOptions = {}): { src: string; bytes: number } {
+  const built = buildSync({
+    entryPoints: [join(webDir, entry)],
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: 'es2020',
+    write: false,
+    outdir: staticDir,
+    entryNames: `${name}-[hash]`,
+    ...options,
+  });
+  const file =
+    (built.outputFiles ?? []).find((f) => f.path.endsWith('.js')) ?? fail([`error: ${entry} did not build`]);
+  writeFileSync(file.path, file.contents);
+  return { src: `${basePath}/_static/${file.path.split('/').at(-1)}`, bytes: file.contents.length };
+}
+const enhance = bundle('scripts/enhance-entry.ts', 'enhance');
+// Preact in React's place: the compare components use only what preact/compat serves (hooks,
+// createRoot, startTransition), and a phone then parses ~20 KB of it instead of React and Next.
+const compare = bundle('scripts/compare-entry.tsx', 'compare', {
+  jsx: 'automatic',
+  alias: { react: 'preact/compat', 'react-dom': 'preact/compat' },
+  define: {
+    'process.env.EVERYCELL_BASE_PATH': JSON.stringify(basePath),
+    'process.env.NODE_ENV': '"production"',
+  },
 });
-const script = enhance.outputFiles[0] ?? fail(['error: the table-controls script did not build']);
-mkdirSync(join(outDir, '_static'), { recursive: true });
-writeFileSync(script.path, script.contents);
-const enhanceSrc = `${process.env.EVERYCELL_BASE_PATH ?? ''}/_static/${script.path.split('/').at(-1)}`;
-const statics = dropReactFromStaticPages(outDir, enhanceSrc);
+const statics = dropReactFromStaticPages(outDir, { enhance: enhance.src, compare: compare.src });
 console.log(
-  `static pages: ${statics} page(s) without React, table controls ${(script.contents.length / 1024).toFixed(1)} KB (${seconds()})`,
+  `static pages: ${statics} page(s) without React, table controls ${(enhance.bytes / 1024).toFixed(1)} KB, compare ${(compare.bytes / 1024).toFixed(1)} KB (${seconds()})`,
 );

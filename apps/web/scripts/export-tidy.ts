@@ -13,8 +13,19 @@ export function dropRouterPayloads(dir: string): number {
   return removed;
 }
 
-/** Marks a page's markup that needs React in the browser (the run page's shell, the compare picker). */
+/** Marks a page's markup that needs React in the browser (the run page's shell). */
 export const NEEDS_REACT = 'data-needs-react';
+
+/** Marks the compare page's markup, which its own small script draws (scripts/compare-entry.tsx). */
+export const COMPARE_APP = 'data-compare-app';
+
+/** The small scripts a static page may load, by what its markup holds. */
+export interface PageScripts {
+  /** The run tables' controls (scripts/enhance-entry.ts). */
+  enhance: string;
+  /** The compare picker and view, on Preact (scripts/compare-entry.tsx). */
+  compare: string;
+}
 
 /** What a static page carries of React: the framework's scripts, their preloads and the RSC payload. */
 const REACT_PARTS = [
@@ -29,14 +40,19 @@ const REACT_PARTS = [
  * and whose only live part is the run table's controls, so hydrating it buys nothing but costs
  * its main thread: parsing ~450 KB of framework scripts and the RSC payload that repeats the
  * page (most of the home page's bytes). A page whose markup says it needs React (NEEDS_REACT) is
- * returned as it is. A page with table controls gets the one small script that wires them
- * (`enhanceSrc`, deferred: it never blocks the first paint).
+ * returned as it is. A page with table controls gets the one small script that wires them, the
+ * compare page the one that draws its picker and comparisons (both deferred: they never block the
+ * first paint).
  */
-export function withoutReact(html: string, enhanceSrc: string): string {
+export function withoutReact(html: string, scripts: PageScripts): string {
   if (html.includes(NEEDS_REACT)) return html;
-  const out = stripReact(html);
-  if (out.includes('data-table-controls=') && !out.includes(enhanceSrc)) {
-    return out.replace('</head>', `<script src="${enhanceSrc}" defer=""></script></head>`);
+  let out = stripReact(html);
+  const wanted = [
+    ...(out.includes('data-table-controls=') ? [scripts.enhance] : []),
+    ...(out.includes(`${COMPARE_APP}=`) ? [scripts.compare] : []),
+  ];
+  for (const src of wanted) {
+    if (!out.includes(src)) out = out.replace('</head>', `<script src="${src}" defer=""></script></head>`);
   }
   return out;
 }
@@ -49,13 +65,13 @@ export function stripReact(html: string): string {
 }
 
 /** Applies withoutReact to every page of an export; returns how many pages went static. */
-export function dropReactFromStaticPages(dir: string, enhanceSrc: string): number {
+export function dropReactFromStaticPages(dir: string, scripts: PageScripts): number {
   let stripped = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
     const file = join(entry.parentPath, entry.name);
     const html = readFileSync(file, 'utf8');
-    const out = withoutReact(html, enhanceSrc);
+    const out = withoutReact(html, scripts);
     if (out === html) continue;
     writeFileSync(file, out);
     stripped += 1;

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { NEEDS_REACT, withoutReact } from '../scripts/export-tidy';
+import { COMPARE_APP, NEEDS_REACT, withoutReact } from '../scripts/export-tidy';
 
 const head =
   '<head><link rel="stylesheet" href="/_next/static/css/a.css"/><link rel="preload" as="script" fetchPriority="low" href="/_next/static/chunks/webpack.js"/><script src="/_next/static/chunks/main-app.js" async=""></script></head>';
+const scripts = (enhance: string) => ({ enhance, compare: '/_static/compare-C.js' });
 const payload = '<script>self.__next_f.push([1,"a repeat of every row"])</script>';
 
 describe('static pages without React', () => {
   it("drops Next's scripts, their preloads and the RSC payload, and keeps the page and its styles", () => {
     const html = `<html>${head}<body><main><h1>Scorecard</h1><a href="/runs/">Runs</a></main>${payload}</body></html>`;
-    const out = withoutReact(html, '/_static/enhance.js');
+    const out = withoutReact(html, scripts('/_static/enhance.js'));
     expect(out).not.toContain('<script');
     expect(out).not.toContain('__next_f');
     expect(out).not.toContain('as="script"');
@@ -18,13 +19,20 @@ describe('static pages without React', () => {
 
   it("gives a page with a run table's controls the one deferred script that wires them", () => {
     const html = `<html>${head}<body><form data-table-controls="rows-table" hidden></form>${payload}</body></html>`;
-    const out = withoutReact(html, '/base/_static/enhance-X.js');
+    const out = withoutReact(html, scripts('/base/_static/enhance-X.js'));
     expect(out.match(/<script\b[^>]*>/g)).toEqual(['<script src="/base/_static/enhance-X.js" defer="">']);
     expect(out.indexOf('enhance-X.js')).toBeLessThan(out.indexOf('</head>'));
   });
 
+  it('gives the compare page its own deferred script instead of React', () => {
+    const html = `<html>${head}<body><div ${COMPARE_APP}="" data-compare-sets="[]"><form></form></div>${payload}</body></html>`;
+    const out = withoutReact(html, scripts('/_static/enhance.js'));
+    expect(out.match(/<script\b[^>]*>/g)).toEqual(['<script src="/_static/compare-C.js" defer="">']);
+    expect(out).not.toContain('__next_f');
+  });
+
   it('leaves a page that needs React as Next wrote it', () => {
     const html = `<html>${head}<body><section ${NEEDS_REACT}="">Loading the run…</section>${payload}</body></html>`;
-    expect(withoutReact(html, '/_static/enhance.js')).toBe(html);
+    expect(withoutReact(html, scripts('/_static/enhance.js'))).toBe(html);
   });
 });

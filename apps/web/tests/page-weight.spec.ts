@@ -5,7 +5,8 @@ import { latestFixture, rowPath } from './fixtures';
  * Static pages are their HTML, not their HTML twice: no React framework and no RSC payload (which
  * repeated the whole page as data, 95 of the home page's 150 KB), so a phone parses the content
  * once and its main thread has no hydration to do. A run's page is drawn into HTML by the build;
- * the /run/?id= shell and the compare page keep React: they draw runs from run.json in the browser.
+ * the /run/?id= shell keeps React, and the compare page draws pairs from run.json with one small
+ * Preact script of its own.
  */
 
 // The home page is the headline, the overview grid and every row of the latest run once: 56 KB of
@@ -33,15 +34,23 @@ test('static pages without a run table carry no script at all', async ({ request
   }
 });
 
-test('a run page is static; the run shell and the compare page keep React, which draws them', async ({
+test('a run page is static; the run shell keeps React; the compare page has only its own script', async ({
   request,
 }) => {
   const latest = latestFixture();
   const run = await (await request.get(`./runs/${latest.runId}/`)).text();
   expect(run).not.toContain('self.__next_f');
   expect(run.match(/<script\b[^>]*>/g)).toEqual([expect.stringMatching(/_static\/enhance-\w+\.js" defer/)]);
-  for (const path of ['./run/', './compare/']) {
-    const html = await (await request.get(path)).text();
-    expect(html, path).toMatch(/<script[^>]+_next\/static\/chunks/);
-  }
+  const shell = await (await request.get('./run/')).text();
+  expect(shell).toMatch(/<script[^>]+_next\/static\/chunks/);
+  const compare = await (await request.get('./compare/')).text();
+  expect(compare).not.toContain('self.__next_f');
+  expect(compare.match(/<script\b[^>]*>/g)).toEqual([
+    expect.stringMatching(/_static\/compare-\w+\.js" defer/),
+  ]);
+  // Its script is Preact and the compare components, not a framework: 40 KB leaves room to grow.
+  const src = /_static\/compare-\w+\.js/.exec(compare)?.[0] ?? '';
+  const script = await request.get(`./${src}`);
+  expect(script.ok()).toBe(true);
+  expect((await script.body()).length, 'compare script bytes').toBeLessThan(40 * 1024);
 });
