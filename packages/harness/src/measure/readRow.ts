@@ -2,6 +2,7 @@ import { compareSignals } from '../families/compare.js';
 import type { Family, Signal } from '../families/types.js';
 import type { Clock } from '../load/clock.js';
 import { addGcPauses, recordGcPauses, settleHeap } from '../load/harnessGc.js';
+import { addSched, recordHarnessSched } from '../load/harnessSched.js';
 import { esErrorSummary, TransportError } from '../load/http.js';
 import { bodiesFor, type Captured, phase, rowSettings, wireRequest } from '../load/readPhase.js';
 import type { Side } from '../load/side.js';
@@ -118,6 +119,7 @@ export async function measureRounds(
       const cpu0 = await cpuOf(side);
       const idle0 = await Promise.all(idle.map((k) => cpuOf(sideOf(k))));
       const gcPauses = recordGcPauses();
+      const sched = recordHarnessSched();
       const t0 = clock.now();
       const samples = await phase(
         side,
@@ -131,6 +133,7 @@ export async function measureRounds(
         key === 'base' ? undefined : captured[key],
       );
       const wallNs = Number(clock.now() - t0);
+      mine.harnessSched = addSched(mine.harnessSched, sched());
       mine.harnessGc = addGcPauses(mine.harnessGc, await gcPauses());
       const cpu1 = await cpuOf(side);
       const idle1 = await Promise.all(idle.map((k) => cpuOf(sideOf(k))));

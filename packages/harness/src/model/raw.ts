@@ -9,6 +9,16 @@ export interface GcPauses {
   maxMs: number;
 }
 
+/** The harness's sending thread's scheduling inside a window (load/harnessSched.ts). */
+export interface SchedWindow {
+  /** Time it was runnable but waiting for its CPU. */
+  runQueueWaitMs: number;
+  /** Times it was switched out against its will. */
+  involuntarySwitches: number;
+  /** Time the hypervisor gave its virtual CPU to another guest (10 ms ticks); absent when not pinned. */
+  stealMs?: number;
+}
+
 export interface SideRowRaw {
   supported: boolean;
   error?: string;
@@ -24,6 +34,8 @@ export interface SideRowRaw {
   idle?: { cpuNs: number; wallNs: number }[];
   /** The harness's own GC pauses during this engine's timed phases (each starts from a collected heap). */
   harnessGc?: GcPauses;
+  /** The harness's sending thread's scheduling during this engine's timed phases. */
+  harnessSched?: SchedWindow;
 }
 
 /** On-CPU time of an engine's process tree over one timed phase of a row. */

@@ -150,6 +150,11 @@ export interface SideMeasurement {
    * every send scheduled inside it, so these explain a send lag the engines did not cause.
    */
   harnessGc?: { count: number; totalMs: number; maxMs: number };
+  /**
+   * The harness's sending thread during this engine's timed phases (read rows): time it waited
+   * for its pinned CPU, involuntary switches, and the hypervisor's steal on that CPU (10 ms ticks).
+   */
+  harnessSched?: { runQueueWaitMs: number; involuntarySwitches: number; stealMs?: number };
   /** Latency from the intended send time, milliseconds (read rows). */
   p50?: number;
   p99?: number;

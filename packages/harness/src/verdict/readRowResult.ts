@@ -20,12 +20,26 @@ export const CACHE_FACTOR = 3;
 
 const isOk = (s: Sample) => s.outcome === 'ok';
 
-/** The harness's GC pauses in the timed phases, when any: the likeliest cause of its send lag. */
-function gcNote(candidate: SideMeasurement, baseline: SideMeasurement): string {
-  const side = (m: SideMeasurement) =>
+/**
+ * What kept the harness from its schedule, as far as it was recorded: its GC pauses in the timed
+ * phases, and the time its sending thread waited for its CPU (of which the hypervisor's steal).
+ */
+function lagNote(candidate: SideMeasurement, baseline: SideMeasurement): string {
+  const gc = (m: SideMeasurement) =>
     m.harnessGc ? `${m.harnessGc.count} (longest ${m.harnessGc.maxMs.toFixed(1)} ms)` : 'not recorded';
-  if (!candidate.harnessGc?.count && !baseline.harnessGc?.count) return '';
-  return `; harness GC pauses in the timed phases ${side(candidate)} / ${side(baseline)}`;
+  const sched = (m: SideMeasurement) =>
+    m.harnessSched
+      ? `${m.harnessSched.runQueueWaitMs.toFixed(1)} ms${m.harnessSched.stealMs !== undefined ? ` (steal ${m.harnessSched.stealMs} ms)` : ''}`
+      : 'not recorded';
+  const notes = [
+    ...(candidate.harnessGc?.count || baseline.harnessGc?.count
+      ? [`harness GC pauses in the timed phases ${gc(candidate)} / ${gc(baseline)}`]
+      : []),
+    ...(candidate.harnessSched || baseline.harnessSched
+      ? [`its sending thread waited for its CPU ${sched(candidate)} / ${sched(baseline)}`]
+      : []),
+  ];
+  return notes.map((note) => `; ${note}`).join('');
 }
 
 function okLatencies(samples: readonly Sample[]): number[] {
@@ -73,6 +87,11 @@ export function summarizeSide(
       const { count, totalMs, maxMs } = raw.harnessGc;
       const ms = (x: number) => Math.round(x * 1000) / 1000;
       m.harnessGc = { count, totalMs: ms(totalMs), maxMs: ms(maxMs) };
+    }
+    if (raw.harnessSched) {
+      const { runQueueWaitMs, involuntarySwitches, stealMs } = raw.harnessSched;
+      m.harnessSched = { runQueueWaitMs: Math.round(runQueueWaitMs * 1000) / 1000, involuntarySwitches };
+      if (stealMs !== undefined) m.harnessSched.stealMs = stealMs;
     }
     const saturation = saturationReason(requests, settings.rate, achieved);
     m.saturated = saturation !== undefined;
@@ -192,7 +211,7 @@ export function readRowResult(
     floorP50: floor?.p50,
   });
   if (onService && row.verdict !== 'N/A')
-    row.reason = `scored on service time: the harness fell behind its schedule on both sides (send lag p99 ${candidate.sendLagP99} / ${baseline.sendLagP99} ms > ${settings.maxSendLagP99Ms} ms${gcNote(candidate, baseline)}), so latency from the intended send would measure the queue; ${row.reason}`;
+    row.reason = `scored on service time: the harness fell behind its schedule on both sides (send lag p99 ${candidate.sendLagP99} / ${baseline.sendLagP99} ms > ${settings.maxSendLagP99Ms} ms${lagNote(candidate, baseline)}), so latency from the intended send would measure the queue; ${row.reason}`;
   if (row.verdict !== 'N/A' && row.rounds !== undefined) {
     const design = `${row.forks ?? 1} fork${row.forks === 1 ? '' : 's'}, ${row.rounds} rounds`;
     row.reason += row.remeasured
