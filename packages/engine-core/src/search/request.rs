@@ -211,6 +211,11 @@ impl SearchRequest {
                 "knn" => knn = Some(value),
                 "highlight" => req.highlight = Some(HighlightRequest::parse(value)?),
                 "suggest" => req.suggest = Some(crate::suggest::SuggestRequest::parse(value)?),
+                // A scroll takes its `slice` out of the body first (`scroll.rs`).
+                "slice" => {
+                    super::slice::Slice::parse(value)?;
+                    return Err(super::slice::outside_scroll());
+                }
                 other if req.opts.parse_body_key(other, value, &handle.mapping)? => {}
                 other => {
                     let token = if value.is_object() {
