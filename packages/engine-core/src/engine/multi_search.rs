@@ -106,8 +106,10 @@ fn compare_hits(a: &Value, b: &Value, keys: Option<&[Key]>) -> Ordering {
 /// With no index to search, ES still parses the request where it arrives: a query or an
 /// aggregation it cannot parse fails, while what only an index's shard would check does not.
 fn check_without_index(obj: &Map<String, Value>) -> Result<()> {
+    // A field pattern, like a shard's own checks, waits for an index's mapping.
     let coordinating = |e: EngineError| match e {
         EngineError::SearchPhase { .. } => Ok(()),
+        e if crate::query::dsl::field_patterns::is_refusal(&e) => Ok(()),
         other => Err(other),
     };
     if let Some(query) = obj.get("query") {
