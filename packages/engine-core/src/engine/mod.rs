@@ -19,6 +19,7 @@ mod mapping_reads;
 mod mappings;
 mod mlt_items;
 mod msearch;
+mod multi_collapse;
 mod multi_search;
 pub mod node;
 mod resize;

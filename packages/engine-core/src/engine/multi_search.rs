@@ -152,6 +152,7 @@ impl Engine {
         let mut per_index = obj.clone();
         per_index.insert("from".into(), json!(0));
         per_index.insert("size".into(), json!(from + size));
+        super::multi_collapse::per_index(&mut per_index);
         let mut rest = params.clone();
         rest.remove("from");
         rest.remove("size");
@@ -207,7 +208,12 @@ impl Engine {
             }
         }
         hits.sort_by(|(oa, pa, a), (ob, pb, b)| compare_hits(a, b, keys.as_deref()).then(oa.cmp(ob)).then(pa.cmp(pb)));
-        let page: Vec<Value> = hits.into_iter().skip(from).take(size).map(|(_, _, h)| h).collect();
+        let mut merged: Vec<Value> = hits.into_iter().map(|(_, _, h)| h).collect();
+        if let Some(field) = super::multi_collapse::field(&obj) {
+            merged = super::multi_collapse::first_of_each_group(merged, field);
+        }
+        let mut page: Vec<Value> = merged.into_iter().skip(from).take(size).collect();
+        self.expand_groups(targets, &obj, params, &mut page)?;
         let n = targets.len();
         if n > 0 && failures.len() == n {
             return Err(EngineError::shard(
