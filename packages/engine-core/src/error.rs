@@ -141,6 +141,8 @@ pub enum ShardCause {
     /// ES's plain `ElasticsearchException` (type `exception`, a 500), e.g. an expensive query
     /// while `search.allow_expensive_queries` is off.
     Exception,
+    /// ES's `SearchException` (type `search_exception`, a 500), e.g. `slice` outside a scroll.
+    Search,
 }
 
 impl ShardCause {
@@ -154,6 +156,7 @@ impl ShardCause {
             ShardCause::AggregationExecution => "aggregation_execution_exception",
             ShardCause::Script => "script_exception",
             ShardCause::Exception => "exception",
+            ShardCause::Search => "search_exception",
         }
     }
 }
@@ -201,9 +204,10 @@ impl EngineError {
             EngineError::RoutingMissing { .. } => ("routing_missing_exception", 400),
             EngineError::ResourceNotFound(_) => ("resource_not_found_exception", 404),
             // ES answers an aggregation that fails on the shard with 500, other shard failures 400.
-            EngineError::SearchPhase { cause: ShardCause::AggregationExecution | ShardCause::Exception, .. } => {
-                ("search_phase_execution_exception", 500)
-            }
+            EngineError::SearchPhase {
+                cause: ShardCause::AggregationExecution | ShardCause::Exception | ShardCause::Search,
+                ..
+            } => ("search_phase_execution_exception", 500),
             EngineError::SearchPhase { .. } => ("search_phase_execution_exception", 400),
             EngineError::TooManyBuckets { .. } => ("search_phase_execution_exception", 503),
             EngineError::SearchContextMissing(_) => ("search_phase_execution_exception", 404),

@@ -17,7 +17,9 @@ mod indices;
 mod indices_boost;
 mod mapping_reads;
 mod mappings;
+mod mlt_items;
 mod msearch;
+mod multi_collapse;
 mod multi_search;
 pub mod node;
 mod resize;
@@ -235,7 +237,13 @@ impl Engine {
         params: &Map<String, Value>,
         cheap_only: bool,
     ) -> Result<Option<String>> {
-        self.with_search_limits(|| self.search_gated_limited(name, body, params, cheap_only))
+        self.with_search_limits(|| match self.search_gated_limited(name, body, params, cheap_only) {
+            Err(e) if Self::needs_mlt_items(&e) => {
+                let body = self.resolve_mlt_items(name, body)?;
+                self.search_gated_limited(name, &body, params, cheap_only)
+            }
+            other => other,
+        })
     }
 
     fn search_gated_limited(

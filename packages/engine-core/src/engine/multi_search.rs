@@ -106,8 +106,10 @@ fn compare_hits(a: &Value, b: &Value, keys: Option<&[Key]>) -> Ordering {
 /// With no index to search, ES still parses the request where it arrives: a query or an
 /// aggregation it cannot parse fails, while what only an index's shard would check does not.
 fn check_without_index(obj: &Map<String, Value>) -> Result<()> {
+    // A field pattern, like a shard's own checks, waits for an index's mapping.
     let coordinating = |e: EngineError| match e {
         EngineError::SearchPhase { .. } => Ok(()),
+        e if crate::query::dsl::field_patterns::is_refusal(&e) => Ok(()),
         other => Err(other),
     };
     if let Some(query) = obj.get("query") {
@@ -150,6 +152,7 @@ impl Engine {
         let mut per_index = obj.clone();
         per_index.insert("from".into(), json!(0));
         per_index.insert("size".into(), json!(from + size));
+        super::multi_collapse::per_index(&mut per_index);
         let mut rest = params.clone();
         rest.remove("from");
         rest.remove("size");
@@ -205,7 +208,12 @@ impl Engine {
             }
         }
         hits.sort_by(|(oa, pa, a), (ob, pb, b)| compare_hits(a, b, keys.as_deref()).then(oa.cmp(ob)).then(pa.cmp(pb)));
-        let page: Vec<Value> = hits.into_iter().skip(from).take(size).map(|(_, _, h)| h).collect();
+        let mut merged: Vec<Value> = hits.into_iter().map(|(_, _, h)| h).collect();
+        if let Some(field) = super::multi_collapse::field(&obj) {
+            merged = super::multi_collapse::first_of_each_group(merged, field);
+        }
+        let mut page: Vec<Value> = merged.into_iter().skip(from).take(size).collect();
+        self.expand_groups(targets, &obj, params, &mut page)?;
         let n = targets.len();
         if n > 0 && failures.len() == n {
             return Err(EngineError::shard(

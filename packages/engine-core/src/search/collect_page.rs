@@ -72,6 +72,12 @@ pub fn collect_page(handle: &IndexHandle, searcher: &Searcher, req: &SearchReque
     let opts = &req.opts;
     let scale = score_scale(handle);
     let mut query = lower_query(handle, &req.query)?;
+    if let Some(slice) = &opts.slice {
+        query = Box::new(BooleanQuery::new(vec![
+            (Occur::Must, query),
+            (Occur::Must, Box::new(ConstScoreQuery::new(slice.filter(handle)?, 0.0))),
+        ]));
+    }
     let boost = match &opts.indices_boost {
         Some(spec) => indices_boost(spec, &handle.name)?,
         None => None,

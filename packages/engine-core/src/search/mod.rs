@@ -24,6 +24,7 @@ mod rescore;
 pub(crate) mod score_top;
 pub mod scroll;
 pub mod search_after;
+pub mod slice;
 pub mod sort;
 mod sort_key;
 mod sort_rank;

@@ -53,6 +53,8 @@ pub struct SearchOptions {
     pub stats_groups: Vec<String>,
     /// `profile: true`: the request's `aggs` as given (or `Null`), for the profile's names.
     pub profile: Option<Value>,
+    /// A sliced scroll's part (`slice.rs`); set by the scroll, refused elsewhere.
+    pub slice: Option<super::slice::Slice>,
 }
 
 impl SearchOptions {
@@ -64,6 +66,7 @@ impl SearchOptions {
             || self.terminate_after.is_some()
             || !self.rescore.is_empty()
             || self.collapse.is_some()
+            || self.slice.is_some()
     }
 
     /// A body key this module owns; false for keys it does not know.

@@ -14,7 +14,7 @@ use crate::aggs::{parse_aggs, AggRequest};
 use crate::error::{json_syntax_error, EngineError, Result, ShardCause};
 use crate::highlight::HighlightRequest;
 use crate::query::ast::QueryAst;
-use crate::query::dsl::parse_query;
+use crate::query::dsl::{field_patterns, parse_query};
 use crate::store::index::IndexHandle;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,7 +186,12 @@ impl SearchRequest {
         let mut knn: Option<&Value> = None;
         for (key, value) in obj {
             match key.as_str() {
-                "query" => req.query = parse_query(value)?,
+                "query" => {
+                    req.query = parse_query(value).or_else(|e| match field_patterns::is_refusal(&e) {
+                        true => parse_query(&field_patterns::expand(value, &handle.mapping)),
+                        false => Err(e),
+                    })?
+                }
                 "size" => req.size = usize_param(key, value)?,
                 "from" => req.from = usize_param(key, value)?,
                 "sort" => req.sort = Some(parse_sort(value, &handle.mapping)?),
@@ -211,6 +216,11 @@ impl SearchRequest {
                 "knn" => knn = Some(value),
                 "highlight" => req.highlight = Some(HighlightRequest::parse(value)?),
                 "suggest" => req.suggest = Some(crate::suggest::SuggestRequest::parse(value)?),
+                // A scroll takes its `slice` out of the body first (`scroll.rs`).
+                "slice" => {
+                    super::slice::Slice::parse(value)?;
+                    return Err(super::slice::outside_scroll());
+                }
                 other if req.opts.parse_body_key(other, value, &handle.mapping)? => {}
                 other => {
                     let token = if value.is_object() {

@@ -12,6 +12,7 @@ use serde_json::{json, Map, Value};
 use super::contexts::{is_well_formed_id, parse_keep_alive, ReaderContexts, ScrollState};
 use super::cost::Cost;
 use super::pit::with_tiebreaker;
+use super::slice::Slice;
 use super::{execute, parse_body, parse_search_after, Render, SearchRequest};
 use crate::error::{EngineError, Result, ShardCause};
 use crate::store::index::IndexHandle;
@@ -29,13 +30,15 @@ pub fn start(
     let keep_alive = scroll_keep_alive(contexts, params.get("scroll"))?;
     let mut params = params.clone();
     params.remove("scroll");
-    let obj = parse_body(body)?;
+    let mut obj = parse_body(body)?;
+    let slice_section = obj.remove("slice");
     if obj.contains_key("search_after") {
         return Err(EngineError::ActionRequestValidation(
             "Validation Failed: 1: `search_after` cannot be used in a scroll context.;".into(),
         ));
     }
     let mut req = SearchRequest::from_map(&obj, &params, &handle).map_err(|e| batch_size_error(e, &handle))?;
+    req.opts.slice = slice_section.as_ref().map(Slice::parse).transpose()?;
     // ES's request validation, every failed check numbered in one message.
     let mut failed = Vec::new();
     if req.from > 0 {
@@ -64,6 +67,9 @@ pub fn start(
     let mut state_body = obj.clone();
     state_body.remove("aggs");
     state_body.remove("aggregations");
+    if let Some(section) = slice_section {
+        state_body.insert("slice".into(), section);
+    }
     let state = ScrollState { body: state_body, params, after: None, total: Value::Null, user_sort };
     let id = contexts.open_on(handle.clone(), searcher.clone(), keep_alive, Some(state))?;
     let render = Render {
@@ -113,7 +119,10 @@ pub fn next(contexts: &ReaderContexts, body: &[u8], params: &Map<String, Value>)
     let keep_alive = field("scroll").map(|v| scroll_keep_alive(contexts, Some(v))).transpose()?;
     let ctx = contexts.touch(&id, keep_alive)?;
     let state = ctx.scroll.ok_or_else(|| EngineError::SearchContextMissing(id.clone()))?;
-    let mut req = SearchRequest::from_map(&state.body, &state.params, &ctx.handle)?;
+    let mut body = state.body.clone();
+    let slice = super::slice::take(&mut body)?;
+    let mut req = SearchRequest::from_map(&body, &state.params, &ctx.handle)?;
+    req.opts.slice = slice;
     let specs = with_tiebreaker(req.effective_sort());
     if let Some(after) = &state.after {
         req.after = Some(parse_search_after(after, &specs, Some(&ctx.handle.mapping))?);

@@ -69,6 +69,57 @@ pub fn random_uuid() -> String {
     out
 }
 
+/// The bytes ES indexes for document `id` (its `Uid.encodeId`): digits packed two to a byte
+/// after a `0xfe` marker; URL-safe base64 without padding decoded (with a `0xfd` escape when
+/// the first byte would read as a marker); anything else as UTF-8 after a `0xff` marker.
+pub fn lucene_id_bytes(id: &str) -> Vec<u8> {
+    let bytes = id.as_bytes();
+    if !bytes.is_empty() && bytes.iter().all(u8::is_ascii_digit) {
+        let mut out = Vec::with_capacity(1 + bytes.len().div_ceil(2));
+        out.push(0xfe);
+        for pair in bytes.chunks(2) {
+            let low = pair.get(1).map_or(0x0f, |d| d - b'0');
+            out.push(((pair[0] - b'0') << 4) | low);
+        }
+        return out;
+    }
+    if let Some(mut decoded) = url_base64_without_padding(bytes) {
+        if decoded.first().is_some_and(|b| *b >= 0xfd) {
+            decoded.insert(0, 0xfd);
+        }
+        return decoded;
+    }
+    let mut out = Vec::with_capacity(1 + bytes.len());
+    out.push(0xff);
+    out.extend_from_slice(bytes);
+    out
+}
+
+/// `id` decoded as URL-safe base64 without padding, when it is that in canonical form (the
+/// unused low bits of the last symbol zero), as ES tells base64 ids apart.
+fn url_base64_without_padding(id: &[u8]) -> Option<Vec<u8>> {
+    let value = |c: u8| ALPHABET.iter().position(|a| *a == c).map(|v| v as u32);
+    let last = value(*id.last()?)?;
+    match id.len() % 4 {
+        1 => return None,
+        2 if last & 0x0f != 0 => return None,
+        3 if last & 0x03 != 0 => return None,
+        _ => {}
+    }
+    let mut out = Vec::with_capacity(id.len() * 3 / 4);
+    let (mut bits, mut held) = (0u32, 0);
+    for c in id {
+        bits = (bits << 6) | value(*c)?;
+        held += 6;
+        if held >= 8 {
+            held -= 8;
+            out.push((bits >> held) as u8);
+            bits &= (1 << held) - 1;
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,5 +139,16 @@ mod tests {
         assert_eq!(a.len(), 20);
         assert!(a.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
         assert_ne!(a, b);
+    }
+
+    #[test]
+    fn ids_encode_as_es_indexes_them() {
+        assert_eq!(lucene_id_bytes("1"), vec![0xfe, 0x1f]);
+        assert_eq!(lucene_id_bytes("123"), vec![0xfe, 0x12, 0x3f]);
+        assert_eq!(lucene_id_bytes("abc"), vec![0x69, 0xb7]);
+        assert_eq!(lucene_id_bytes("_w"), vec![0xfd, 0xff]);
+        // Not canonical base64 (`b` leaves low bits set), or not base64 at all: UTF-8.
+        assert_eq!(lucene_id_bytes("ab"), vec![0xff, b'a', b'b']);
+        assert_eq!(lucene_id_bytes("a b"), vec![0xff, b'a', b' ', b'b']);
     }
 }

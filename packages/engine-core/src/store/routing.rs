@@ -56,7 +56,7 @@ pub fn reaches(settings: &IndexSettings, id: &str, requested: Option<&str>, stor
 }
 
 /// Lucene's `StringHelper.murmurhash3_x86_32`, as ES's `Murmur3HashFunction` calls it.
-fn murmur3_x86_32(data: &[u8], seed: u32) -> u32 {
+pub(crate) fn murmur3_x86_32(data: &[u8], seed: u32) -> u32 {
     const C1: u32 = 0xcc9e_2d51;
     const C2: u32 = 0x1b87_3593;
     let mut h = seed;

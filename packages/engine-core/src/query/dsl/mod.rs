@@ -7,6 +7,7 @@ mod combined_fields;
 mod constant_score;
 mod dis_max;
 mod exists;
+pub mod field_patterns;
 mod field_value;
 mod function_score;
 pub(crate) mod fuzziness;

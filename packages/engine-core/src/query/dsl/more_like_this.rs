@@ -32,6 +32,10 @@ struct Options {
     _name: Option<String>,
 }
 
+/// The refusal of document items: the engine reads them and runs the search again
+/// (`engine/mlt_items.rs`); elsewhere it reaches the client as is.
+pub const DOCUMENT_ITEMS: &str = "[more_like_this] document items in [like] are not supported, only texts";
+
 fn perr(msg: &str) -> EngineError {
     EngineError::Parsing(format!("[more_like_this] {msg}"))
 }
@@ -45,7 +49,7 @@ fn like_texts(like: &Value) -> Result<Vec<String>> {
         .into_iter()
         .map(|item| match item {
             Value::String(s) => Ok(s.clone()),
-            Value::Object(_) => Err(perr("document items in [like] are not supported, only texts")),
+            Value::Object(_) => Err(EngineError::Parsing(DOCUMENT_ITEMS.into())),
             other => Err(perr(&format!("unexpected [like] item [{other}]"))),
         })
         .collect()

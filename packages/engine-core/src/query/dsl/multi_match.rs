@@ -76,10 +76,10 @@ pub fn parse(body: &Value) -> Result<QueryAst> {
     if opts.fields.is_empty() {
         return Err(EngineError::Parsing(format!("[{KIND}] requires [fields] (index defaults are not supported)")));
     }
-    // A pattern would need the mapping to expand; searching it as a field name would
-    // silently match nothing.
+    // A pattern needs the mapping to expand (`field_patterns.rs`, which the search calls on
+    // this refusal); searching it as a field name would silently match nothing.
     if let Some(pattern) = opts.fields.iter().find(|f| f.contains('*')) {
-        return Err(EngineError::Parsing(format!("[{KIND}] field patterns such as [{pattern}] are not supported")));
+        return Err(super::field_patterns::refusal(pattern));
     }
     let kind = parse_type(opts.kind.as_deref())?;
     // Only `bool_prefix` hands an analyzer on (to match_bool_prefix, which checks the name).
