@@ -133,3 +133,74 @@ fn variable_width_histogram_finds_the_two_clusters() {
     let body = json!({"size": 0, "aggs": {"w": {"variable_width_histogram": {"field": "bytes"}, "aggs": {"m": {"max": {"field": "bytes"}}}}}});
     assert!(e.search("logs", body.to_string().as_bytes(), &Map::new()).is_err());
 }
+
+#[test]
+fn significant_terms_over_an_ip_field_shows_addresses() {
+    let (_d, e) = engine();
+    e.create_index("ips", br#"{"mappings":{"properties":{"ip":{"type":"ip"},"n":{"type":"long"}}}}"#).unwrap();
+    let docs: Vec<Value> = (0..10)
+        .map(|i| json!({"ip": if i < 4 { "::1" } else if i < 6 { "10.0.0.1" } else { "192.168.0.9" }, "n": i}))
+        .collect();
+    bulk(&e, "ips", &docs, true);
+    let sig = |opts: Value| {
+        let mut body = json!({"field": "ip", "min_doc_count": 1});
+        body.as_object_mut().unwrap().extend(opts.as_object().unwrap().clone());
+        let req = json!({"size": 0, "query": {"range": {"n": {"lt": 5}}}, "aggs": {"s": {"significant_terms": body}}});
+        search(&e, "ips", req)["aggregations"]["s"].clone()
+    };
+    let out = sig(json!({}));
+    // ::1 is 4 of the 5 foreground docs and 4 of 10 overall; 10.0.0.1 1/5 against 2/10 is flat.
+    assert_eq!(
+        out["buckets"],
+        json!([{"key": "::1", "doc_count": 4, "score": jlh(4.0, 5.0, 4.0, 10.0), "bg_count": 4}])
+    );
+    assert_eq!(sig(json!({"include": ["::1"]}))["buckets"][0]["key"], "::1");
+    assert_eq!(sig(json!({"exclude": ["::1"]}))["buckets"], json!([]));
+    let req = json!({"size": 0, "aggs": {"s": {"significant_terms": {"field": "ip", "exclude": "127.*"}}}});
+    let err = e.search("ips", req.to_string().as_bytes(), &Map::new()).unwrap_err().to_string();
+    assert!(err.contains("cannot support regular expression style include/exclude"), "{err}");
+}
+
+#[test]
+fn significant_text_filter_duplicate_text_drops_copied_runs() {
+    let (_d, e) = engine();
+    e.create_index("goodbad", MAPPING.as_bytes()).unwrap();
+    // Each class repeats a six-word boilerplate run; only the class word is left significant
+    // once the copies after the first are dropped.
+    let docs: Vec<Value> = [
+        ("good", "good n1 g1 g2 g3 g4 g5 g6"),
+        ("good", "good n2 g1 g2 g3 g4 g5 g6"),
+        ("bad", "bad n3 b1 b2 b3 b4 b5 b6"),
+        ("bad", "bad n4 b1 b2 b3 b4 b5 b6"),
+        ("good", "good bad n5 x1 x2 x3 x4 x5 x6"),
+        ("bad", "good bad n6 x1 x2 x3 x4 x5 x6"),
+        ("bad", "bad n7 b1 b2 b3 b4 b5 b6"),
+    ]
+    .iter()
+    .map(|(class, text)| json!({"status": class, "title": text}))
+    .collect();
+    bulk(&e, "goodbad", &docs, true);
+    let keys = |dedup: bool| {
+        let req = json!({"size": 0, "aggs": {"c": {"terms": {"field": "status"}, "aggs": {
+            "t": {"significant_text": {"field": "title", "filter_duplicate_text": dedup}}
+        }}}});
+        let out = search(&e, "goodbad", req);
+        let buckets = out["aggregations"]["c"]["buckets"].as_array().unwrap().clone();
+        buckets
+            .iter()
+            .map(|b| {
+                let terms =
+                    b["t"]["buckets"].as_array().unwrap().iter().map(|t| t["key"].as_str().unwrap().to_string());
+                (b["key"].as_str().unwrap().to_string(), terms.collect::<Vec<_>>())
+            })
+            .collect::<Vec<_>>()
+    };
+    let deduped = keys(true);
+    assert_eq!(
+        deduped,
+        vec![("bad".to_string(), vec!["bad".to_string()]), ("good".to_string(), vec!["good".to_string()])]
+    );
+    // Without the filter b1..b6 are in 3 of the 4 "bad" docs and all of the index's.
+    let plain = keys(false);
+    assert!(plain[0].1.contains(&"b1".to_string()), "{plain:?}");
+}

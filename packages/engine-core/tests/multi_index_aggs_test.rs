@@ -97,3 +97,25 @@ fn keyword_and_long_terms_of_one_name_fail_as_es_reduces() {
     let err = e.search("k,n", body.to_string().as_bytes(), &serde_json::Map::new()).unwrap_err();
     assert!(err.to_string().contains("two different types"), "{err}");
 }
+
+#[test]
+fn significant_terms_sum_background_counts_and_samplers_sample_each_index() {
+    let docs = |names: &[&str]| names.iter().map(|n| json!({"name": n})).collect::<Vec<_>>();
+    let mapping = json!({"properties": {"name": {"type": "keyword"}}});
+    let (_dir, e) = engine_with(&[
+        ("s0", mapping.clone(), docs(&["a", "b", "a"])),
+        ("s1", mapping.clone(), docs(&["a", "c", "c", "c"])),
+    ]);
+    let body = json!({"size": 0, "query": {"term": {"name": "a"}}, "aggs": {
+        "sig": {"significant_terms": {"field": "name", "min_doc_count": 1}}
+    }});
+    let sig = common::search(&e, "s*", body)["aggregations"]["sig"].clone();
+    // "a": 3 of the 3 foreground docs, 3 of the 7 docs of both indices.
+    assert_eq!(sig["doc_count"], 3);
+    assert_eq!(sig["bg_count"], 7);
+    assert_eq!(sig["buckets"][0]["bg_count"], 3);
+    assert_eq!(sig["buckets"][0]["score"], json!((1.0 - 3.0 / 7.0) * (1.0 / (3.0 / 7.0))));
+    // Two best-scoring docs per index.
+    let body = json!({"size": 0, "aggs": {"s": {"sampler": {"shard_size": 2}}}});
+    assert_eq!(common::search(&e, "s*", body)["aggregations"]["s"]["doc_count"], 4);
+}

@@ -19,6 +19,7 @@ use super::bucket::nested::Nested;
 use super::bucket::random_sampler::RandomSampler;
 use super::bucket::range::Range;
 use super::bucket::rare_terms::RareTerms;
+use super::bucket::sampler::Sampler;
 use super::bucket::significant::Significant;
 use super::bucket::terms::Terms;
 use super::bucket::variable_width::VariableWidthHistogram;
@@ -62,6 +63,7 @@ impl AggKind {
             AggKind::Significant(_) => &Significant,
             AggKind::VariableWidth(_) => &VariableWidthHistogram,
             AggKind::RandomSampler(_) => &RandomSampler,
+            AggKind::Sampler { .. } => &Sampler,
             AggKind::WeightedAvg(_) => &WeightedAvg,
             AggKind::IpRange(_) => &crate::ip::range_agg::IpRange,
             AggKind::Geo(g) if matches!(**g, crate::geo::aggs::GeoAgg::Grid { .. }) => &crate::geo::aggs::GeohashGrid,
@@ -265,6 +267,7 @@ fn parse_kind(def: &AggDef) -> Result<Parsed> {
         "nested" | "reverse_nested" => by(def, &Nested),
         "composite" => by(def, &Composite),
         "random_sampler" => by(def, &RandomSampler),
+        "sampler" => by(def, &Sampler),
         "geohash_grid" => by(def, &crate::geo::aggs::GeohashGrid),
         "geo_distance" => by(def, &crate::geo::aggs::GeoDistanceAgg),
         other if crate::pipeline::is_pipeline(other) => by(def, &Pipeline),
@@ -301,9 +304,10 @@ fn check_field_type(
 
 /// `global` ignores the query, so it runs in a pass of its own over every document:
 /// returns (top-level indexes of the `global` aggregations, the others' indexes). ES allows
-/// `global` at the top level only, and `random_sampler` without a parent.
+/// `global` at the top level only, and `random_sampler` without a parent (`sampler` too here).
 pub fn split_global(reqs: &[AggRequest]) -> Result<(Vec<usize>, Vec<usize>)> {
     super::bucket::random_sampler::check_top_level(reqs)?;
+    super::bucket::sampler::check_top_level(reqs)?;
     fn nested(reqs: &[AggRequest]) -> Option<&str> {
         reqs.iter().find_map(|r| if r.kind == AggKind::Global { Some(r.name.as_str()) } else { nested(&r.subs) })
     }

@@ -108,10 +108,11 @@ fn unify_level(levels: &[&[AggRequest]]) -> Result<Vec<AggRequest>> {
 
 fn unify_node(nodes: &[&AggRequest]) -> Result<AggRequest> {
     let first = nodes[0];
-    if first.kind.is_significant() {
-        // Their scores need each index's background counts, which this merge does not carry.
+    if matches!(&first.kind, AggKind::Significant(spec) if spec.background.is_some()) {
+        // The filter is lowered against one index's mapping; the background counts of the
+        // others would need it lowered against theirs.
         return Err(EngineError::IllegalArgument(format!(
-            "[{}] significant_terms and significant_text over more than one index are not supported",
+            "[{}] significant_terms and significant_text with a background_filter over more than one index are not supported",
             first.name
         )));
     }

@@ -137,6 +137,8 @@ pub struct SignificantSpec {
 pub struct TextSource {
     pub source_paths: Vec<String>,
     pub source_field: Field,
+    /// `filter_duplicate_text`: runs of tokens seen in earlier documents are not counted.
+    pub filter_duplicate_text: bool,
 }
 
 /// `background_filter`, lowered once at parse time (the query needs the mapping, which

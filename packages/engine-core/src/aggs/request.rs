@@ -116,6 +116,10 @@ pub enum AggKind {
     VariableWidth(Box<WidthSpec>),
     /// One bucket of a seeded random sample of the matches (`random_sampler.rs`).
     RandomSampler(Box<SamplerSpec>),
+    /// One bucket of the `shard_size` best-scoring matches of each index (`sampler.rs`).
+    Sampler {
+        shard_size: usize,
+    },
     /// `sum(value * weight) / sum(weight)` (`weighted_avg.rs`).
     WeightedAvg(Box<WeightedSpec>),
     /// `ip_range`: buckets of address ranges and CIDR masks (`ip/range_agg.rs`).

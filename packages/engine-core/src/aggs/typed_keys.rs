@@ -12,6 +12,8 @@ use crate::store::mapping::FieldType;
 /// ES's type name of an aggregation's result.
 pub fn type_name(req: &AggRequest) -> &'static str {
     let ty = req.field.resolved.as_ref().map(|r| r.1);
+    // An unmapped field's terms results answer to the string result's type in ES
+    // (`UnmappedTerms.getType()` is `sterms`, `UnmappedSignificantTerms`' is `sigsterms`).
     let family = |string: &'static str, long: &'static str, double: &'static str, unmapped: &'static str| match ty {
         Some(FieldType::Keyword | FieldType::Ip) => string,
         Some(FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat) => double,
@@ -28,10 +30,10 @@ pub fn type_name(req: &AggRequest) -> &'static str {
             MetricOp::Stats => "stats",
             MetricOp::ExtendedStats => "extended_stats",
         },
-        AggKind::Terms { .. } => family("sterms", "lterms", "dterms", "umterms"),
-        AggKind::RareTerms { .. } => family("srareterms", "lrareterms", "drareterms", "umrareterms"),
+        AggKind::Terms { .. } => family("sterms", "lterms", "dterms", "sterms"),
+        AggKind::RareTerms { .. } => family("srareterms", "lrareterms", "drareterms", "sterms"),
         AggKind::Significant(spec) if spec.text.is_some() => "sigsterms",
-        AggKind::Significant(_) => family("sigsterms", "siglterms", "siglterms", "umsigterms"),
+        AggKind::Significant(_) => family("sigsterms", "siglterms", "siglterms", "sigsterms"),
         AggKind::DateHistogram { .. } => "date_histogram",
         AggKind::AutoDateHistogram(_) => "auto_date_histogram",
         AggKind::Histogram { .. } => "histogram",
@@ -55,6 +57,7 @@ pub fn type_name(req: &AggRequest) -> &'static str {
         AggKind::MedianAbsoluteDeviation { .. } => "median_absolute_deviation",
         AggKind::TopHits(_) => "top_hits",
         AggKind::RandomSampler(_) => "random_sampler",
+        AggKind::Sampler { .. } => "sampler",
         AggKind::WeightedAvg(_) => "weighted_avg",
         AggKind::IpRange(_) => "ip_range",
         AggKind::Geo(g) if matches!(**g, crate::geo::aggs::GeoAgg::Grid { .. }) => "geohash_grid",

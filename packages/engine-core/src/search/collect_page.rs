@@ -181,12 +181,16 @@ pub fn collect_page(handle: &IndexHandle, searcher: &Searcher, req: &SearchReque
             (top, Vec::new())
         } else if opts.post_filter.is_some() {
             let (top, late) = collect(searcher, hits_query, &hits_collector, deadline)?;
-            let (fruits, late_aggs) =
-                collect_aggs(searcher, query.as_ref(), &agg_collector(handle, pick(&rest))?, deadline)?;
+            let (fruits, late_aggs) = collect_aggs(
+                searcher,
+                query.as_ref(),
+                &agg_collector(handle, pick(&rest), Some((searcher, query.as_ref())))?,
+                deadline,
+            )?;
             timed_out = late || late_aggs;
             (top, fruits)
         } else {
-            let agg_collector = agg_collector(handle, pick(&rest))?;
+            let agg_collector = agg_collector(handle, pick(&rest), Some((searcher, query.as_ref())))?;
             let (fruit, late) = collect_aggs(searcher, query.as_ref(), &(hits_collector, agg_collector), deadline)?;
             timed_out = late;
             fruit
@@ -205,7 +209,7 @@ pub fn collect_page(handle: &IndexHandle, searcher: &Searcher, req: &SearchReque
         if !global.is_empty() {
             let all = lower_query(handle, &crate::nested::root_only_query(&handle.mapping))?;
             let (global_fruits, late) =
-                collect_aggs(searcher, all.as_ref(), &agg_collector(handle, pick(&global))?, deadline)?;
+                collect_aggs(searcher, all.as_ref(), &agg_collector(handle, pick(&global), None)?, deadline)?;
             timed_out |= late;
             for (i, fruit) in global.iter().zip(global_fruits) {
                 fruits[*i] = Some(fruit);

@@ -30,7 +30,7 @@ pub(super) fn collect_filter(
 ) -> Result<(AggFruit, bool)> {
     let both = QueryAst::Bool(BoolAst { filter: vec![main.clone(), filter.clone()], ..BoolAst::default() });
     let query = lower_query(handle, &both)?;
-    let subs = agg_collector(handle, req.subs.clone())?;
+    let subs = agg_collector(handle, req.subs.clone(), None)?;
     let ((count, subs), late) = collect_aggs(searcher, query.as_ref(), &(Count, subs), deadline)?;
     let mut buckets = HashMap::new();
     if count > 0 {

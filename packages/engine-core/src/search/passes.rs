@@ -7,13 +7,29 @@ use std::time::Instant;
 
 use super::deadline::search_until;
 use super::{lower_query, parallel};
+use crate::aggs::bucket::sampler::sample_docs;
 use crate::aggs::{filter_weights, AggCollector, AggRequest};
 use crate::error::Result;
 use crate::store::index::IndexHandle;
 
-pub(super) fn agg_collector(handle: &IndexHandle, aggs: Vec<AggRequest>) -> Result<AggCollector> {
+/// The collector of `aggs`; `scope` is the searcher and query of the pass, where a top-level
+/// `sampler` takes its best-scoring documents from (`aggs::bucket::sampler`).
+pub(super) fn agg_collector(
+    handle: &IndexHandle,
+    aggs: Vec<AggRequest>,
+    scope: Option<(&tantivy::Searcher, &dyn tantivy::query::Query)>,
+) -> Result<AggCollector> {
     let weights = filter_weights(&aggs, &handle.mapping.schema, &mut |q| lower_query(handle, q))?;
-    Ok(AggCollector { aggs: Arc::new(aggs), filter_weights: Arc::new(weights) })
+    let samples = match scope {
+        Some((searcher, query)) => sample_docs(&aggs, searcher, query)?,
+        None => Vec::new(),
+    };
+    Ok(AggCollector {
+        aggs: Arc::new(aggs),
+        filter_weights: Arc::new(weights),
+        samples: Arc::new(samples),
+        text_dedup: Arc::default(),
+    })
 }
 
 /// One collection pass; with a deadline, the clock-checking driver instead of tantivy's.

@@ -157,6 +157,7 @@ fn aggregator_type(req: &AggRequest, def: Option<&Value>) -> &'static str {
         AggKind::Filters { single: true, .. } => "FilterAggregator",
         AggKind::Filters { .. } => "FiltersAggregator",
         AggKind::Global => "GlobalAggregator",
+        AggKind::Sampler { .. } => "SamplerAggregator",
         AggKind::Join(crate::aggs::options::Join::Objects { .. }) => "NestedAggregator",
         AggKind::Join(_) => "ReverseNestedAggregator",
         AggKind::Percentiles { .. } => "TDigestPercentilesAggregator",

@@ -11,6 +11,8 @@
 //! terms with at least `shard_min_doc_count` docs, and the reduce keeps those with a positive
 //! score and `min_doc_count` docs, best `size` first. A rare term with a high score can
 //! take a shard slot and then fall to `min_doc_count`, so both cuts are replayed here.
+//! Over several indices the foreground counts merge first and the background counts are
+//! summed over the indices, so the shard cut is replayed once, over the merged terms.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -26,7 +28,7 @@ use super::heuristic::{Counts, Heuristic};
 use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
 use crate::aggs::intermediate::AggFruit;
 use crate::aggs::intermediate::{BucketKey, FruitBucket};
-use crate::aggs::options::{Background, SignificantSpec, TermFilter, TextSource};
+use crate::aggs::options::{Background, SignificantSpec, TermFilter, TermSelect, TextSource};
 use crate::aggs::render::{bucket_json, KeyValue};
 use crate::aggs::request::AggKind;
 use crate::aggs::request::AggRequest;
@@ -113,6 +115,8 @@ fn parse(name: &str, kind_name: &str, body: &Map<String, Value>, mapping: &Mappi
     };
     let mut shard_size = None;
     let mut source_paths = None;
+    let mut filter_duplicate_text = false;
+    let field_type = body.get("field").and_then(Value::as_str).and_then(|f| mapping.get(f)).map(|fm| fm.field_type);
     for (key, value) in body {
         let bad = || EngineError::XContentParse(format!("[{kind_name}] failed to parse field [{key}]"));
         if let Some(h) = Heuristic::parse(kind_name, key, value)? {
@@ -127,8 +131,8 @@ fn parse(name: &str, kind_name: &str, body: &Map<String, Value>, mapping: &Mappi
             ("shard_size", _) => shard_size = Some(value.as_u64().filter(|s| *s > 0).ok_or_else(bad)? as usize),
             ("min_doc_count", _) => spec.min_doc_count = value.as_u64().ok_or_else(bad)?,
             ("shard_min_doc_count", _) => spec.shard_min_doc_count = value.as_u64().ok_or_else(bad)?,
-            ("include", _) => spec.include = Some(TermFilter::parse(kind_name, key, value)?),
-            ("exclude", _) => spec.exclude = Some(TermFilter::parse(kind_name, key, value)?),
+            ("include", _) => spec.include = Some(term_filter(name, kind_name, key, value, field_type)?),
+            ("exclude", _) => spec.exclude = Some(term_filter(name, kind_name, key, value, field_type)?),
             ("background_filter", _) => {
                 let ast = crate::query::dsl::parse_query(value)?;
                 let mut ctx = crate::query::lower::context::LowerContext::new(mapping, now_ms());
@@ -139,14 +143,7 @@ fn parse(name: &str, kind_name: &str, body: &Map<String, Value>, mapping: &Mappi
             ("execution_hint", false) => {
                 value.as_str().ok_or_else(bad)?;
             }
-            ("filter_duplicate_text", true) => {
-                if value.as_bool().ok_or_else(bad)? {
-                    return Err(EngineError::shard(
-                        ShardCause::IllegalArgument,
-                        format!("[filter_duplicate_text] is not supported by this engine: [{name}]"),
-                    ));
-                }
-            }
+            ("filter_duplicate_text", true) => filter_duplicate_text = value.as_bool().ok_or_else(bad)?,
             ("source_fields", true) => {
                 let paths: Vec<String> = match value {
                     Value::String(s) => vec![s.clone()],
@@ -199,13 +196,16 @@ fn parse(name: &str, kind_name: &str, body: &Map<String, Value>, mapping: &Mappi
                 format!("[significant_text] supports text fields only, [{field}] is not one"),
             ));
         }
-        spec.text =
-            Some(TextSource { source_paths: source_paths.unwrap_or(vec![field]), source_field: mapping.source_field });
-    } else if ty.is_some_and(|t| t != FieldType::Keyword && t != FieldType::Text) {
+        spec.text = Some(TextSource {
+            source_paths: source_paths.unwrap_or(vec![field]),
+            source_field: mapping.source_field,
+            filter_duplicate_text,
+        });
+    } else if ty.is_some_and(|t| !matches!(t, FieldType::Keyword | FieldType::Text | FieldType::Ip)) {
         return Err(EngineError::shard(
             ShardCause::IllegalArgument,
             format!(
-                "[significant_terms] on [{}] fields is not supported by this engine, only keyword: [{name}]",
+                "[significant_terms] on [{}] fields is not supported by this engine, only keyword and ip: [{name}]",
                 ty.map_or("", |t| t.name())
             ),
         ));
@@ -213,34 +213,54 @@ fn parse(name: &str, kind_name: &str, body: &Map<String, Value>, mapping: &Mappi
     Ok(spec)
 }
 
-/// Background statistics: the superset size and each term's doc count in it.
+/// `include`/`exclude`: on an ip field a list of addresses, held as the keys the terms are
+/// indexed by (a pattern is refused, as ES refuses one on every non-string field).
+fn term_filter(name: &str, kind_name: &str, key: &str, value: &Value, ty: Option<FieldType>) -> Result<TermFilter> {
+    if ty != Some(FieldType::Ip) {
+        return TermFilter::parse(kind_name, key, value);
+    }
+    let bad = || EngineError::XContentParse(format!("[{kind_name}] failed to parse field [{key}]"));
+    match crate::ip::terms_select::parse(name, value, bad)? {
+        TermSelect::Terms(filter) => Ok(filter),
+        _ => Err(EngineError::XContentParse(format!("[{kind_name}] failed to parse field [{key}]"))),
+    }
+}
+
+/// Background statistics: the superset size and each term's doc count in it, summed over
+/// the indices searched (as ES sums its shards' at reduce). A `background_filter` is refused
+/// over several indices (`multi_index.rs`).
 struct BackgroundStats<'a> {
-    searcher: &'a Searcher,
-    field: Option<Field>,
+    /// Each index's searcher and its field of the name aggregated.
+    indices: Vec<(&'a Searcher, Option<Field>)>,
     filter: Option<&'a Background>,
 }
 
 impl BackgroundStats<'_> {
     fn superset_size(&self) -> u64 {
-        match self.filter {
-            None => self.searcher.segment_readers().iter().map(|s| u64::from(s.max_doc())).sum(),
-            Some(bg) => self.searcher.search(bg.query.as_ref(), &Count).unwrap_or(0) as u64,
-        }
+        self.indices
+            .iter()
+            .map(|(searcher, _)| match self.filter {
+                None => searcher.segment_readers().iter().map(|s| u64::from(s.max_doc())).sum(),
+                Some(bg) => searcher.search(bg.query.as_ref(), &Count).unwrap_or(0) as u64,
+            })
+            .sum()
     }
 
     fn freq(&self, term: &str) -> u64 {
-        let Some(field) = self.field else { return 0 };
-        let term = Term::from_field_text(field, term);
-        match self.filter {
-            None => self.searcher.doc_freq(&term).unwrap_or(0),
-            Some(bg) => {
-                let both = BooleanQuery::new(vec![
-                    (Occur::Must, Box::new(TermQuery::new(term, IndexRecordOption::Basic)) as Box<dyn Query>),
-                    (Occur::Must, bg.query.box_clone()),
-                ]);
-                self.searcher.search(&both, &Count).unwrap_or(0) as u64
-            }
-        }
+        self.indices
+            .iter()
+            .filter_map(|(searcher, field)| field.map(|f| (searcher, Term::from_field_text(f, term))))
+            .map(|(searcher, term)| match self.filter {
+                None => searcher.doc_freq(&term).unwrap_or(0),
+                Some(bg) => {
+                    let both = BooleanQuery::new(vec![
+                        (Occur::Must, Box::new(TermQuery::new(term, IndexRecordOption::Basic)) as Box<dyn Query>),
+                        (Occur::Must, bg.query.box_clone()),
+                    ]);
+                    searcher.search(&both, &Count).unwrap_or(0) as u64
+                }
+            })
+            .sum()
     }
 }
 
@@ -254,12 +274,11 @@ struct Scored<'a> {
 
 fn render(req: &AggRequest, spec: &SignificantSpec, buckets: &HashMap<BucketKey, FruitBucket>) -> Value {
     // ES answers an unmapped field with an empty list and no counts at all.
-    let Some((field_name, _)) = &req.field.resolved else { return json!({ "buckets": [] }) };
+    let Some((field_name, field_type)) = &req.field.resolved else { return json!({ "buckets": [] }) };
     let subset_size = buckets.get(&SUBSET_SIZE_KEY).map_or(0, |b| b.count);
-    let selected = crate::aggs::metric::top_hits::with_searcher(|searcher| {
+    let (superset_size, selected) = crate::aggs::metric::top_hits::with_searchers(|searchers| {
         let stats = BackgroundStats {
-            searcher,
-            field: searcher.schema().get_field(field_name).ok(),
+            indices: searchers.iter().map(|s| (*s, s.schema().get_field(field_name).ok())).collect(),
             filter: spec.background.as_ref(),
         };
         let superset_size = stats.superset_size();
@@ -278,11 +297,10 @@ fn render(req: &AggRequest, spec: &SignificantSpec, buckets: &HashMap<BucketKey,
             .collect();
         (superset_size, select(candidates, spec))
     });
-    let (superset_size, selected) = selected.unwrap_or((0, Vec::new()));
     let rendered: Vec<Value> = selected
         .iter()
         .map(|s| {
-            let mut bucket = bucket_json(req, &KeyValue::Str(s.key.to_string()), Some(s.bucket), None);
+            let mut bucket = bucket_json(req, &KeyValue::Str(s.key.to_string()), Some(s.bucket), Some(*field_type));
             if let Value::Object(obj) = &mut bucket {
                 obj.insert("score".into(), json!(s.score));
                 obj.insert("bg_count".into(), json!(s.bg_count));

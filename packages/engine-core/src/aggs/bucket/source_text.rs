@@ -5,7 +5,9 @@
 
 use std::cell::RefCell;
 use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
 
+use super::text_dedup::DuplicateSpotter;
 use crate::aggs::options::TextSource;
 use serde_json::Value;
 use tantivy::schema::{Field, Value as _};
@@ -21,19 +23,27 @@ pub(crate) struct SourceText {
     source_field: Field,
     paths: Vec<String>,
     analyzer: RefCell<TextAnalyzer>,
+    /// `filter_duplicate_text`: the aggregation's runs seen so far, shared by its segments.
+    dedup: Option<Arc<Mutex<DuplicateSpotter>>>,
 }
 
 impl SourceText {
-    pub(crate) fn open(spec: &TextSource, reader: &SegmentReader) -> tantivy::Result<SourceText> {
+    pub(crate) fn open(
+        spec: &TextSource,
+        reader: &SegmentReader,
+        dedup: Option<Arc<Mutex<DuplicateSpotter>>>,
+    ) -> tantivy::Result<SourceText> {
         Ok(SourceText {
             store: reader.get_store_reader(STORE_CACHE_BLOCKS)?,
             source_field: spec.source_field,
             paths: spec.source_paths.clone(),
             analyzer: RefCell::new(crate::analysis::es_standard_analyzer()),
+            dedup,
         })
     }
 
-    /// The distinct terms of `doc`'s text, in order of first occurrence.
+    /// The distinct terms of `doc`'s text, in order of first occurrence (without the runs
+    /// already seen, with `filter_duplicate_text`).
     pub(crate) fn terms(&self, doc: DocId) -> Vec<String> {
         let Ok(stored) = self.store.get::<TantivyDocument>(doc) else { return Vec::new() };
         let Some(raw) = stored.get_first(self.source_field).and_then(|v| v.as_bytes()) else { return Vec::new() };
@@ -46,8 +56,21 @@ impl SourceText {
         let mut seen = HashSet::new();
         let mut out = Vec::new();
         let mut analyzer = self.analyzer.borrow_mut();
+        let mut spotter = self.dedup.as_ref().map(|s| s.lock().unwrap_or_else(|e| e.into_inner()));
         for text in &texts {
             let mut stream = analyzer.token_stream(text);
+            if let Some(spotter) = spotter.as_mut() {
+                let mut tokens = Vec::new();
+                while stream.advance() {
+                    tokens.push(stream.token().text.clone());
+                }
+                for term in spotter.keep_new(tokens) {
+                    if seen.insert(term.clone()) {
+                        out.push(term);
+                    }
+                }
+                continue;
+            }
             while stream.advance() {
                 let term = &stream.token().text;
                 if !seen.contains(term) {

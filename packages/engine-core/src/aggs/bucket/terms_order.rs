@@ -186,6 +186,7 @@ fn is_single_bucket(kind: &AggKind) -> bool {
             | AggKind::Global
             | AggKind::Join(_)
             | AggKind::RandomSampler(_)
+            | AggKind::Sampler { .. }
     )
 }
 

@@ -35,7 +35,8 @@ use crate::aggs::bucket::composite_segment::SegSources;
 use crate::aggs::bucket::filters::SegFilters;
 use crate::aggs::bucket::histogram;
 use crate::aggs::bucket::nested::for_each_joined;
-use crate::aggs::bucket::random_sampler::SegSampler;
+use crate::aggs::bucket::sampler::{DocSample, TopSample};
+use crate::aggs::bucket::text_dedup::TextDedup;
 use crate::aggs::intermediate::{AggFruit, MetricState};
 use crate::aggs::request::{needs_scores, AggKind, AggRequest};
 use crate::aggs::value_format::AggMissing;
@@ -48,6 +49,10 @@ pub struct AggCollector {
     pub aggs: Arc<Vec<AggRequest>>,
     /// `filter(s)` queries as weights, in the pre-order of `filters::filter_weights`.
     pub filter_weights: Arc<Vec<Box<dyn Weight>>>,
+    /// Each top-level `sampler`'s documents, by the aggregation's position (`sampler.rs`).
+    pub samples: Arc<Vec<Option<Arc<TopSample>>>>,
+    /// `significant_text`'s `filter_duplicate_text`: the runs seen, shared by the segments.
+    pub text_dedup: Arc<TextDedup>,
 }
 
 enum Accessor {
@@ -73,8 +78,8 @@ struct Plan {
     date_keys: Option<DateKeyer>,
     /// auto_date_histogram: the segment's current rung, coarsened as buckets appear.
     auto: Option<AutoCollect>,
-    /// random_sampler: which of this segment's docs the sample keeps.
-    sampler: Option<SegSampler>,
+    /// random_sampler / sampler: which of this segment's docs the sample keeps.
+    sampler: Option<DocSample>,
     /// nested / reverse_nested: the segment's nested paths, to walk from a doc to the joined ones.
     levels: Option<SegLevels>,
     /// Date histograms: the column's zone map, when it has one (`collect/date_block.rs`).
@@ -215,7 +220,7 @@ impl Plan {
             }
             (AggKind::Global, _) => keys.push(0),
             (_, _) if self.sampler.is_some() => {
-                if self.sampler.is_some_and(|s| s.keeps(doc)) {
+                if self.sampler.as_ref().is_some_and(|s| s.keeps(doc)) {
                     keys.push(0);
                 }
             }
@@ -405,7 +410,11 @@ impl Collector for AggCollector {
         let plans: Vec<Plan> = self
             .aggs
             .iter()
-            .map(|a| build_plan(a, segment, reader, &self.filter_weights, &mut next))
+            .enumerate()
+            .map(|(i, a)| {
+                let sample = self.samples.get(i).and_then(Option::as_deref);
+                build_plan(a, segment, reader, self, &mut next, sample)
+            })
             .collect::<tantivy::Result<_>>()?;
         let states = plans.iter().map(new_state).collect();
         Ok(AggSegment {

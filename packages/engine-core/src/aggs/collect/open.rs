@@ -7,8 +7,9 @@ use tantivy::{SegmentOrdinal, SegmentReader};
 
 use crate::aggs::bucket::composite_segment::SegSources;
 use crate::aggs::bucket::source_text::SourceText;
+use crate::aggs::bucket::text_dedup::TextDedup;
 use crate::aggs::metric::matrix_stats::{MatrixColumns, WeightedColumns};
-use crate::aggs::request::AggKind;
+use crate::aggs::request::{AggKind, AggRequest};
 use crate::search::top_hits::TopHitsCollector;
 
 /// `top_hits`: the per-search hits collector and one segment, to open one per bucket.
@@ -26,11 +27,12 @@ pub(super) enum SegColumns {
 /// Per-segment state of `composite` and `matrix_stats` (columns), `significant_text`
 /// (`_source`) and `top_hits` (collector).
 pub(super) fn open_segment(
-    kind: &AggKind,
+    req: &AggRequest,
     segment: SegmentOrdinal,
     reader: &SegmentReader,
+    dedup: &TextDedup,
 ) -> tantivy::Result<(Option<SegColumns>, Option<SegTopHits>)> {
-    match kind {
+    match &req.kind {
         AggKind::Composite(spec) => Ok((Some(SegColumns::Composite(SegSources::open(spec, reader)?)), None)),
         AggKind::MatrixStats { fields } => Ok((Some(SegColumns::Matrix(MatrixColumns::open(fields, reader)?)), None)),
         AggKind::WeightedAvg(spec) => {
@@ -38,7 +40,10 @@ pub(super) fn open_segment(
             Ok((Some(SegColumns::Weighted(WeightedColumns::open(fields, reader)?)), None))
         }
         AggKind::Significant(spec) => match &spec.text {
-            Some(text) => Ok((Some(SegColumns::Source(SourceText::open(text, reader)?)), None)),
+            Some(text) => {
+                let spotter = text.filter_duplicate_text.then(|| dedup.spotter(req));
+                Ok((Some(SegColumns::Source(SourceText::open(text, reader, spotter)?)), None))
+            }
             None => Ok((None, None)),
         },
         AggKind::TopHits(spec) => {

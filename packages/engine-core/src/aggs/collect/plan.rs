@@ -3,14 +3,13 @@
 //! opened once per segment before any document is collected.
 
 use tantivy::columnar::ColumnIndex;
-use tantivy::query::Weight;
 use tantivy::{DocId, SegmentOrdinal, SegmentReader};
 
 use super::open::{open_segment, SegColumns};
-use super::{Accessor, Plan};
+use super::{Accessor, AggCollector, Plan};
 use crate::aggs::bucket::auto_date_histogram::AutoCollect;
 use crate::aggs::bucket::filters::SegFilters;
-use crate::aggs::bucket::random_sampler::SegSampler;
+use crate::aggs::bucket::sampler::{DocSample, TopSample};
 use crate::aggs::request::{AggKind, AggRequest};
 use crate::columns::zone_map::zone_map;
 use crate::date::rounding::DateKeyer;
@@ -21,10 +20,11 @@ pub(super) fn build_plan(
     req: &AggRequest,
     segment: SegmentOrdinal,
     reader: &SegmentReader,
-    weights: &[Box<dyn Weight>],
+    shared: &AggCollector,
     next: &mut usize,
+    sample: Option<&TopSample>,
 ) -> tantivy::Result<Plan> {
-    let filters = SegFilters::open(&req.kind, weights, next, reader)?;
+    let filters = SegFilters::open(&req.kind, &shared.filter_weights, next, reader)?;
     let ff = reader.fast_fields();
     let accessor = match &req.field.resolved {
         None => Accessor::Unmapped,
@@ -40,8 +40,8 @@ pub(super) fn build_plan(
         },
     };
     let subs =
-        req.subs.iter().map(|s| build_plan(s, segment, reader, weights, next)).collect::<tantivy::Result<_>>()?;
-    let (columns, top_hits) = open_segment(&req.kind, segment, reader)?;
+        req.subs.iter().map(|s| build_plan(s, segment, reader, shared, next, None)).collect::<tantivy::Result<_>>()?;
+    let (columns, top_hits) = open_segment(req, segment, reader, &shared.text_dedup)?;
     let zones = match (&req.kind, &req.field.resolved, &accessor) {
         (AggKind::DateHistogram { .. } | AggKind::AutoDateHistogram(_), Some((name, _)), Accessor::I64(column)) => {
             zone_map(reader.segment_id(), name, column)
@@ -60,7 +60,7 @@ pub(super) fn build_plan(
             AggKind::AutoDateHistogram(spec) => Some(AutoCollect::new(spec, !req.subs.is_empty())),
             _ => None,
         },
-        sampler: SegSampler::open(&req.kind, reader),
+        sampler: DocSample::open(&req.kind, sample, segment, reader),
         levels: match &req.kind {
             AggKind::Join(_) => Some(SegLevels::open(reader)?),
             _ => None,

@@ -70,10 +70,14 @@ pub(crate) fn install(contexts: impl IntoIterator<Item = HitsContext>) {
     });
 }
 
-/// Runs `f` on the installed searcher (`significant_*` read background counts from it; they
-/// are refused over several indices).
-pub(crate) fn with_searcher<R>(f: impl FnOnce(&Searcher) -> R) -> Option<R> {
-    CONTEXT.with(|c| c.borrow().first().map(|ctx| f(&ctx.searcher)))
+/// Runs `f` on the installed searchers, one per index rendered (`significant_*` read their
+/// background counts from them).
+pub(crate) fn with_searchers<R>(f: impl FnOnce(&[&Searcher]) -> R) -> R {
+    CONTEXT.with(|c| {
+        let contexts = c.borrow();
+        let searchers: Vec<&Searcher> = contexts.iter().map(|ctx| &ctx.searcher).collect();
+        f(&searchers)
+    })
 }
 
 /// The context whose segments hold `address`, and the address within its own searcher.
