@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addGcPauses, recordGcPauses, settleHeap } from '../src/load/harnessGc.js';
-import type { Sample } from '../src/model/samples.js';
 import { summarizeSide } from '../src/verdict/readRowResult.js';
+import { okTimedSamples } from './helpers/samples.js';
 
 /** Allocate enough short-lived objects to fill the young generation several times. */
 function churn(objects: number): number {
@@ -37,17 +37,7 @@ describe("the harness's own GC around timed phases", () => {
   });
 
   it("is published on the side's measurement of a read row", () => {
-    const timed: Sample[] = Array.from({ length: 50 }, (_, i) => ({
-      i,
-      phase: 'timed',
-      round: 0,
-      atMs: i * 5,
-      outcome: 'ok',
-      status: 200,
-      lagMs: 0.01,
-      latencyMs: 1,
-      serviceMs: 1,
-    }));
+    const timed = okTimedSamples(50);
     const side = summarizeSide(
       { supported: true, timed, warmup: [], harnessGc: { count: 2, totalMs: 12.34567, maxMs: 9.87654 } },
       { rate: 200, collapseErrorRate: 0.01 },

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { addSched, type ProcReader, recordHarnessSched } from '../src/load/harnessSched.js';
-import type { Sample } from '../src/model/samples.js';
 import { summarizeSide } from '../src/verdict/readRowResult.js';
+import { okTimedSamples } from './helpers/samples.js';
 
 /** A /proc whose counters the test moves between the two readings. */
 function fakeProc(cpus: string) {
-  const state = { waitNs: 5_000_000, involuntary: 7, steal: [100, 200] };
+  const state = { waitNs: 5_000_000, involuntary: 7, steal: [100, 200] as [number, number] };
   const reader: ProcReader = (path) => {
     if (path === '/proc/thread-self/schedstat') return `123456 ${state.waitNs} 42\n`;
     if (path === '/proc/thread-self/status')
@@ -65,17 +65,7 @@ describe("the harness's sending thread's scheduling", () => {
         { runQueueWaitMs: 2, involuntarySwitches: 1 },
       ),
     ).toEqual({ runQueueWaitMs: 3, involuntarySwitches: 3, stealMs: 10 });
-    const timed: Sample[] = Array.from({ length: 50 }, (_, i) => ({
-      i,
-      phase: 'timed',
-      round: 0,
-      atMs: i * 5,
-      outcome: 'ok',
-      status: 200,
-      lagMs: 0.01,
-      latencyMs: 1,
-      serviceMs: 1,
-    }));
+    const timed = okTimedSamples(50);
     const side = summarizeSide(
       {
         supported: true,
