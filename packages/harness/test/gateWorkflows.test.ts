@@ -132,13 +132,25 @@ describe('workflow policy', () => {
 
   it('main writes only where it must: commit has contents: write, deploy has pages', () => {
     const found = jobs(read('main.yml'));
-    expect([...found.keys()]).toEqual(['bench', 'commit', 'site', 'deploy']);
-    expect(jobPermissions(found.get('bench') ?? [])).toEqual({ contents: 'read' });
+    expect([...found.keys()]).toEqual(['bench', 'shard', 'merge-1m', 'commit', 'site', 'deploy']);
+    for (const job of ['bench', 'shard', 'merge-1m'])
+      expect(jobPermissions(found.get(job) ?? []), job).toEqual({ contents: 'read' });
     expect(jobPermissions(found.get('commit') ?? [])).toEqual({ contents: 'write' });
     expect(jobPermissions(found.get('site') ?? [])).toEqual({ contents: 'read' });
     expect(jobPermissions(found.get('deploy') ?? [])).toEqual({ pages: 'write', 'id-token': 'write' });
     // The writing job runs git only: no install, no project script.
     expect((found.get('commit') ?? []).join('\n')).not.toMatch(/\bnpm\b|\bnpx\b|\bnode\b/);
+  });
+
+  it('main runs the 1M matrix as shards and publishes their merged card', () => {
+    const found = jobs(read('main.yml'));
+    const shard = (found.get('shard') ?? []).join('\n');
+    expect(shard).toMatch(/shard: \[1, 2, 3, 4\]/);
+    expect(shard).toContain('--docs 1m --knn --clients 1,8 --shard "$SHARD/4"');
+    const merge = (found.get('merge-1m') ?? []).join('\n');
+    expect(merge).toContain('needs: shard');
+    expect(merge).toContain('npm run merge-cards');
+    expect((found.get('commit') ?? []).join('\n')).toContain('name: published-1m');
   });
 
   it('the checks catch a bad workflow (they can fail)', () => {

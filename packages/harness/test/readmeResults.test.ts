@@ -207,7 +207,10 @@ describe('the README results generator', () => {
     const million = at('20261130T000000Z-eeeeeee', 1_000_000, { knn: true, clients: '1,8' });
     const partial = at('20261205T000000Z-fffffff', 1_000_000, {});
     partial.card.status = 'partial';
-    const picked = pickScaleCards([plain, knnLater, otherCorpus, oneFamily, million, partial]);
+    // A card merged from shards is not what the scale's command ran on one machine.
+    const merged = at('20261206T000000Z-1111111-2shards', 100_000, {});
+    merged.card.manifest.shards = [];
+    const picked = pickScaleCards([plain, knnLater, otherCorpus, oneFamily, million, partial, merged]);
     expect(picked.map((c) => c?.card.runId)).toEqual([plain.card.runId, million.card.runId, undefined]);
     expect(optionsBeyondDefault(million.card)).toEqual(['--knn', '--clients', '1,8']);
     expect(hasDefaultOptions(otherCorpus.card)).toBe(false);

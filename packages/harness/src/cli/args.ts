@@ -6,6 +6,7 @@ import { selectMixed } from '../measure/mixed.js';
 import { selectSweeps } from '../measure/sweep.js';
 import { DEFAULT_SETTINGS, type RunSettings } from '../model/settings.js';
 import { REPO_ROOT } from '../repo.js';
+import { parseShard } from '../run/shard.js';
 import type { Scorecard } from '../scorecard/schema.js';
 
 export interface BenchArgs {
@@ -158,13 +159,21 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     s.aa = engine;
   }
   if (str('baseline-nodes') !== undefined) s.baselineNodes = parseBaselineNodes(values);
+  if (str('shard') !== undefined) {
+    const shard = parseShard(str('shard') as string);
+    if (typeof shard === 'string') throw new UsageError(shard);
+    if (scales.length > 1)
+      throw new UsageError('--shard splits one matrix: pass one --docs size with it (one run per size)');
+    if (s.aa) throw new UsageError('--shard splits a comparison; an A/A calibration runs whole: drop one');
+    s.shard = `${shard.index}/${shard.count}`;
+  }
   const args: BenchArgs = {
     settings: s,
     scales,
     // npm runs workspace scripts in the package folder; a relative --out means the caller's folder.
     out:
       str('out') === undefined
-        ? resolve(REPO_ROOT, s.aa ? '.runs/aa' : 'scorecards')
+        ? resolve(REPO_ROOT, s.aa ? '.runs/aa' : s.shard ? '.runs/shards' : 'scorecards')
         : resolve(process.env.INIT_CWD ?? process.cwd(), str('out') as string),
     help: values.help === true,
     verdictsExitZero: values['verdicts-exit-zero'] === true,

@@ -120,6 +120,16 @@ ingest always runs because it loads the data; the same globs select the mixed
 (the load itself), each other n is ingest.<n>-clients on a fresh index after the reads`,
   ),
   setting('seed', 'seed', 'N', `corpus and request seed (default ${d.seed})`),
+  {
+    name: 'shard',
+    value: 'K/N',
+    setting: 'shard',
+    toArgs: (v) => (typeof v === 'string' && v !== '' ? ['--shard', v] : undefined),
+    help: `measure only the Kth of N shares of the matrix (each row whole, both engines on this
+machine; the same deal on every machine), for \`npm run merge-cards\` to join the N cards
+into one. Every shard loads the corpus. Writes to <repo>/.runs/shards unless --out is given:
+a shard alone is not the matrix, so it never reaches the gate or the site`,
+  },
   setting(
     'connections',
     'connections',

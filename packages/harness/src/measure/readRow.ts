@@ -44,7 +44,16 @@ function signalOrError(family: Family, text: string): Signal | string {
   }
 }
 
-function recordCheck(raw: ReadRowRaw, c: Signal | string, b: Signal | string): void {
+/**
+ * One comparison of the two engines' answers to the same request; the first difference is kept
+ * with the request it was seen on (`body` builds it only then), for the shrinker (src/shrink/).
+ */
+function recordCheck(
+  raw: ReadRowRaw,
+  c: Signal | string,
+  b: Signal | string,
+  body: () => Record<string, unknown> | undefined,
+): void {
   raw.signalChecks++;
   const diff =
     typeof c === 'string' || typeof b === 'string'
@@ -52,7 +61,10 @@ function recordCheck(raw: ReadRowRaw, c: Signal | string, b: Signal | string): v
       : compareSignals(c, b);
   if (diff) {
     raw.signalMismatches++;
-    raw.mismatch ??= { summary: diff, candidate: c, baseline: b };
+    if (raw.mismatch === undefined) {
+      const request = body();
+      raw.mismatch = { summary: diff, candidate: c, baseline: b, ...(request ? { request } : {}) };
+    }
   }
 }
 
@@ -164,9 +176,15 @@ export async function measureRounds(
   }
   raw.forks = Math.max(raw.forks, plan.fork + 1);
   // Same request index on both sides = same body: compare where both answered 2xx.
+  // A key is "round:i": the body is the round's i-th timed body, drawn again only for a difference.
+  const bodyOf = (key: string) => () => {
+    const [round, i] = key.split(':').map(Number) as [number, number];
+    return bodiesFor(family, settings.seed, perRound(settings), 'round', round)[i];
+  };
   for (const [key, cText] of captured.candidate.texts) {
     const bText = captured.baseline.texts.get(key);
-    if (bText !== undefined) recordCheck(raw, signalOrError(family, cText), signalOrError(family, bText));
+    if (bText !== undefined)
+      recordCheck(raw, signalOrError(family, cText), signalOrError(family, bText), bodyOf(key));
   }
 }
 
@@ -201,7 +219,7 @@ export async function probeReadRow(
     if (!p.ok) raw[role] = { supported: false, error: p.error, timed: [], warmup: [] };
   }
   if (probes.candidate.ok && probes.baseline.ok)
-    recordCheck(raw, probes.candidate.signal, probes.baseline.signal);
+    recordCheck(raw, probes.candidate.signal, probes.baseline.signal, () => probeBody);
   if (sides.base) {
     const p = await probe(sides.base, probeWire.path, probeWire.body, family);
     raw.base = p.ok

@@ -14,14 +14,9 @@ import { hdrPercentile } from '../stats/hdr.js';
 import { percentile } from '../stats/percentile.js';
 import { achievedRate, sustained } from '../stats/saturation.js';
 
-/** The families swept to their knee: filters, full text, two aggregations and a sorted page. */
-export const SWEEP_SOURCE_FAMILIES: readonly string[] = [
-  'query.term',
-  'query.match',
-  'bucket.terms',
-  'bucket.date_histogram_day',
-  'query.sort_timestamp',
-];
+import { SWEEP_SOURCE_FAMILIES } from './sweepSources.js';
+
+export { SWEEP_SOURCE_FAMILIES };
 export const sweepRowId = (family: Family) => `throughput.${family.family}`;
 
 /** The sweep families whose capacity row id (`throughput.<family>`) matches one of the globs. */

@@ -73,6 +73,11 @@ export interface LoadSettings {
   knnDocs: number;
   /** Compare result signals on every Nth timed response (plus the probe). */
   signalEvery: number;
+  /**
+   * "K/N": this run measures the Kth of N shares of the matrix (run/shard.ts), for merging with
+   * the other N - 1 (npm run merge-cards); empty: the whole matrix.
+   */
+  shard: string;
 }
 
 /** How measurements are judged: thresholds and the statistics' own knobs. */
@@ -152,6 +157,7 @@ export const DEFAULT_SETTINGS: RunSettings = {
   corpus: 'llm-telemetry',
   knn: false,
   knnDocs: 50_000,
+  shard: '',
 };
 
 /** The --clients list as numbers, ascending, without duplicates. */

@@ -90,13 +90,15 @@ export function hasDefaultOptions(card: Scorecard): boolean {
 
 const newestFirst = (a: CommittedCard, b: CommittedCard) => b.card.createdAt.localeCompare(a.card.createdAt);
 
-/** The newest complete card of each scale's default options (undefined: none committed). */
+/** The newest complete whole-run card of each scale's default options (undefined: none committed). */
 export function pickScaleCards(cards: readonly CommittedCard[]): (CommittedCard | undefined)[] {
   const sorted = [...cards].sort(newestFirst);
   return SCALES.map((scale) =>
     sorted.find(
       (c) =>
         c.card.manifest.corpus.docs === scale.docs &&
+        // A card merged from shards (npm run merge-cards) is not what the command ran on one machine.
+        c.card.manifest.shards === undefined &&
         hasDefaultOptions(c.card) &&
         (!scale.defaultMatrixOnly || optionsBeyondDefault(c.card).length === 0),
     ),

@@ -25,6 +25,8 @@ import { Eta } from './eta.js';
 import { RowGuard } from './guard.js';
 import { PhaseLog } from './phases.js';
 import { planInput, planRun, startPhase } from './plan.js';
+import { ownsUnit } from './shard.js';
+import { dealShard, shardLine } from './shardUnits.js';
 import { STAGES } from './stages.js';
 
 export interface BenchOptions {
@@ -108,6 +110,13 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
   const base = engines.base
     ? new Side(engines.base, settings.connections, settings.timeoutMs, abort)
     : undefined;
+  const selected = {
+    families: selectFamilies(settings.families, workload.families),
+    mixedFamilies: mixedWriteRate > 0 ? selectMixed(settings.families) : [],
+    sweepFamilies: opts.sweep && telemetry ? selectSweeps(settings.families) : [],
+  };
+  const shard = settings.shard ? dealShard({ settings, corpus, ...selected, base }) : undefined;
+  if (shard) progress.log(shardLine(shard));
   const ctx: RunContext = {
     ...(base && opts.base ? { base, baseRevision: opts.base.revision } : {}),
     settings,
@@ -122,11 +131,13 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
     clock: realClock,
     progress,
     phases,
-    families: selectFamilies(settings.families, workload.families),
+    // A shard times only its own read rows; the other kinds filter theirs (kind.ts, knn, load).
+    families: selected.families.filter((f) => ownsUnit(shard, f.id)),
     mixedWriteRate,
     gitDirtyAtStart,
-    mixedFamilies: mixedWriteRate > 0 ? selectMixed(settings.families) : [],
-    sweepFamilies: opts.sweep && telemetry ? selectSweeps(settings.families) : [],
+    mixedFamilies: selected.mixedFamilies,
+    sweepFamilies: selected.sweepFamilies,
+    ...(shard ? { shard } : {}),
     sweepP99Ms: opts.sweepP99Ms ?? 50,
     ...(cpus ? { cpus } : {}),
     rows: [],

@@ -9,6 +9,7 @@ import type { RunSettings } from '../model/settings.js';
 import type { Floor, Role, RowResult, Sweep } from '../scorecard/schema.js';
 import type { RowGuard } from './guard.js';
 import type { PhaseLog } from './phases.js';
+import type { ShardPlan } from './shard.js';
 
 /** What the run reports while it runs (the CLI draws it; tests and calibrate pass quiet ones). */
 export interface RunProgress {
@@ -53,6 +54,8 @@ export interface RunContext {
   readonly mixedFamilies: readonly Family[];
   readonly sweepFamilies: readonly Family[];
   readonly sweepP99Ms: number;
+  /** This run's share of a matrix split over machines (--shard K/N); absent: the whole matrix. */
+  readonly shard?: ShardPlan;
   /** Where the harness and the engines run (undefined: one CPU, nothing pinned). */
   readonly cpus?: CpuPlan;
   rows: RowResult[];

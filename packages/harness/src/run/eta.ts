@@ -14,7 +14,16 @@ import { type PlannedPhase, price } from './plan.js';
  * with the engines on their own CPUs, where a busy machine costs more. A kind not yet seen takes
  * the speed of its group, then of the other group.
  */
-const UNPINNED: readonly PhaseKind[] = ['start', 'load', 'restart', 'disk', 'ingestCells', 'knn', 'memory'];
+const UNPINNED: readonly PhaseKind[] = [
+  'start',
+  'load',
+  'restart',
+  'disk',
+  'ingestCells',
+  'knn',
+  'memory',
+  'shrink',
+];
 const PINNED: readonly PhaseKind[] = ['prewarm', 'idle', 'floor', 'rows', 'cacheProbe', 'sweep', 'mixed'];
 const FOLLOWS: Partial<Record<PhaseKind, readonly PhaseKind[]>> = {
   restart: ['start'],

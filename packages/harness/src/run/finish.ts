@@ -99,6 +99,12 @@ export async function finishRun(
   const phases = ctx.phases.list();
   if (phases.length > 0) card.manifest.phases = phases;
   if (ctx.floor) card.floor = ctx.floor;
+  if (ctx.shard)
+    card.manifest.shard = {
+      index: ctx.shard.index,
+      count: ctx.shard.count,
+      assignment: ctx.shard.assignment,
+    };
   // The suite's summary travels with the verdicts only for the candidate this checkout built.
   if (done.engines.candidate.pid !== undefined && !settings.aa) {
     const { summary, note } = readConformance();

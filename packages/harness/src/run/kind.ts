@@ -4,6 +4,7 @@ import { writeSamples } from '../scorecard/write.js';
 import type { RunContext, Stage } from './context.js';
 import type { PhaseKind } from './phases.js';
 import { placeEngines } from './placement.js';
+import { ownsUnit } from './shard.js';
 
 /**
  * A kind of row measured one row at a time: which rows the run has, what each is, how it is
@@ -26,11 +27,14 @@ export interface RowKind<Plan, Raw> {
 }
 
 export function kindStage<Plan, Raw>(kind: RowKind<Plan, Raw>): Stage {
+  // A shard of a split run measures only the rows dealt to it (shard.ts).
+  const select = (ctx: RunContext) =>
+    kind.select(ctx).filter((plan) => ownsUnit(ctx.shard, kind.meta(plan, ctx).id));
   return {
     name: kind.name,
-    steps: (ctx) => kind.select(ctx).length,
+    steps: (ctx) => select(ctx).length,
     async run(ctx) {
-      const plans = kind.select(ctx);
+      const plans = select(ctx);
       if (kind.placement && plans.length > 0) await placeEngines(ctx, kind.placement);
       for (const plan of plans) {
         const meta = kind.meta(plan, ctx);

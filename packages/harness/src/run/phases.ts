@@ -19,6 +19,7 @@ export const PHASE_KINDS = [
   'sweep',
   'mixed',
   'ingestCells',
+  'shrink',
 ] as const;
 export type PhaseKind = (typeof PHASE_KINDS)[number];
 

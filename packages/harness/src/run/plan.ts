@@ -127,8 +127,14 @@ const openLoop = (n: number, requests: number, p: PlanInput, perRequest: number,
   ...(overhead > 0 ? [{ n, schedule: 0, work: overhead }] : []),
 ];
 
+/** What planInput reads of a run: its settings, corpus size, selected rows and engines. */
+export type PlanSource = Pick<RunContext, 'settings' | 'families' | 'mixedFamilies' | 'sweepFamilies'> & {
+  corpus: { docs: number };
+  base?: unknown;
+};
+
 /** The plan's view of a run about to start its stages. */
-export function planInput(ctx: RunContext): PlanInput {
+export function planInput(ctx: PlanSource): PlanInput {
   const s = ctx.settings;
   return {
     docs: ctx.corpus.docs,

@@ -7,6 +7,7 @@ import { loadStage } from './kinds/load.js';
 import { memoryKind } from './kinds/memory.js';
 import { mixedKind } from './kinds/mixed.js';
 import { readStage } from './kinds/read.js';
+import { shrinkStage } from './kinds/shrink.js';
 import { sweepKind } from './kinds/sweep.js';
 
 /**
@@ -15,7 +16,8 @@ import { sweepKind } from './kinds/sweep.js';
  * that are no part of serving); disk after the reads (merging cannot change what they
  * measured); kNN on its own index; sweeps after disk (same index the reads measured); mixed
  * after them (its writes re-index corpus documents by id, so _count stays the corpus); the
- * multi-client ingest cells last, on fresh indexes no read row sees.
+ * multi-client ingest cells on fresh indexes no read row sees; the shrinking of mismatches last,
+ * when nothing is timed any more.
  */
 export const STAGES: readonly Stage[] = [
   loadStage,
@@ -26,4 +28,5 @@ export const STAGES: readonly Stage[] = [
   kindStage(sweepKind),
   kindStage(mixedKind),
   kindStage(ingestCellsKind),
+  shrinkStage,
 ];

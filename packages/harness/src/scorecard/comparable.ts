@@ -53,6 +53,8 @@ function rowExtras(settings: Scorecard['manifest']['settings']): string {
   const clients = String(settings?.clients ?? '1');
   if (clients !== '1') extras.push(`ingest at ${clients} clients`);
   if (settings?.sweep === false) extras.push('no sweeps');
+  // A shard alone is a share of the matrix: never compared with whole runs (a merged card is whole).
+  if (typeof settings?.shard === 'string' && settings.shard !== '') extras.push(`shard ${settings.shard}`);
   return extras.join(', ');
 }
 

@@ -1,6 +1,7 @@
 import { differingLoads, growth } from './costCurve.js';
 import { cardFigures } from './headline.js';
 import type { RowResult, Scorecard, SideMeasurement, SweepSide } from './schema.js';
+import { shardLines } from './shardMarkdown.js';
 
 /** SCORECARD.md: a pure function of the scorecard, so the prose can never drift from the run. */
 
@@ -292,6 +293,15 @@ function baseLines(card: Scorecard): string[] {
   ];
 }
 
+/** Where a mismatch's shrunk conformance case is (src/shrink/), or why there is none. */
+function shrunkNote(row: RowResult): string {
+  const s = row.shrunk;
+  if (!s) return '';
+  if (s.path)
+    return `. Shrunk to a conformance case: [${s.path}](${s.path}) (${s.documents ?? 0} of ${s.documentsBefore ?? 0} documents)`;
+  return `. Not shrunk: ${cell(s.skipped ?? '')}`;
+}
+
 function resultsTable(card: Scorecard): string[] {
   const lines = [
     `| Row | What | Candidate | Baseline | Ratio (>1: candidate better) | ${confidenceLabel(card)} CI | CPU per request (ratio, CI) | Verdict | Reason |`,
@@ -337,13 +347,14 @@ export function renderMarkdown(card: Scorecard): string {
     ...sweepLines(card),
     ...costCurveLines(card),
     ...coverageLines(card),
+    ...shardLines(card),
     ...conformanceLines(card),
     ...restSuiteLines(card),
   ];
   const mismatches = card.rows.filter((r) => r.mismatch);
   if (mismatches.length > 0) {
     out.push('## Result differences', '');
-    for (const r of mismatches) out.push(`- \`${r.id}\`: ${cell(r.mismatch?.summary ?? '')}`);
+    for (const r of mismatches) out.push(`- \`${r.id}\`: ${cell(r.mismatch?.summary ?? '')}${shrunkNote(r)}`);
     out.push('');
   }
   out.push(

@@ -129,6 +129,31 @@ export interface Manifest {
    * (`forecast`). The run's time estimate is tested against these.
    */
   phases?: { kind: string; label: string; startMs: number; ms: number; units?: number; forecast?: number }[];
+  /**
+   * A shard of a split run (--shard K/N, run/shard.ts): the share it measured, and the whole deal
+   * (every measurement's shard), which every shard of the split computes alike.
+   */
+  shard?: { index: number; count: number; assignment: Record<string, number> };
+  /**
+   * A card merged from the shards of a split run (npm run merge-cards): each shard's run, the
+   * machine it ran on and its harness floor. Each row's `shard` names the one that measured it.
+   */
+  shards?: ShardRecord[];
+}
+
+/** One shard of a merged card. */
+export interface ShardRecord {
+  index: number;
+  runId: string;
+  createdAt: string;
+  durationMs: number;
+  status: 'complete' | 'partial' | 'failed';
+  failure?: string;
+  machine: Manifest['machine'];
+  node: string;
+  floor?: Floor;
+  /** Rows this shard measured. */
+  rows: number;
 }
 
 /** One engine's measurement of one row. */
@@ -238,6 +263,8 @@ export interface Mismatch {
   /** The two result signals that were compared. */
   candidate: unknown;
   baseline: unknown;
+  /** The request body they answered (the probe's or a sampled timed request's): what the shrinker starts from. */
+  request?: unknown;
 }
 
 export interface RowResult {
@@ -291,6 +318,21 @@ export interface RowResult {
   cpuCi?: [number, number];
   /** Process executions per engine the row was measured in. */
   forks?: number;
+  /** In a card merged from shards: the shard (manifest.shards) that measured this row. */
+  shard?: number;
+  /**
+   * The row's mismatch shrunk to a case (src/shrink/, after every row is measured): the
+   * conformance case file in the run folder (`path`, e.g. "shrunk/query.term.json") and what the
+   * shrinking took, or why there is no case (`skipped`).
+   */
+  shrunk?: {
+    path?: string;
+    requestTests?: number;
+    documentTests?: number;
+    documentsBefore?: number;
+    documents?: number;
+    skipped?: string;
+  };
   /** A p99-scored row whose p99s are both within 2x of the harness floor's p99: the tail is the harness's. */
   belowFloorP99?: boolean;
   /**
@@ -395,7 +437,8 @@ export interface Sweep {
   highest?: { candidate: number; baseline: number };
   /** An engine that sustained the top of the ladder: its highest rate is a lower bound ("at least"). */
   atLeast?: { candidate: boolean; baseline: boolean };
-  points: { offeredRate: number; candidate: SweepSide; baseline: SweepSide }[];
+  /** Each offered rate; `requests` sent to each engine there (absent in cards before it was kept). */
+  points: { offeredRate: number; requests?: number; candidate: SweepSide; baseline: SweepSide }[];
 }
 
 /** Coverage against the previous run on the same corpus and scale (exit 3 when it fell). */

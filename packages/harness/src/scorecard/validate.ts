@@ -39,14 +39,24 @@ const settingValue = z.union([z.string(), finite, z.boolean(), z.array(z.string(
   error: 'expected a string, number, boolean or list of strings',
 });
 
+const machine = z.looseObject({
+  cpuModel: z.string(),
+  cores: count,
+  memoryBytes: count,
+  kernel: z.string(),
+  platform: z.string(),
+});
+
+const floor = z.looseObject({
+  rate: finite,
+  p50: finite,
+  p99: finite,
+  sendLagP50: finite,
+  sendLagP99: finite,
+});
+
 const manifest = z.looseObject({
-  machine: z.looseObject({
-    cpuModel: z.string(),
-    cores: count,
-    memoryBytes: count,
-    kernel: z.string(),
-    platform: z.string(),
-  }),
+  machine,
   node: z.string(),
   gitRevision: z.string(),
   candidate: engine,
@@ -68,6 +78,26 @@ const manifest = z.looseObject({
         ms: finite.nonnegative(),
         units: count.optional(),
         forecast: count.optional(),
+      }),
+    )
+    .optional(),
+  shard: z
+    .looseObject({ index: count, count: count, assignment: z.record(z.string(), count) })
+    .refine((s) => s.index >= 1 && s.index <= s.count, 'shard index must be within 1..count')
+    .optional(),
+  shards: z
+    .array(
+      z.looseObject({
+        index: count,
+        runId: z.string().min(1),
+        createdAt: z.iso.datetime({ offset: true }),
+        durationMs: finite.nonnegative(),
+        status: z.enum(['complete', 'partial', 'failed']),
+        failure: z.string().optional(),
+        machine,
+        node: z.string(),
+        floor: floor.optional(),
+        rows: count,
       }),
     )
     .optional(),
@@ -187,6 +217,17 @@ const row = z.looseObject({
   cpuRatio: finite.optional(),
   cpuCi: interval.optional(),
   forks: count.optional(),
+  shard: count.optional(),
+  shrunk: z
+    .looseObject({
+      path: runRelativePath.optional(),
+      requestTests: count.optional(),
+      documentTests: count.optional(),
+      documentsBefore: count.optional(),
+      documents: count.optional(),
+      skipped: z.string().optional(),
+    })
+    .optional(),
   belowFloorP99: z.boolean().optional(),
   versusBase: z
     .looseObject({
@@ -270,9 +311,7 @@ export const scorecardSchema = z.looseObject({
   manifest,
   counts: z.looseObject({ WIN: count, LOSE: count, TIE: count, 'N/A': count }),
   rows: z.array(row),
-  floor: z
-    .looseObject({ rate: finite, p50: finite, p99: finite, sendLagP50: finite, sendLagP99: finite })
-    .optional(),
+  floor: floor.optional(),
   versusBaseOverall: z
     .looseObject({
       baseRevision: z.string(),

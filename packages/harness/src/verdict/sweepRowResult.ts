@@ -25,7 +25,12 @@ export function sweepRowResult(
     rowId,
     p99BoundMs,
     closedLoopCapacity: { candidate: raw.capacity.candidate, baseline: raw.capacity.baseline },
-    points: raw.points.map(({ offeredRate, candidate, baseline }) => ({ offeredRate, candidate, baseline })),
+    points: raw.points.map(({ offeredRate, requests, candidate, baseline }) => ({
+      offeredRate,
+      requests,
+      candidate,
+      baseline,
+    })),
   };
   const best = (role: 'candidate' | 'baseline'): number => {
     let top = 0;

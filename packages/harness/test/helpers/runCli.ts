@@ -9,12 +9,16 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Start the real bench CLI (through tsx, as `npm run bench` does); `done` collects its output. */
+/**
+ * Start a real CLI (through tsx, as its npm script does; the bench's unless `script` names
+ * another, e.g. src/merge/cli.ts); `done` collects its output.
+ */
 export function startCli(
   args: string[],
   timeoutMs = 120_000,
+  script = 'src/cli.ts',
 ): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: PACKAGE_DIR,
     // Plain text to match against: picocolors turns colour on whenever CI is set.
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined },
@@ -41,6 +45,6 @@ export function startCli(
   return { child, done };
 }
 
-export function runCli(args: string[], timeoutMs?: number): Promise<CliResult> {
-  return startCli(args, timeoutMs).done;
+export function runCli(args: string[], timeoutMs?: number, script?: string): Promise<CliResult> {
+  return startCli(args, timeoutMs, script).done;
 }

@@ -18,8 +18,9 @@ import { type RunSettings, singleFork } from '../../model/settings.js';
 import type { Floor, Role, RowResult } from '../../scorecard/schema.js';
 import { asKnnLatencyRow, knnRecallRow } from '../../verdict/knnRowResults.js';
 import { readRowResult } from '../../verdict/readRowResult.js';
-import type { Stage } from '../context.js';
+import type { RunContext, Stage } from '../context.js';
 import { placeEngines } from '../placement.js';
+import { KNN_UNIT, ownsUnit } from '../shard.js';
 
 type Sides = Record<Role, Side>;
 
@@ -118,15 +119,17 @@ export async function measureKnn(
   return [latencyRow, recallRow];
 }
 
+const measuresKnn = (ctx: RunContext) => ctx.settings.knn && ownsUnit(ctx.shard, KNN_UNIT);
+
 /**
  * The kNN rows (--knn) on their own index, so loading vectors cannot disturb the rows above. Two
  * rows from one measurement: a crash fails the run (exit 2) rather than being pinned on one row.
  */
 export const knnStage: Stage = {
   name: 'knn',
-  steps: (ctx) => (ctx.settings.knn ? 2 : 0),
+  steps: (ctx) => (measuresKnn(ctx) ? 2 : 0),
   async run(ctx) {
-    if (!ctx.settings.knn) return;
+    if (!measuresKnn(ctx)) return;
     ctx.phases.begin('knn', 'knn', 1);
     // Loading the vectors is a load (every CPU); its latency row is timed like a read row.
     await placeEngines(ctx, 'load');

@@ -4,6 +4,7 @@ import { writeSamples } from '../../scorecard/write.js';
 import { INGEST_ROW_ID, ingestRowResult } from '../../verdict/ingestRowResult.js';
 import type { Stage } from '../context.js';
 import { placeEngines } from '../placement.js';
+import { ownsUnit } from '../shard.js';
 
 /**
  * The load: the corpus into both engines through one bulk client each. It always runs (every
@@ -41,7 +42,8 @@ export const loadStage: Stage = {
     for (const role of ['candidate', 'baseline'] as const)
       ctx.loaded[role] = raw[role].supported && raw[role].count === ctx.corpus.docs;
     const row = ingestRowResult(raw, ctx.corpus.docs, settings);
-    if (clientCounts(settings).includes(1)) ctx.rows.push(row);
+    // Every shard of a split run loads; the shard dealt the row records it (shard.ts).
+    if (clientCounts(settings).includes(1) && ownsUnit(ctx.shard, INGEST_ROW_ID)) ctx.rows.push(row);
     await writeSamples(ctx.out, ctx.runId, INGEST_ROW_ID, {
       candidate: raw.candidate.bulkMs,
       baseline: raw.baseline.bulkMs,
