@@ -102,6 +102,9 @@ type State =
   | { kind: 'error'; message: string }
   | { kind: 'ready'; comparison: RunComparison };
 
+/** Comparison rows drawn per task (about 20 ms each on a throttled phone). */
+const ROWS_PER_TASK = 15;
+
 /** The id of the compare page's index (heading, picker, pair lists), hidden while a comparison is shown. */
 export const COMPARE_INDEX_ID = 'compare-index';
 
@@ -112,6 +115,13 @@ export const COMPARE_INDEX_ID = 'compare-index';
  */
 export function CompareAny({ sets }: { sets: PickerSet[] }) {
   const [state, setState] = useState<State>({ kind: 'idle' });
+  const [rowLimit, setRowLimit] = useState(ROWS_PER_TASK);
+  // The rows a slice per task: a phone's main thread is never blocked for the whole table at once.
+  useEffect(() => {
+    if (state.kind !== 'ready' || rowLimit >= state.comparison.changes.length) return;
+    const next = setTimeout(() => setRowLimit((n) => n + ROWS_PER_TASK), 0);
+    return () => clearTimeout(next);
+  }, [state, rowLimit]);
   useEffect(() => {
     const params = new URLSearchParams(window.location.search);
     const a = params.get('a');
@@ -138,12 +148,15 @@ export function CompareAny({ sets }: { sets: PickerSet[] }) {
   // Before the browser paints the comparison: the page never shows the index and the comparison (two h1s) at once.
   useLayoutEffect(() => {
     document.getElementById(COMPARE_INDEX_ID)?.toggleAttribute('hidden', state.kind === 'ready');
+    // No comparison after all: the index the page hid for it comes back (scripts/export-tidy.ts).
+    if (state.kind === 'error') document.documentElement.removeAttribute('data-compare-pair');
   }, [state.kind]);
   if (state.kind === 'ready') {
     const { comparison } = state;
     return (
       <RunComparisonView
         comparison={comparison}
+        rowLimit={rowLimit}
         picker={
           <ComparePicker
             sets={sets}

@@ -103,8 +103,18 @@ function OverallLine({ overall }: { overall: OverallChange }) {
  * (order from lib/compare-data.ts), each flip marked as beyond or within noise. Rendered in the
  * browser from the two runs' run.json.
  */
-export function RunComparisonView({ comparison, picker }: { comparison: RunComparison; picker?: ReactNode }) {
+export function RunComparisonView({
+  comparison,
+  picker,
+  rowLimit = Number.POSITIVE_INFINITY,
+}: {
+  comparison: RunComparison;
+  picker?: ReactNode;
+  /** Rows drawn so far (the page draws them a slice per task, so no task blocks a phone for long). */
+  rowLimit?: number;
+}) {
   const { before, after, changes, counts, overall } = comparison;
+  let drawn = 0;
   return (
     <>
       <p className="eyebrow">Compare</p>
@@ -159,6 +169,7 @@ export function RunComparisonView({ comparison, picker }: { comparison: RunCompa
               </tr>
               {changes
                 .filter((change) => change.kind === kind)
+                .filter(() => drawn++ < rowLimit)
                 .map((change) => (
                   <ChangeRow key={change.rowId} change={change} set={after.set} />
                 ))}

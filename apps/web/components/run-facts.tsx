@@ -53,6 +53,21 @@ export function RunFacts({ model }: { model: RunModel }) {
           </span>
         </dd>
       </div>
+      {model.shards ? (
+        <div data-fact="shards">
+          <dt>Shards</dt>
+          <dd>
+            merged from {model.shards.length} shards (<code>npm run merge-cards</code>), each row measured
+            whole on one shard, both engines on its machine:{' '}
+            {model.shards.map((s, k) => (
+              <span key={s.index}>
+                {k > 0 ? '; ' : ''}
+                {s.index}: {s.rows} rows in {formatDuration(s.durationMs)} on {s.machine}
+              </span>
+            ))}
+          </dd>
+        </div>
+      ) : null}
       {model.floor ? (
         <div data-fact="floor">
           <dt>Harness floor</dt>

@@ -3,10 +3,12 @@ import type { Scorecard, SweepSide } from '@/lib/definitions';
 import { formatDate, formatMs, formatRatio, formatSide } from '@/lib/format';
 import { ratioDefinition } from '@/lib/headline';
 import { pointStatus } from '@/lib/latency-charts';
+import { plannerData } from '@/lib/planner-data';
 import { rowHref, runHref, setChartHref } from '@/lib/routes';
 import type { RunSet } from '@/lib/sets';
 import { capacityBound, ingestScaling, sweepViews } from '@/lib/throughput';
 import { Chart } from './chart';
+import { PlannerSection } from './planner-section';
 import { RunContext } from './run-context';
 import { SetOptions } from './set-options';
 import { TableScroll } from './table-scroll';
@@ -20,6 +22,7 @@ export function ThroughputView({ scorecard, set }: { scorecard: Scorecard; set: 
   const charts = setCharts(scorecard);
   const scalingChart = findChart(charts, 'scaling.svg')?.chart;
   const href = (file: string) => setChartHref(set.slug, file);
+  const planner = plannerData(scorecard);
   const sweeps = sweepViews(scorecard).map((entry) => ({
     ...entry,
     chart: charts.find((chart) => chart.name === `sweep-${entry.sweep.family.replace(/[^\w-]+/g, '_')}`),
@@ -231,6 +234,7 @@ export function ThroughputView({ scorecard, set }: { scorecard: Scorecard; set: 
           ))
         )}
       </section>
+      {planner ? <PlannerSection data={planner} set={set.slug} /> : null}
     </article>
   );
 }

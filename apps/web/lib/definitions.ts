@@ -84,6 +84,8 @@ export interface RunModel {
   baseline: string;
   /** Nodes of the baseline's cluster, when more than one. */
   baselineNodes?: number;
+  /** A card merged from the shards of a split run: each shard's run, machine, rows and duration. */
+  shards?: { index: number; runId: string; machine: string; rows: number; durationMs: number }[];
   gitRevision: string;
   corpus: { name: string; docs: number; seed: number; contentHash: string };
   machine: { cpuModel: string; cores: number; memoryBytes: number; kernel: string; platform: string };

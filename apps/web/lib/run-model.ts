@@ -138,6 +138,14 @@ export function runModel(card: Scorecard, context: RunContext): RunModel {
   const restSuite = runRestSuite(card);
   if (restSuite) model.restSuite = restSuite;
   if (card.floor) model.floor = card.floor;
+  if (manifest.shards && manifest.shards.length > 0)
+    model.shards = manifest.shards.map((s) => ({
+      index: s.index,
+      runId: s.runId,
+      machine: `${s.machine.cpuModel}, ${s.machine.cores} cores`,
+      rows: s.rows,
+      durationMs: s.durationMs,
+    }));
   if (card.coverage) model.coverage = card.coverage;
   const curve = costCurveModel(card);
   if (curve) model.costCurve = curve;

@@ -172,15 +172,21 @@ function bundle(entry: string, name: string, options: BuildOptions = {}): { src:
 const enhance = bundle('scripts/enhance-entry.ts', 'enhance');
 // Preact in React's place: the compare components use only what preact/compat serves (hooks,
 // createRoot, startTransition), and a phone then parses ~20 KB of it instead of React and Next.
-const compare = bundle('scripts/compare-entry.tsx', 'compare', {
+const preact: BuildOptions = {
   jsx: 'automatic',
   alias: { react: 'preact/compat', 'react-dom': 'preact/compat' },
   define: {
     'process.env.EVERYCELL_BASE_PATH': JSON.stringify(basePath),
     'process.env.NODE_ENV': '"production"',
   },
+};
+const compare = bundle('scripts/compare-entry.tsx', 'compare', preact);
+const planner = bundle('scripts/planner-entry.tsx', 'planner', preact);
+const statics = dropReactFromStaticPages(outDir, {
+  enhance: enhance.src,
+  compare: compare.src,
+  planner: planner.src,
 });
-const statics = dropReactFromStaticPages(outDir, { enhance: enhance.src, compare: compare.src });
 console.log(
-  `static pages: ${statics} page(s) without React, table controls ${(enhance.bytes / 1024).toFixed(1)} KB, compare ${(compare.bytes / 1024).toFixed(1)} KB (${seconds()})`,
+  `static pages: ${statics} page(s) without React, table controls ${(enhance.bytes / 1024).toFixed(1)} KB, compare ${(compare.bytes / 1024).toFixed(1)} KB, planner ${(planner.bytes / 1024).toFixed(1)} KB (${seconds()})`,
 );

@@ -19,12 +19,17 @@ export const NEEDS_REACT = 'data-needs-react';
 /** Marks the compare page's markup, which its own small script draws (scripts/compare-entry.tsx). */
 export const COMPARE_APP = 'data-compare-app';
 
+/** Marks the throughput page's capacity planner, which its own small script makes live (scripts/planner-entry.tsx). */
+export const PLANNER_APP = 'data-planner-app';
+
 /** The small scripts a static page may load, by what its markup holds. */
 export interface PageScripts {
   /** The run tables' controls (scripts/enhance-entry.ts). */
   enhance: string;
   /** The compare picker and view, on Preact (scripts/compare-entry.tsx). */
   compare: string;
+  /** The capacity planner, on Preact (scripts/planner-entry.tsx); absent: no page gets it. */
+  planner?: string;
 }
 
 /** What a static page carries of React: the framework's scripts, their preloads and the RSC payload. */
@@ -50,12 +55,23 @@ export function withoutReact(html: string, scripts: PageScripts): string {
   const wanted = [
     ...(out.includes('data-table-controls=') ? [scripts.enhance] : []),
     ...(out.includes(`${COMPARE_APP}=`) ? [scripts.compare] : []),
+    ...(scripts.planner && out.includes(`${PLANNER_APP}=`) ? [scripts.planner] : []),
   ];
   for (const src of wanted) {
     if (!out.includes(src)) out = out.replace('</head>', `<script src="${src}" defer=""></script></head>`);
   }
+  if (out.includes(`${COMPARE_APP}=`) && !out.includes(COMPARE_PAIR_SCRIPT))
+    out = out.replace('</head>', `<script>${COMPARE_PAIR_SCRIPT}</script></head>`);
   return out;
 }
+
+/**
+ * Before the first paint of /compare/?a=..&b=..: marks the page as showing a pair, so CSS hides
+ * the index and keeps the screen's height for the comparison (globals.css). Without it the index
+ * painted first and the comparison then replaced it, moving everything below (layout shift).
+ */
+export const COMPARE_PAIR_SCRIPT =
+  "if(/[?&]a=/.test(location.search)&&/[?&]b=/.test(location.search))document.documentElement.setAttribute('data-compare-pair','')";
 
 /** The page without Next's scripts, their preloads and the RSC payload. */
 export function stripReact(html: string): string {

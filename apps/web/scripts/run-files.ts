@@ -31,13 +31,17 @@ export function stageRunFiles(card: Scorecard, runFolder: string, target: string
   return json;
 }
 
-/** Copies the files rows point at (`diffPath`: the full diff of an N/A row's two responses); returns how many. */
+/**
+ * Copies the files rows point at (`diffPath`: the full diff of an N/A row's two responses;
+ * `shrunk.path`: its difference shrunk to a conformance case); returns how many.
+ */
 export function copyRunDiffs(card: Scorecard, runFolder: string, target: string): number {
   const runDir = resolve(runFolder);
   let copied = 0;
-  for (const row of card.rows) {
-    if (typeof row.diffPath !== 'string') continue;
-    const source = resolve(runDir, row.diffPath);
+  const files = card.rows.flatMap((row) => [row.diffPath, row.shrunk?.path]);
+  for (const path of files) {
+    if (typeof path !== 'string') continue;
+    const source = resolve(runDir, path);
     // Belt and braces: never copy from outside the run folder, whatever the file says.
     if (!source.startsWith(runDir + sep) || !existsSync(source)) continue;
     const file = join(target, relative(runDir, source));

@@ -69,3 +69,36 @@ for (const viewport of WIDTHS) {
     });
   });
 }
+
+for (const viewport of WIDTHS) {
+  test(`a pair's comparison arrives without moving what was painted, every row drawn, at ${viewport.width} px`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    // Layout shifts from the first paint on, as Lighthouse's CLS counts them.
+    await page.addInitScript(() => {
+      const w = window as unknown as { shifts: number };
+      w.shifts = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
+          if (!entry.hadRecentInput) w.shifts += entry.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    const [, middle, newest] = mainSeries();
+    if (!middle || !newest) throw new Error('need two runs');
+    const comparison = expected(middle, newest);
+    await page.goto(`./compare/?a=${middle.runId}&b=${newest.runId}`);
+    await expect(page.locator('[data-overall]')).toBeVisible();
+    // The rows come a slice per task; all of them, in the end.
+    await expect(page.locator('.compare-table tbody tr[data-row-id]')).toHaveCount(comparison.changes.length);
+    await expect(page.locator('#compare-index')).toBeHidden();
+    const shifts = await page.evaluate(() => (window as unknown as { shifts: number }).shifts);
+    expect(shifts).toBeLessThan(0.01);
+  });
+}
+
+test('an unknown pair shows why, and the index comes back', async ({ page }) => {
+  await page.goto('./compare/?a=no-such-run&b=other-run');
+  await expect(page.getByRole('alert')).toContainText('No comparison');
+  await expect(page.locator('#compare-index')).toBeVisible();
+});

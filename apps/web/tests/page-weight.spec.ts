@@ -28,10 +28,20 @@ test('the home page is within its HTML budget and ships no framework or RSC payl
 
 test('static pages without a run table carry no script at all', async ({ request }) => {
   const latest = latestFixture();
-  for (const path of ['./methodology/', './runs/', './throughput/', rowPath(latest, 'query.term')]) {
+  for (const path of ['./methodology/', './runs/', rowPath(latest, 'query.term')]) {
     const html = await (await request.get(path)).text();
     expect(html, path).not.toContain('<script');
   }
+});
+
+test('the throughput page carries only its planner script, deferred and small', async ({ request }) => {
+  const html = await (await request.get('./throughput/')).text();
+  expect(html.match(/<script\b[^>]*>/g)).toEqual([expect.stringMatching(/_static\/planner-\w+\.js" defer/)]);
+  const src = /_static\/planner-\w+\.js/.exec(html)?.[0] ?? '';
+  const script = await request.get(`./${src}`);
+  expect(script.ok()).toBe(true);
+  // Preact, the planner component and the harness's sustained-rate rule.
+  expect((await script.body()).length, 'planner script bytes').toBeLessThan(30 * 1024);
 });
 
 test('a run page is static; the run shell keeps React; the compare page has only its own script', async ({
@@ -45,8 +55,10 @@ test('a run page is static; the run shell keeps React; the compare page has only
   expect(shell).toMatch(/<script[^>]+_next\/static\/chunks/);
   const compare = await (await request.get('./compare/')).text();
   expect(compare).not.toContain('self.__next_f');
+  // Its own script, and the inline line that hides the index before the first paint of a pair.
   expect(compare.match(/<script\b[^>]*>/g)).toEqual([
     expect.stringMatching(/_static\/compare-\w+\.js" defer/),
+    '<script>',
   ]);
   // Its script is Preact and the compare components, not a framework: 40 KB leaves room to grow.
   const src = /_static\/compare-\w+\.js/.exec(compare)?.[0] ?? '';

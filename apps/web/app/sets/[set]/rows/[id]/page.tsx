@@ -66,6 +66,8 @@ export default async function RowPage({ params }: { params: Promise<Params> }) {
     false,
   );
   const diffFound = row.diffPath !== undefined && runFileExists(scorecard.runId, row.diffPath);
+  const shrunkPath = row.shrunk?.path;
+  const shrunkFound = shrunkPath !== undefined && runFileExists(scorecard.runId, shrunkPath);
   const charts = new Map(rowCharts(row, trend.points, scorecard).map((chart) => [chart.name, chart]));
   const href = (file: string) => rowFileHref(set.slug, row.id, file);
   const trendChart = charts.get('trend');
@@ -156,6 +158,26 @@ export default async function RowPage({ params }: { params: Promise<Params> }) {
                 <>
                   The run recorded a diff at <code>{row.diffPath}</code>, but the file is not in its folder.
                 </>
+              )}
+            </p>
+          ) : null}
+          {row.shrunk ? (
+            <p className="shrunk-link" data-shrunk="">
+              {shrunkPath && shrunkFound ? (
+                <>
+                  <a href={runFileHref(scorecard.runId, shrunkPath)}>
+                    The difference shrunk to a conformance case
+                  </a>{' '}
+                  ({row.shrunk.documents ?? 0} of {row.shrunk.documentsBefore ?? 0} documents, the request
+                  after {row.shrunk.requestTests ?? 0} experiments): copy it into the engine's conformance
+                  cases to keep it fixed.
+                </>
+              ) : shrunkPath ? (
+                <>
+                  The run wrote a shrunk case at <code>{shrunkPath}</code>, but the file is not in its folder.
+                </>
+              ) : (
+                <>Not shrunk to a case: {row.shrunk.skipped}</>
               )}
             </p>
           ) : null}
