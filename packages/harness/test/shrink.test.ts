@@ -308,3 +308,19 @@ describe('the shrink stage through the real CLI', () => {
     }
   }, 120_000);
 });
+
+describe('the fake engine the shrinker is tested against', () => {
+  it('answers a body it cannot read with a 400, as an engine does', async () => {
+    const fake = await startFakeEs({ name: 'fake' });
+    try {
+      const res = await fetch(`${fake.url}/x/_search`, {
+        method: 'POST',
+        body: '{"aggs":{"a":"latency_ms"}}',
+      });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { type: string } }).error.type).toBe('parsing_exception');
+    } finally {
+      await fake.close();
+    }
+  });
+});

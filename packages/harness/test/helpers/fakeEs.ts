@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -56,7 +56,8 @@ export async function startFakeEs(opts: FakeEsOptions): Promise<FakeEs> {
   const requests: FakeEs['requests'] = [];
   let docs = 0;
   let searches = 0;
-  const server: Server = createServer(async (req, res) => {
+  // Each request's answer; a body it cannot read is a 400, as an engine answers it (never an unhandled rejection).
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req);
     const url = req.url ?? '/';
     requests.push({ method: req.method ?? 'GET', url, body, at: performance.now() });
@@ -150,6 +151,21 @@ export async function startFakeEs(opts: FakeEsOptions): Promise<FakeEs> {
     return send(400, {
       error: { type: 'illegal_argument_exception', reason: `unknown ${req.method} ${url}` },
       status: 400,
+    });
+  };
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (res.headersSent) return void res.destroy();
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          error: {
+            type: 'parsing_exception',
+            reason: `fake could not read the request: ${(error as Error).message}`,
+          },
+          status: 400,
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

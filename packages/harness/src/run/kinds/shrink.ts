@@ -6,11 +6,13 @@ import type { Stage } from '../context.js';
 
 /** Rows shrunk per run at most, and each one's budgets: a run with many differences is not held for hours. */
 export const SHRINK_LIMITS = {
-  rows: 5,
+  rows: 3,
   requestTests: 200,
-  requestSeconds: 120,
+  requestSeconds: 60,
   documentTests: 60,
-  documentSeconds: 300,
+  documentSeconds: 180,
+  /** The whole stage: a run is never held more than this for its cases. */
+  stageSeconds: 600,
 } as const;
 
 /**
@@ -34,7 +36,14 @@ export const shrinkStage: Stage = {
           !r.baseline.collapsed,
       )
       .slice(0, SHRINK_LIMITS.rows);
+    const stageEnd = performance.now() + SHRINK_LIMITS.stageSeconds * 1000;
     for (const row of rows) {
+      if (performance.now() >= stageEnd) {
+        row.shrunk = {
+          skipped: `the shrinking stage's ${SHRINK_LIMITS.stageSeconds} s were spent on earlier rows`,
+        };
+        continue;
+      }
       const family = ctx.families.find((f) => f.id === row.id);
       if (!family || !ctx.loaded.candidate || !ctx.loaded.baseline) continue;
       ctx.phases.begin('shrink', row.id, 1);
@@ -55,11 +64,14 @@ export const shrinkStage: Stage = {
           {
             request: {
               tests: SHRINK_LIMITS.requestTests,
-              deadline: now + SHRINK_LIMITS.requestSeconds * 1000,
+              deadline: Math.min(stageEnd, now + SHRINK_LIMITS.requestSeconds * 1000),
             },
             documents: {
               tests: SHRINK_LIMITS.documentTests,
-              deadline: now + (SHRINK_LIMITS.requestSeconds + SHRINK_LIMITS.documentSeconds) * 1000,
+              deadline: Math.min(
+                stageEnd,
+                now + (SHRINK_LIMITS.requestSeconds + SHRINK_LIMITS.documentSeconds) * 1000,
+              ),
             },
             scratchIndex: `${ctx.index}-shrink`,
             timeoutMs: ctx.settings.bulkTimeoutMs,
