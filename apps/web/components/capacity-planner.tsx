@@ -35,6 +35,32 @@ function coresText(a: EngineAnswer, cores: number): string {
   return `${two.format(a.cores)} (${machines <= 1 ? `fits in this machine's ${cores}` : `${machines} machines of ${cores}`})`;
 }
 
+/** One of the form's two inputs: a decimal number, its label above it. */
+function NumberField(props: {
+  id: string;
+  name: string;
+  label: string;
+  min: string;
+  value: string;
+  onValue: (value: string) => void;
+}) {
+  return (
+    <label htmlFor={props.id}>
+      {props.label}{' '}
+      <input
+        id={props.id}
+        name={props.name}
+        type="number"
+        inputMode="decimal"
+        min={props.min}
+        step="any"
+        value={props.value}
+        onInput={(event) => props.onValue((event.target as HTMLInputElement).value)}
+      />
+    </label>
+  );
+}
+
 /**
  * The planner's form and answers. The page renders it with DEFAULT_PLANNER_INPUT; its script
  * (scripts/planner-entry.tsx) draws the same component in place, live as the reader types.
@@ -54,32 +80,22 @@ export function CapacityPlanner({
   return (
     <div className="planner">
       <form className="filters planner-form" onSubmit={(event) => event.preventDefault()}>
-        <label htmlFor={`${id}-rate`}>
-          Requests per second{' '}
-          <input
-            id={`${id}-rate`}
-            name="rate"
-            type="number"
-            inputMode="decimal"
-            min="1"
-            step="any"
-            value={rate}
-            onInput={(event) => setRate((event.target as HTMLInputElement).value)}
-          />
-        </label>
-        <label htmlFor={`${id}-p99`}>
-          p99 target (ms){' '}
-          <input
-            id={`${id}-p99`}
-            name="p99"
-            type="number"
-            inputMode="decimal"
-            min="0.1"
-            step="any"
-            value={p99}
-            onInput={(event) => setP99((event.target as HTMLInputElement).value)}
-          />
-        </label>
+        <NumberField
+          id={`${id}-rate`}
+          name="rate"
+          label="Requests per second"
+          min="1"
+          value={rate}
+          onValue={setRate}
+        />
+        <NumberField
+          id={`${id}-p99`}
+          name="p99"
+          label="p99 target (ms)"
+          min="0.1"
+          value={p99}
+          onValue={setP99}
+        />
       </form>
       {input === undefined ? (
         <p role="alert" data-planner-error="">

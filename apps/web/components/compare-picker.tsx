@@ -102,7 +102,7 @@ type State =
   | { kind: 'error'; message: string }
   | { kind: 'ready'; comparison: RunComparison };
 
-/** Comparison rows drawn per task (about 20 ms each on a throttled phone). */
+/** Comparison rows drawn per task: a slice, so no one task draws the whole table. */
 const ROWS_PER_TASK = 15;
 
 /** The id of the compare page's index (heading, picker, pair lists), hidden while a comparison is shown. */

@@ -9,6 +9,7 @@ import { scorecardProblems } from '../src/scorecard/validate.js';
 import { sampleCard } from './helpers/card.js';
 import { type FakeEs, startFakeEs } from './helpers/fakeEs.js';
 import { runCli } from './helpers/runCli.js';
+import { shortRunArgs } from './helpers/shortRun.js';
 
 /** A deal of the sample card's three rows over two shards, and each shard's card. */
 const ASSIGNMENT = { 'ingest.1-client': 1, 'query.term': 2, 'bucket.terms': 1 };
@@ -140,34 +141,13 @@ describe('split and merge through the real CLIs (two local shards)', () => {
     const baseline = await startFakeEs({ name: 'fake-slow', delayMs: 5 });
     fakes.push(candidate, baseline);
     const common = [
-      '--candidate-url',
-      candidate.url,
-      '--baseline-url',
-      baseline.url,
+      ...shortRunArgs(candidate.url, baseline.url),
       '--docs',
       '1000',
       '--families',
       'query.term,query.prefix,metric.avg,bucket.terms',
       '--clients',
       '1,2',
-      '--iterations',
-      '8',
-      '--warmup',
-      '1',
-      '--prewarm',
-      '2',
-      '--forks',
-      '2',
-      '--max-forks',
-      '2',
-      '--rounds',
-      '2',
-      '--rate',
-      '300',
-      '--max-send-lag-ms',
-      '10000',
-      '--no-sweep',
-      '--no-mixed',
     ];
     const whole = await runCli([...common, '--out', join(root, 'whole')]);
     expect(whole.code, whole.stdout + whole.stderr).not.toBe(2);

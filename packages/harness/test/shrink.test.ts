@@ -13,6 +13,7 @@ import { type ShrinkEngine, shrinkMismatch } from '../src/shrink/shrinkMismatch.
 import { shrinkRequest } from '../src/shrink/shrinkRequest.js';
 import { startFakeEs } from './helpers/fakeEs.js';
 import { runCli } from './helpers/runCli.js';
+import { shortRunArgs } from './helpers/shortRun.js';
 
 const roomy = () => ({ tests: 10_000, deadline: performance.now() + 60_000 });
 
@@ -258,32 +259,13 @@ describe('the shrink stage through the real CLI', () => {
     const baseline = await startFakeEs({ name: 'fake-b', total: 90 });
     try {
       const r = await runCli([
-        '--candidate-url',
-        candidate.url,
-        '--baseline-url',
-        baseline.url,
+        ...shortRunArgs(candidate.url, baseline.url),
         '--out',
         out,
         '--docs',
         '500',
         '--families',
         'query.term',
-        '--iterations',
-        '8',
-        '--warmup',
-        '1',
-        '--prewarm',
-        '2',
-        '--forks',
-        '2',
-        '--max-forks',
-        '2',
-        '--rate',
-        '300',
-        '--max-send-lag-ms',
-        '10000',
-        '--no-sweep',
-        '--no-mixed',
       ]);
       expect(r.code, r.stdout + r.stderr).not.toBe(2);
       const [runId] = (await readdir(out)).filter((f) => /^\d{8}T\d{6}Z-/.test(f));

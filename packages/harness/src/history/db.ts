@@ -10,7 +10,8 @@ import {
   VARCHAR,
 } from '@duckdb/node-api';
 import { comparableKey } from '../scorecard/comparable.js';
-import { HISTORY_DDL, HISTORY_SCHEMA_VERSION, type Scorecard } from '../scorecard/schema.js';
+import type { Scorecard } from '../scorecard/schema.js';
+import { HISTORY_DDL, HISTORY_SCHEMA_VERSION } from './ddl.js';
 import { insertDistributions } from './distributions.js';
 
 export const historyPath = (outDir: string) => join(outDir, 'history.duckdb');

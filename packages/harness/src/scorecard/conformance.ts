@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../repo.js';
 import type { ConformanceSummary, RestSuiteSummary } from './schema.js';
-import { conformanceSchema, restSuiteSchema } from './validate.js';
+import { conformanceSchema, restSuiteSchema } from './summarySchemas.js';
 
 /** Where `npm run conformance` commits Elasticsearch's REST suite results (its `summary` goes on cards). */
 export const REST_SUITE_RESULTS = join(REPO_ROOT, 'packages', 'harness', 'restsuite', 'results.json');

@@ -10,6 +10,10 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Scorecard, Verdict } from './schema.js';
+import { conformanceSchema as conformance, restSuiteSchema as restSuite } from './summarySchemas.js';
+
+// The site reads both summaries through this module's export.
+export { conformanceSchema, restSuiteSchema } from './summarySchemas.js';
 
 /** Every schema version this file reads. */
 export const READABLE_SCHEMA_VERSIONS = [1, 2] as const;
@@ -259,47 +263,6 @@ const sweepSide = z
     message: 'p50 and p99 are numbers on a rate the engine was offered (null only when skipped)',
     path: ['p50'],
   });
-
-const conformance = z.looseObject({
-  measuredAt: z.string(),
-  baseline: z.string(),
-  cases: count,
-  baselinePass: count,
-  candidatePass: count,
-  areas: z.array(
-    z.looseObject({ area: z.string(), cases: count, baselinePass: count, candidatePass: count }),
-  ),
-  differences: z.array(z.looseObject({ area: z.string(), name: z.string(), reason: z.string() })),
-});
-
-/** The engine conformance summary on its own (packages/engine-napi/conformance/results.json). */
-export const conformanceSchema = conformance;
-
-const restSuite = z.looseObject({
-  suite: z.string(),
-  measuredAt: z.string(),
-  baseline: z.string(),
-  tests: count,
-  skipped: count,
-  excluded: z.array(z.looseObject({ apis: z.array(z.string()), reason: z.string(), tests: count })),
-  baselinePass: count,
-  candidatePass: count,
-  candidateOnly: count,
-  byApi: z.array(
-    z.looseObject({
-      api: z.string(),
-      tests: count,
-      skipped: count,
-      excluded: count,
-      baselinePass: count,
-      candidatePass: count,
-      candidateOnly: count,
-    }),
-  ),
-});
-
-/** Elasticsearch's REST suite summary on its own (packages/harness/restsuite/results.json's `summary`). */
-export const restSuiteSchema = restSuite;
 
 export const scorecardSchema = z.looseObject({
   schemaVersion: z.union([z.literal(1), z.literal(2)]),
