@@ -27,7 +27,7 @@ fn warned(f: impl FnOnce() -> engine_core::Result<(String, Vec<String>)>) -> War
 
 /// A HEAD answer: 200 or 404, no body.
 fn exists(found: bool) -> Reply {
-    Reply { status: if found { 200 } else { 404 }, body: String::new() }
+    Reply { status: if found { 200 } else { 404 }, body: String::new(), native_ms: None }
 }
 
 #[napi]

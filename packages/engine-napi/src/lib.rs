@@ -9,6 +9,7 @@ mod admin;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Instant;
 
 use engine_core::{Engine, EngineError};
 use napi::bindgen_prelude::{AsyncTask, Buffer};
@@ -21,15 +22,24 @@ use serde_json::{json, Map, Value};
 pub struct Reply {
     pub status: u32,
     pub body: String,
+    /// Milliseconds the engine spent on the call, measured inside the addon: the service
+    /// reports it (`Server-Timing: engine`) so a client can tell the engine's time from the
+    /// napi hop and the HTTP layer's.
+    pub native_ms: Option<f64>,
 }
 
 impl Reply {
     fn ok(body: String) -> Reply {
-        Reply { status: 200, body }
+        Reply { status: 200, body, native_ms: None }
     }
 
     fn error(err: EngineError) -> Reply {
-        Reply { status: u32::from(err.status()), body: err.to_es_body().to_string() }
+        Reply { status: u32::from(err.status()), body: err.to_es_body().to_string(), native_ms: None }
+    }
+
+    fn took(mut self, started: Instant) -> Reply {
+        self.native_ms = Some(started.elapsed().as_secs_f64() * 1e3);
+        self
     }
 }
 
@@ -55,23 +65,28 @@ fn guarded<T>(f: impl FnOnce() -> engine_core::Result<T>) -> engine_core::Result
 
 /// A guarded call that answers a body with status 200.
 fn reply(f: impl FnOnce() -> engine_core::Result<String>) -> Reply {
-    guarded(f).map_or_else(Reply::error, Reply::ok)
+    let started = Instant::now();
+    guarded(f).map_or_else(Reply::error, Reply::ok).took(started)
 }
 
 /// A guarded call that answers its own status.
 fn reply_with_status(f: impl FnOnce() -> engine_core::Result<(String, u16)>) -> Reply {
+    let started = Instant::now();
     match guarded(f) {
-        Ok((body, status)) => Reply { status: u32::from(status), body },
+        Ok((body, status)) => Reply { status: u32::from(status), body, native_ms: None },
         Err(err) => Reply::error(err),
     }
+    .took(started)
 }
 
 /// A search that may have been held back for its cost (`None`); errors are replies.
 fn gated(f: impl FnOnce() -> engine_core::Result<Option<String>>) -> Option<Reply> {
+    let started = Instant::now();
     match guarded(f) {
         Ok(body) => body.map(Reply::ok),
         Err(err) => Some(Reply::error(err)),
     }
+    .map(|reply| reply.took(started))
 }
 
 fn params_map(params: &str) -> engine_core::Result<Map<String, Value>> {
@@ -406,7 +421,7 @@ impl NativeEngine {
     #[napi]
     pub fn index_exists_with(&self, index: String, params: String) -> Reply {
         match guarded(|| self.engine.index_exists_with(&index, &params_map(&params)?)) {
-            Ok(found) => Reply { status: if found { 200 } else { 404 }, body: String::new() },
+            Ok(found) => Reply { status: if found { 200 } else { 404 }, body: String::new(), native_ms: None },
             Err(err) => Reply::error(err),
         }
     }

@@ -34,6 +34,28 @@ describe('observability APIs', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('reports its own time on engine calls in a Server-Timing header', async () => {
+    const res = await fetch(`${server.url}/logs/_search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: { range: { n: { gte: 3 } } } }),
+    });
+    const timing = res.headers.get('server-timing') ?? '';
+    const dur = (name: string) => Number(new RegExp(`${name};dur=([0-9.]+)`).exec(timing)?.[1]);
+    // engine (inside the addon) <= call (routing, napi hop, pool) <= service (the whole handler).
+    expect(dur('engine')).toBeGreaterThan(0);
+    expect(dur('call')).toBeGreaterThanOrEqual(dur('engine'));
+    expect(dur('service')).toBeGreaterThanOrEqual(dur('call'));
+    expect((await res.json()).hits.total.value).toBe(17);
+    const count = await fetch(`${server.url}/logs/_count`);
+    expect(count.headers.get('server-timing')).toMatch(
+      /^engine;dur=[0-9.]+, call;dur=[0-9.]+, service;dur=[0-9.]+$/,
+    );
+    // A route answered by the service alone has no engine time to report.
+    const root = await fetch(`${server.url}/`);
+    expect(root.headers.get('server-timing')).toBeNull();
+  });
+
   it('answers _stats by metric and refuses unknown metrics with ES suggestions', async () => {
     const all = await req(server.url, 'GET', '/_stats');
     expect(all.json._shards).toEqual({ total: 4, successful: 3, failed: 0 });

@@ -71,6 +71,16 @@ export function warningHeader(message: string): string {
   return `299 Elasticsearch-${VERSION} "${text}"`;
 }
 
+/**
+ * The `Server-Timing` value of an engine call's reply, in ms: `engine` (inside the addon),
+ * `call` (routing, the napi hop and any trip through the thread pool, engine included) and
+ * `service` (the whole handler from the request's headers to the reply, call included), so a
+ * client can split its latency into the engine, the hop and the HTTP layer.
+ */
+export function serverTiming(engineMs: number, callMs: number, serviceMs: number): string {
+  return `engine;dur=${engineMs.toFixed(4)}, call;dur=${callMs.toFixed(4)}, service;dur=${serviceMs.toFixed(4)}`;
+}
+
 /** One line on stderr for a 5xx: the request and the ES error. */
 function logFailure(req: http.IncomingMessage, error: unknown): void {
   const what = typeof error === 'string' ? error : JSON.stringify(error);
@@ -111,9 +121,21 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
     const wantsCompat = `${req.headers.accept ?? ''}${req.headers['content-type'] ?? ''}`.includes(
       'vnd.elasticsearch',
     );
-    const send = (status: number, body: string | undefined, contentType?: string, warnings?: string[]) => {
+    const started = performance.now();
+    const send = (
+      status: number,
+      body: string | undefined,
+      contentType?: string,
+      warnings?: string[],
+      timing?: { engineMs: number; callMs: number },
+    ) => {
       res.statusCode = status;
       res.setHeader('X-Elastic-Product', 'Elasticsearch');
+      if (timing !== undefined)
+        res.setHeader(
+          'Server-Timing',
+          serverTiming(timing.engineMs, timing.callMs, performance.now() - started),
+        );
       if (warnings !== undefined && warnings.length > 0)
         res.setHeader('Warning', warnings.map(warningHeader));
       res.setHeader('Content-Type', contentType ?? (wantsCompat ? COMPAT_TYPE : JSON_TYPE));
@@ -144,7 +166,9 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
         body: json ? stripJsonComments(body) : body,
         uri: target,
       };
+      const routed = performance.now();
       const reply = await route(engine, request);
+      const callMs = performance.now() - routed;
       if (reply.status >= 500) logFailure(req, errorOf(reply.body));
       const filterPath = params.filter_path;
       const out =
@@ -161,6 +185,7 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
         reply.status >= 400 && out !== undefined ? inEsOrder(out) : out,
         reply.contentType,
         reply.warnings,
+        typeof reply.nativeMs === 'number' ? { engineMs: reply.nativeMs, callMs } : undefined,
       );
     } catch (err) {
       const error = decodeNativeError(err);

@@ -19,6 +19,8 @@ export interface Reply {
   contentType?: string;
   /** Deprecation and overlap notices, sent as ES's `Warning` headers. */
   warnings?: string[];
+  /** The engine's own time on the call, measured inside the addon (`Server-Timing: engine`). */
+  nativeMs?: number | null;
 }
 
 export type Handler = (engine: Engine, req: Request, vars: Record<string, string>) => Reply | Promise<Reply>;

@@ -135,6 +135,28 @@ describe.skipIf(!candidateBuilt)('bench end to end (real engines)', () => {
     expect(card.floor?.sendLagP99).toBeGreaterThanOrEqual(0);
   });
 
+  it("splits each read row's p50 and p99 into the floor, the queue, the engine and the rest", () => {
+    const read = card.rows.filter((r) => r.unit === 'ms' && r.candidate.p50 !== undefined);
+    expect(read.length).toBeGreaterThan(0);
+    for (const row of read) {
+      const c = row.candidate.waterfall;
+      expect(c, row.id).toBeDefined();
+      // The candidate's own timers: the addon's time, the napi hop and the HTTP handler.
+      expect(c?.p50.engineSource, row.id).toBe('server-timing');
+      expect(c?.p50.engineMs, row.id).toBeGreaterThan(0);
+      expect(c?.p50.hopMs, row.id).toBeDefined();
+      expect(c?.p50.serviceMs, row.id).toBeDefined();
+      for (const w of [c?.p50, c?.p99, row.baseline.waterfall?.p50, row.baseline.waterfall?.p99]) {
+        if (!w) continue;
+        const parts =
+          w.floorMs + w.queueMs + (w.engineMs ?? 0) + (w.hopMs ?? 0) + (w.serviceMs ?? 0) + w.restMs;
+        expect(parts, row.id).toBeCloseTo(w.latencyMs, 2);
+      }
+      // Searches carry OpenSearch's took; _mget carries none.
+      if (row.id !== 'feature.mget') expect(row.baseline.waterfall?.p50.engineSource, row.id).toBe('took');
+    }
+  });
+
   it('counts add up to the rows and every verdict has a reason', () => {
     const total = Object.values(card.counts).reduce((a, b) => a + b, 0);
     expect(total).toBe(card.rows.length);

@@ -30,7 +30,7 @@ describe('SCORECARD.md after a crash the run survived', () => {
       'The run went on after the crash: rows where an engine was down are marked collapsed.',
     );
     expect(md).toMatch(
-      /\| `query.match` \| match \| \*\*collapsed\*\* \| [^|]+ \| - \| - \| - \| \*\*LOSE\*\* \| candidate collapsed: candidate: engine process exited/,
+      /\| `query.match` \| match \| \*\*collapsed\*\* \| [^|]+ \| - \| - \| - \| - \| \*\*LOSE\*\* \| candidate collapsed: candidate: engine process exited/,
     );
   });
 });

@@ -31,7 +31,7 @@ describe('scorecard', () => {
     expect(md).toContain('# everycell scorecard `20261122T023000Z-abcdef1`');
     expect(md).toContain('| 1 | 1 | 0 | 1 |');
     expect(md).toContain(
-      '| `ingest.1-client` | bulk ingest | 30,000 docs/s | 10,000 docs/s | 3x | [2.5, 3.5] | - | **WIN** |',
+      '| `ingest.1-client` | bulk ingest | 30,000 docs/s | 10,000 docs/s | 3x | [2.5, 3.5] | - | - | **WIN** |',
     );
     expect(md).toContain('p50 2 ms, p99 9');
     // Pipes inside cells are escaped so the table survives.
@@ -43,6 +43,46 @@ describe('scorecard', () => {
     expect(md).toContain('600 timed requests per engine per row over 2 rounds');
     expect(md).toContain('at least 1 + 5%');
     expect(md).toContain('Exit status 1: at least one LOSE.');
+  });
+
+  it("shows each read row's engine share of its p50 and the parts in their own section", () => {
+    const card = sampleCard();
+    const read = card.rows.find((r) => r.unit === 'ms' && r.candidate.p50 !== undefined);
+    if (!read) throw new Error('the sample card has no read row');
+    const parts = { q: 50, samples: 11, floorMs: 0.2, queueMs: 0.05, restMs: 0.15 };
+    read.candidate.waterfall = {
+      p50: {
+        ...parts,
+        latencyMs: 1,
+        engineMs: 0.4,
+        engineSource: 'server-timing',
+        hopMs: 0.1,
+        serviceMs: 0.1,
+      },
+      p99: {
+        ...parts,
+        q: 99,
+        latencyMs: 2,
+        engineMs: 1.4,
+        engineSource: 'server-timing',
+        hopMs: 0.1,
+        serviceMs: 0.1,
+      },
+    };
+    read.baseline.waterfall = {
+      p50: { ...parts, latencyMs: 4, engineMs: 3, engineSource: 'took', restMs: 0.75 },
+      p99: { ...parts, q: 99, latencyMs: 9, engineMs: 8, engineSource: 'took', restMs: 0.75 },
+    };
+    const md = renderMarkdown(card);
+    expect(md).toContain('| 40% · ≥75% |');
+    expect(md).toContain('## Where the p50 goes');
+    expect(md).toContain(
+      `| \`${read.id}\` | candidate | 1.000 | 0.200 | 0.050 | 0.400 | 0.100 | 0.100 | 0.150 |`,
+    );
+    expect(md).toContain(
+      `| \`${read.id}\` | baseline | 4.000 | 0.200 | 0.050 | 3.000 (took) | - | - | 0.750 |`,
+    );
+    expect(renderMarkdown(sampleCard())).not.toContain('## Where the p50 goes');
   });
 
   it('marks a partial run at the top', () => {

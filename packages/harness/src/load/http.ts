@@ -4,6 +4,8 @@ import type { SendResult } from '../model/samples.js';
 export interface HttpResponse {
   status: number;
   text: string;
+  /** The response's `Server-Timing` header, when the engine sent one (the candidate does). */
+  serverTiming?: string;
 }
 
 /** A request that never produced a response, classified for the error counts. */
@@ -72,17 +74,20 @@ export class EngineClient {
     return new Promise<HttpResponse>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let status = 0;
+      let serverTiming: string | undefined;
       const handler: Dispatcher.DispatchHandler = {
         onRequestStart: () => {},
-        onResponseStart: (_controller, statusCode) => {
+        onResponseStart: (_controller, statusCode, headers) => {
           status = statusCode;
+          const timing = headers['server-timing'];
+          serverTiming = Array.isArray(timing) ? timing.join(', ') : timing;
         },
         onResponseData: (_controller, chunk) => {
           chunks.push(chunk);
         },
         onResponseEnd: () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status, text });
+          resolve(serverTiming === undefined ? { status, text } : { status, text, serverTiming });
         },
         onResponseError: (_controller, error) => reject(classify(error)),
       };

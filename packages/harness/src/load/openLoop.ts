@@ -69,6 +69,7 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<Sample[]> {
           lagMs: nsToMs(actual - intended),
           latencyMs: nsToMs(end - intended),
           serviceMs: nsToMs(end - actual),
+          ...(result.engine ? { engine: result.engine } : {}),
         };
       },
       (error: unknown) => {

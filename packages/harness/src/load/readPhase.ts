@@ -3,6 +3,7 @@ import type { Sample, SendResult } from '../model/samples.js';
 import type { RunSettings } from '../model/settings.js';
 import { Rng } from '../rng.js';
 import type { Clock } from './clock.js';
+import { engineTimingOf } from './engineTiming.js';
 import { outcomeOf, TransportError } from './http.js';
 import { runOpenLoop } from './openLoop.js';
 import { constantRate } from './scheduler.js';
@@ -76,7 +77,9 @@ export async function phase(
     const w = wire[i] as { path: string; body: string };
     try {
       const res = await side.send('POST', w.path, w.body);
-      const result = outcomeOf(res);
+      const result: SendResult = outcomeOf(res);
+      const engine = engineTimingOf(res.text, res.serverTiming);
+      if (engine !== undefined) result.engine = engine;
       if (capture && result.outcome === 'ok' && i % settings.signalEvery === 0) {
         capture.texts.set(`${round}:${i}`, res.text);
       }

@@ -23,10 +23,27 @@ export interface Sample {
   latencyMs: number;
   /** Response end minus actual send, ms. */
   serviceMs: number;
+  /** What the engine said about its own time on this request (read rows): see EngineTiming. */
+  engine?: EngineTiming;
+}
+
+/**
+ * An engine's own account of one request's time, ms, for the latency waterfall
+ * (stats/waterfall.ts). `tookMs` is the response's `took` (whole milliseconds, rounded down, as
+ * Elasticsearch and OpenSearch report it); the others come from a `Server-Timing` header (the
+ * candidate's: `engine` inside the addon, `call` the napi call with routing and any pool trip,
+ * `service` the whole HTTP handler).
+ */
+export interface EngineTiming {
+  tookMs?: number;
+  engineMs?: number;
+  callMs?: number;
+  handlerMs?: number;
 }
 
 /** What a send reports back to the open loop. */
 export interface SendResult {
   outcome: Exclude<Outcome, 'dropped'>;
   status: number;
+  engine?: EngineTiming;
 }

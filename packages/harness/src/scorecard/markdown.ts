@@ -2,6 +2,7 @@ import { differingLoads, growth } from './costCurve.js';
 import { cardFigures } from './headline.js';
 import type { RowResult, Scorecard, SideMeasurement, SweepSide } from './schema.js';
 import { shardLines } from './shardMarkdown.js';
+import { waterfallCell, waterfallLines } from './waterfallMarkdown.js';
 
 /** SCORECARD.md: a pure function of the scorecard, so the prose can never drift from the run. */
 
@@ -304,12 +305,12 @@ function shrunkNote(row: RowResult): string {
 
 function resultsTable(card: Scorecard): string[] {
   const lines = [
-    `| Row | What | Candidate | Baseline | Ratio (>1: candidate better) | ${confidenceLabel(card)} CI | CPU per request (ratio, CI) | Verdict | Reason |`,
-    '|---|---|---|---|---|---|---|---|---|',
+    `| Row | What | Candidate | Baseline | Ratio (>1: candidate better) | ${confidenceLabel(card)} CI | CPU per request (ratio, CI) | Engine share of p50 (C · B) | Verdict | Reason |`,
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const row of card.rows) {
     lines.push(
-      `| \`${row.id}\` | ${cell(row.title)} | ${sideCell(row, row.candidate)} | ${sideCell(row, row.baseline)} | ${ratioCell(row)} | ${ciCell(row)} | ${cpuCell(row)} | **${row.verdict}**${flakyMark(row)} | ${cell(row.reason)} |`,
+      `| \`${row.id}\` | ${cell(row.title)} | ${sideCell(row, row.candidate)} | ${sideCell(row, row.baseline)} | ${ratioCell(row)} | ${ciCell(row)} | ${cpuCell(row)} | ${waterfallCell(row)} | **${row.verdict}**${flakyMark(row)} | ${cell(row.reason)} |`,
     );
   }
   return lines;
@@ -344,6 +345,7 @@ export function renderMarkdown(card: Scorecard): string {
     ...resultsTable(card),
     '',
     ...baseLines(card),
+    ...waterfallLines(card),
     ...sweepLines(card),
     ...costCurveLines(card),
     ...coverageLines(card),

@@ -229,6 +229,37 @@ export interface SideMeasurement {
   cpuSource?: 'proc-schedstat' | 'nodes-stats';
   /** CPU ms per second this engine used while the other one was timed: shows it stayed idle. */
   idleCpuMsPerSecond?: number;
+  /** Read rows: where the p50 and the p99 go (stats/waterfall.ts). */
+  waterfall?: { p50: Waterfall; p99: Waterfall };
+}
+
+/**
+ * Where one engine's latency at a quantile goes, ms: the mean of each part over the requests in a
+ * band of ranks around the quantile (`band`), so the parts of one set of requests add up to its
+ * mean latency. `restMs` is what is left: HTTP and JSON beyond the floor's round trip, and for an
+ * engine that only reports `took`, its own time below the millisecond it rounds down. It can be
+ * below zero when the engine's HTTP layer answers faster than the floor's null server.
+ */
+export interface Waterfall {
+  /** The quantile, in percent (50 or 99). */
+  q: number;
+  /** Successful timed requests in the band whose parts are averaged. */
+  samples: number;
+  /** Mean latency from the intended send over the band. */
+  latencyMs: number;
+  /** The harness's own round trip: the floor's latency at q less the floor's send lag at q. */
+  floorMs: number;
+  /** Send lag: how late the harness sent (queueing behind the schedule). */
+  queueMs: number;
+  /** The engine's own time: the addon's (`Server-Timing: engine`) or the response's `took`. */
+  engineMs?: number;
+  /** Where engineMs came from; 'took' is whole milliseconds rounded down. */
+  engineSource?: 'server-timing' | 'took';
+  /** Candidate: the napi call beyond the engine (routing, argument and reply conversion, pool trip). */
+  hopMs?: number;
+  /** Candidate: the HTTP handler beyond the call (body read, URL parse, response filtering). */
+  serviceMs?: number;
+  restMs: number;
 }
 
 /**

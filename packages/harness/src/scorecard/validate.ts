@@ -121,6 +121,20 @@ const memory = z.looseObject({
   jvmHeap: z.string().optional(),
 });
 
+/** Where an engine's latency at one quantile goes (stats/waterfall.ts). */
+const waterfall = z.looseObject({
+  q: finite.positive(),
+  samples: count,
+  latencyMs: finite,
+  floorMs: finite.nonnegative(),
+  queueMs: finite,
+  engineMs: finite.nonnegative().optional(),
+  engineSource: z.enum(['server-timing', 'took']).optional(),
+  hopMs: finite.optional(),
+  serviceMs: finite.optional(),
+  restMs: finite,
+});
+
 /** One engine's measurement of a row; ECDF and timeline lists must line up entry for entry. */
 const side = z.looseObject({
   supported: z.boolean(),
@@ -171,6 +185,7 @@ const side = z.looseObject({
   cpuMsPerRequest: finite.nonnegative().optional(),
   cpuSource: z.enum(['proc-schedstat', 'nodes-stats']).optional(),
   idleCpuMsPerSecond: finite.nonnegative().optional(),
+  waterfall: z.looseObject({ p50: waterfall, p99: waterfall }).optional(),
 });
 
 /**

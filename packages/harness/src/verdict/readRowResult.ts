@@ -7,6 +7,7 @@ import { hdrEncode, hdrPercentile } from '../stats/hdr.js';
 import { medianInPlace, nestedRatioInterval, pairRounds } from '../stats/nestedInterval.js';
 import { percentile } from '../stats/percentile.js';
 import { achievedRate, saturationReason } from '../stats/saturation.js';
+import { sideWaterfalls } from '../stats/waterfall.js';
 import { baseComparison } from './baseComparison.js';
 import { cpuRatio } from './cpuRatio.js';
 import { failureRate, settleRow } from './decide.js';
@@ -141,14 +142,24 @@ function shardedScores(summary: string, settings: RunSettings): string {
   return `; the baseline's ${shards} shards each score with their own term statistics, the candidate's one index with the whole corpus's`;
 }
 
+const isWholeFloor = (floor: Partial<Floor> | undefined): floor is Floor =>
+  floor?.p99 !== undefined && floor.sendLagP50 !== undefined && floor.sendLagP99 !== undefined;
+
 export function readRowResult(
   raw: ReadRowRaw,
   settings: RunSettings,
-  floor?: Pick<Floor, 'p50'>,
+  floor?: Pick<Floor, 'p50'> & Partial<Floor>,
   baseRevision?: string,
 ): RowResult {
   const candidate = summarizeSide(raw.candidate, settings);
   const baseline = summarizeSide(raw.baseline, settings);
+  if (isWholeFloor(floor)) {
+    // Where each engine's p50 and p99 go: the harness, the queue, the engine, the plumbing.
+    const c = sideWaterfalls(raw.candidate.timed, floor);
+    const b = sideWaterfalls(raw.baseline.timed, floor);
+    if (c) candidate.waterfall = c;
+    if (b) baseline.waterfall = b;
+  }
   const row: RowResult = {
     id: raw.family.id,
     group: raw.family.group,

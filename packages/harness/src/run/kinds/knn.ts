@@ -26,7 +26,7 @@ type Sides = Record<Role, Side>;
 
 export interface KnnOptions extends Partial<Omit<VectorCorpusOptions, 'seed'>> {
   /** The run's floor, for the latency row's below-resolution check. */
-  floor?: Pick<Floor, 'p50'>;
+  floor?: Pick<Floor, 'p50'> & Partial<Floor>;
   /** Called once the vectors are loaded, before the latency row is timed (placement). */
   beforeTiming?: () => Promise<void>;
 }
