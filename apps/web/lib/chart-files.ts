@@ -33,6 +33,7 @@ import {
 } from './latency-charts';
 import { VERDICT_ORDER } from './prepare';
 import { ingestScaling, scalingData } from './throughput';
+import { partsOf, QUANTILES, waterfallSegments, waterfallSize, waterfallSpec } from './waterfall-chart';
 
 export interface ChartFile {
   /** File name without extension: "trend", "sweep-term". */
@@ -139,7 +140,8 @@ function unitTitle(row: Pick<RowResult, 'unit' | 'group'>): string {
 
 /**
  * The row page's charts: its ratio per run, each engine's own number per run, the latest run's
- * latency, and, when that run carries a cost curve (`card`), the row's cost against corpus size.
+ * latency and where it goes (when that run recorded it), and, when that run carries a cost curve
+ * (`card`), the row's cost against corpus size.
  */
 export function rowCharts(
   row: RowResult,
@@ -174,6 +176,18 @@ export function rowCharts(
       const alt =
         'Latency over the timed phase of the latest run: p50 (solid) and p99 (dashed) per time bin for both engines.';
       charts.push({ name: 'timeline', alt, size: drillSize, spec: (v) => timelineSpec(timeline, v, alt) });
+    }
+    const parts = partsOf(row);
+    for (const quantile of QUANTILES) {
+      const segments = waterfallSegments(row, quantile);
+      if (segments.length === 0) continue;
+      const alt = `Where each engine's ${quantile} latency goes: one bar per engine, split into ${parts.join(', ')}; the table below gives each part in milliseconds.`;
+      charts.push({
+        name: `waterfall-${quantile}`,
+        alt,
+        size: waterfallSize,
+        spec: (v) => waterfallSpec(segments, quantile, parts, v, alt),
+      });
     }
     const cost = card ? costCurveData(card, row.id) : [];
     if (new Set(cost.map((d) => d.docs)).size > 1) {

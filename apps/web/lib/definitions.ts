@@ -24,6 +24,7 @@ export type {
   Sweep,
   SweepSide,
   Verdict,
+  Waterfall,
 } from '@everycell/harness/schema';
 export type { Waiver } from '@everycell/harness/waivers';
 

@@ -10,6 +10,7 @@ import { RunContext } from '@/components/run-context';
 import { SideStats } from '@/components/side-stats';
 import { TableScroll } from '@/components/table-scroll';
 import { VerdictBadge } from '@/components/verdict-badge';
+import { WaterfallSection } from '@/components/waterfall-section';
 import { isJump, rowCharts, trendData } from '@/lib/chart-files';
 import { getRowParams, getRowView, getWaivers, runFileExists } from '@/lib/data';
 import type { TrendPoint } from '@/lib/definitions';
@@ -283,6 +284,11 @@ export default async function RowPage({ params }: { params: Promise<Params> }) {
             </figure>
           </section>
         ) : null}
+        <WaterfallSection
+          row={row}
+          charts={[charts.get('waterfall-p50'), charts.get('waterfall-p99')]}
+          href={href}
+        />
         {charts.get('cost') ? (
           <section aria-labelledby="cost-heading" data-cost-curve>
             <h2 id="cost-heading" className="section-title">
