@@ -5,6 +5,7 @@ import {
   answerFor,
   type Engine,
   type EngineAnswer,
+  machinesFor,
   type PlannerData,
   type PlannerInput,
   parsePlannerInput,
@@ -31,7 +32,7 @@ function holdsText(a: EngineAnswer, top: number): string {
 
 function coresText(a: EngineAnswer, cores: number): string {
   if (a.cores === undefined) return 'not measured';
-  const machines = Math.ceil(a.cores / cores);
+  const machines = machinesFor(a.cores, cores);
   return `${two.format(a.cores)} (${machines <= 1 ? `fits in this machine's ${cores}` : `${machines} machines of ${cores}`})`;
 }
 

@@ -103,6 +103,14 @@ export function answerFor(side: PlannerSide, input: PlannerInput, maxFailure: nu
 }
 
 /** Reads the inputs as the form gives them: a rate and a target above zero, else why not. */
+/**
+ * Machines of `perMachine` cores that `cores` take, counted from the figure as the page shows it
+ * (two decimals), so "4.00 cores" never reads as three machines of two.
+ */
+export function machinesFor(cores: number, perMachine: number): number {
+  return Math.max(1, Math.ceil(Number(cores.toFixed(2)) / perMachine));
+}
+
 export function parsePlannerInput(rate: string, p99Ms: string): PlannerInput | string {
   const r = Number(rate);
   const t = Number(p99Ms);

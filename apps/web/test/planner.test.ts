@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SweepSide } from '../lib/definitions';
-import { answerFor, type PlannerSide, parsePlannerInput, pointRequests } from '../lib/planner';
+import { answerFor, machinesFor, type PlannerSide, parsePlannerInput, pointRequests } from '../lib/planner';
 import { plannerData } from '../lib/planner-data';
 import { loadFixtures } from './load-fixtures';
 
@@ -101,5 +101,13 @@ describe('capacity planner', () => {
     expect(term?.candidate.cpuMsPerRequest).toBe(row?.candidate.cpuMsPerRequest);
     expect(term?.baseline.cpuMsPerRequest).toBe(row?.baseline.cpuMsPerRequest);
     expect(data?.cores).toBe(card.manifest.machine.cores);
+  });
+});
+
+describe('machines for a core count', () => {
+  it('counts from the figure as shown, so 4.00 cores fit two machines of two', () => {
+    expect(machinesFor(4.002, 2)).toBe(2);
+    expect(machinesFor(4.006, 2)).toBe(3);
+    expect(machinesFor(0.3, 2)).toBe(1);
   });
 });

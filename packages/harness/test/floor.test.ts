@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { floorSplit, parseStamps } from '../src/floor/floorSplit.js';
 import { floorOf, measureFloor, NULL_SERVER } from '../src/floor/measureFloor.js';
 import { spawnServer } from '../src/floor/spawnServer.js';
 import type { Sample } from '../src/model/samples.js';
@@ -39,7 +40,59 @@ describe('null-server floor', () => {
     expect(floor.sendLagP50).toBeGreaterThanOrEqual(0);
     // Loopback and a do-nothing server: anything near a second means the floor is measuring something else.
     expect(floor.p50).toBeLessThan(100);
+    // Split by the null server's stamps: the parts add up, each crossing takes time, and the
+    // split's bands sit where the floor's own quantiles are.
+    for (const s of [floor.split?.p50, floor.split?.p99]) {
+      expect(s).toBeDefined();
+      if (!s) continue;
+      expect(s.toServerMs).toBeGreaterThan(0);
+      expect(s.inServerMs).toBeGreaterThanOrEqual(0);
+      expect(s.toClientMs).toBeGreaterThan(0);
+      expect(s.queueMs + s.toServerMs + s.inServerMs + s.toClientMs + s.restMs).toBeCloseTo(s.latencyMs, 3);
+    }
+    expect(floor.split?.p99.latencyMs).toBeGreaterThanOrEqual(floor.split?.p50.latencyMs as number);
+    expect(floor.runQueueWaitMs?.server).toBeGreaterThanOrEqual(0);
   }, 30_000);
+
+  it('splits a floor request by the stamps, and ignores replies without them', () => {
+    const sample = (i: number, latencyMs: number): Sample => ({
+      i,
+      phase: 'timed',
+      round: 0,
+      atMs: i,
+      outcome: 'ok',
+      status: 200,
+      lagMs: 0.01,
+      latencyMs,
+      serviceMs: latencyMs - 0.01,
+    });
+    // Sent at 1 ms, received 0.1 ms later, replied 0.02 ms after that, back 0.05 ms later.
+    const trip = (base: bigint) => ({
+      sentNs: base,
+      receivedNs: base + 100_000n,
+      repliedNs: base + 120_000n,
+      gotNs: base + 170_000n,
+    });
+    const trips = new Map([
+      [0, trip(1_000_000n)],
+      [1, trip(2_000_000n)],
+    ]);
+    const split = floorSplit([sample(0, 0.2), sample(1, 0.2), sample(2, 9)], trips, 50);
+    // Sample 2 has no stamps: the band is around the median of the other two (one request each side at most).
+    expect(split).toEqual({
+      q: 50,
+      samples: 1,
+      latencyMs: 0.2,
+      queueMs: 0.01,
+      toServerMs: 0.1,
+      inServerMs: 0.02,
+      toClientMs: 0.05,
+      restMs: 0.02,
+    });
+    expect(parseStamps('12 34')).toEqual({ receivedNs: 12n, repliedNs: 34n });
+    expect(parseStamps('12')).toBeUndefined();
+    expect(floorSplit([sample(0, 1)], new Map(), 50)).toBeUndefined();
+  });
 
   it('refuses to report a floor from a server that never answered', () => {
     const failed: Sample[] = [

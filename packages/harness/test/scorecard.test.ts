@@ -85,6 +85,35 @@ describe('scorecard', () => {
     expect(renderMarkdown(sampleCard())).not.toContain('## Where the p50 goes');
   });
 
+  it("splits the harness's floor by the null server's stamps in its own section", () => {
+    const card = sampleCard();
+    const split = {
+      samples: 101,
+      queueMs: 0.011,
+      toServerMs: 0.569,
+      inServerMs: 0.116,
+      toClientMs: 0.262,
+      restMs: 0.028,
+    };
+    card.floor = {
+      rate: 200,
+      p50: 0.988,
+      p99: 4.246,
+      sendLagP50: 0.01,
+      sendLagP99: 0.481,
+      split: {
+        p50: { q: 50, latencyMs: 0.986, ...split },
+        p99: { q: 99, latencyMs: 4.364, ...split, toServerMs: 3.947 },
+      },
+      runQueueWaitMs: { harness: 94.092, server: 126.133 },
+    };
+    const md = renderMarkdown(card);
+    expect(md).toContain("## The harness's floor");
+    expect(md).toContain('| p50 | 0.986 | 0.011 | 0.569 | 0.116 | 0.262 | 0.028 | 101 |');
+    expect(md).toContain('| p99 | 4.364 | 0.011 | 3.947 | 0.116 | 0.262 | 0.028 | 101 |');
+    expect(md).toContain("the harness's sending thread 94.092 ms, the null server's threads 126.133 ms");
+  });
+
   it('marks a partial run at the top', () => {
     const card = { ...sampleCard(), status: 'partial' as const, failure: 'interrupted (Ctrl-C)' };
     expect(renderMarkdown(card)).toContain('> **This run is partial**: interrupted (Ctrl-C).');

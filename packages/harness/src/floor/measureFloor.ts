@@ -1,6 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { pinTree } from '../engines/placement.js';
 import { type Clock, realClock } from '../load/clock.js';
+import { recordHarnessSched } from '../load/harnessSched.js';
 import { EngineClient, outcomeOf, TransportError } from '../load/http.js';
 import { runOpenLoop } from '../load/openLoop.js';
 import { constantRate } from '../load/scheduler.js';
@@ -8,6 +10,7 @@ import type { Sample, SendResult } from '../model/samples.js';
 import type { RunSettings } from '../model/settings.js';
 import type { Floor } from '../scorecard/schema.js';
 import { percentileSorted, sortedCopy } from '../stats/percentile.js';
+import { floorSplit, parseStamps, type Trip } from './floorSplit.js';
 import { type ChildServer, spawnServer } from './spawnServer.js';
 
 export const NULL_SERVER = fileURLToPath(new URL('./nullServer.ts', import.meta.url));
@@ -36,11 +39,17 @@ export async function floorPhase(
   settings: Pick<RunSettings, 'rate' | 'connections' | 'timeoutMs'>,
   clock: Clock = realClock,
   kind: Sample['phase'] = 'timed',
+  trips?: Map<number, Trip>,
 ): Promise<Sample[]> {
   const client = new EngineClient(url, settings.connections, settings.timeoutMs);
-  const send = async (): Promise<SendResult> => {
+  const send = async (i: number): Promise<SendResult> => {
     try {
-      return outcomeOf(await client.request('POST', FLOOR_PATH, FLOOR_BODY));
+      const sentNs = process.hrtime.bigint();
+      const res = await client.request('POST', FLOOR_PATH, FLOOR_BODY);
+      const gotNs = process.hrtime.bigint();
+      const stamps = trips && parseStamps(res.nullServerNs);
+      if (stamps) trips?.set(i, { sentNs, gotNs, ...stamps });
+      return outcomeOf(res);
     } catch (error) {
       if (error instanceof TransportError)
         return { outcome: error.kind === 'timeout' ? 'timeout' : 'transport_error', status: 0 };
@@ -58,6 +67,18 @@ export async function floorPhase(
     });
   } finally {
     await client.close();
+  }
+}
+
+/** The run-queue wait of every thread of a process so far, ns (schedstat field 2); undefined off Linux. */
+function runQueueWaitNs(pid: number): number | undefined {
+  try {
+    return readdirSync(`/proc/${pid}/task`).reduce(
+      (sum, tid) => sum + Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]),
+      0,
+    );
+  } catch {
+    return undefined;
   }
 }
 
@@ -98,7 +119,22 @@ export async function measureFloor(
     const warmup = Math.min(MAX_WARMUP, Math.max(50, settings.prewarm));
     await floorPhase(server.url, warmup, settings, clock, 'warmup');
     const timed = Math.min(MAX_TIMED, settings.iterations);
-    return floorOf(await floorPhase(server.url, timed, settings, clock), settings.rate);
+    const trips = new Map<number, Trip>();
+    const harnessSched = recordHarnessSched();
+    const serverWait0 = runQueueWaitNs(server.pid);
+    const samples = await floorPhase(server.url, timed, settings, clock, 'timed', trips);
+    const serverWait1 = runQueueWaitNs(server.pid);
+    const harnessWait = harnessSched()?.runQueueWaitMs;
+    const floor = floorOf(samples, settings.rate);
+    const p50 = floorSplit(samples, trips, 50);
+    const p99 = floorSplit(samples, trips, 99);
+    if (p50 && p99) floor.split = { p50, p99 };
+    const waits: NonNullable<Floor['runQueueWaitMs']> = {};
+    if (harnessWait !== undefined) waits.harness = round3(harnessWait);
+    if (serverWait0 !== undefined && serverWait1 !== undefined)
+      waits.server = round3((serverWait1 - serverWait0) / 1e6);
+    if (Object.keys(waits).length > 0) floor.runQueueWaitMs = waits;
+    return floor;
   } finally {
     await server?.stop();
   }
@@ -116,8 +152,12 @@ export async function measureRunFloor(
 ): Promise<Floor | undefined> {
   try {
     const floor = await measureFloor(settings, realClock, serverCpus);
+    const p99 = floor.split?.p99;
+    const where = p99
+      ? `; its p99: to server ${p99.toServerMs}, in server ${p99.inServerMs}, back ${p99.toClientMs} ms`
+      : '';
     log(
-      `floor: p50 ${floor.p50} ms, p99 ${floor.p99} ms, send lag p50 ${floor.sendLagP50} / p99 ${floor.sendLagP99} ms at ${floor.rate} req/s (harness vs a null server)`,
+      `floor: p50 ${floor.p50} ms, p99 ${floor.p99} ms, send lag p50 ${floor.sendLagP50} / p99 ${floor.sendLagP99} ms at ${floor.rate} req/s (harness vs a null server)${where}`,
     );
     return floor;
   } catch (error) {

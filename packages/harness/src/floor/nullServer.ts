@@ -14,10 +14,21 @@ const BODY = JSON.stringify({
   hits: { total: { value: 0, relation: 'eq' }, max_score: null, hits: [] },
 });
 
+/**
+ * Each reply says when the request reached this process's handler and when the reply left it
+ * (`x-null-server-ns: <received> <replied>`, CLOCK_MONOTONIC ns, the clock the harness reads too),
+ * so the harness can split each round trip into the way there, the server, and the way back
+ * (floor/floorSplit.ts).
+ */
 const server = createServer((req, res) => {
+  const received = process.hrtime.bigint();
   req.resume();
   req.on('end', () => {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(BODY) });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(BODY),
+      'x-null-server-ns': `${received} ${process.hrtime.bigint()}`,
+    });
     res.end(BODY);
   });
 });

@@ -6,6 +6,8 @@ export interface HttpResponse {
   text: string;
   /** The response's `Server-Timing` header, when the engine sent one (the candidate does). */
   serverTiming?: string;
+  /** The null server's `x-null-server-ns` stamps (floor/nullServer.ts). */
+  nullServerNs?: string;
 }
 
 /** A request that never produced a response, classified for the error counts. */
@@ -75,19 +77,25 @@ export class EngineClient {
       const chunks: Buffer[] = [];
       let status = 0;
       let serverTiming: string | undefined;
+      let nullServerNs: string | undefined;
       const handler: Dispatcher.DispatchHandler = {
         onRequestStart: () => {},
         onResponseStart: (_controller, statusCode, headers) => {
           status = statusCode;
           const timing = headers['server-timing'];
           serverTiming = Array.isArray(timing) ? timing.join(', ') : timing;
+          const stamps = headers['x-null-server-ns'];
+          if (typeof stamps === 'string') nullServerNs = stamps;
         },
         onResponseData: (_controller, chunk) => {
           chunks.push(chunk);
         },
         onResponseEnd: () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve(serverTiming === undefined ? { status, text } : { status, text, serverTiming });
+          const res: HttpResponse = { status, text };
+          if (serverTiming !== undefined) res.serverTiming = serverTiming;
+          if (nullServerNs !== undefined) res.nullServerNs = nullServerNs;
+          resolve(res);
         },
         onResponseError: (_controller, error) => reject(classify(error)),
       };

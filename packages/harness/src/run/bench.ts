@@ -57,7 +57,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
   const t0 = performance.now();
   const phases = new PhaseLog();
   phases.begin('start', 'corpus and engines');
-  const runId = makeRunId(started, gitRevision());
+  const gitRevisionAtStart = gitRevision();
+  const runId = makeRunId(started, gitRevisionAtStart);
   const gitDirtyAtStart = gitDirty();
   const runDir = join(REPO_ROOT, '.runs', runId);
   const workload = workloadById(settings.corpus);
@@ -135,6 +136,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchOutcome> {
     families: selected.families.filter((f) => ownsUnit(shard, f.id)),
     mixedWriteRate,
     gitDirtyAtStart,
+    gitRevisionAtStart,
     mixedFamilies: selected.mixedFamilies,
     sweepFamilies: selected.sweepFamilies,
     ...(shard ? { shard } : {}),

@@ -51,6 +51,8 @@ export interface RunContext {
   readonly mixedWriteRate: number;
   /** Read when the run starts: edits made while it runs are not the code that ran. */
   readonly gitDirtyAtStart: boolean;
+  /** The revision checked out when the run started (a commit made while it runs is not what ran). */
+  readonly gitRevisionAtStart: string;
   readonly mixedFamilies: readonly Family[];
   readonly sweepFamilies: readonly Family[];
   readonly sweepP99Ms: number;

@@ -64,6 +64,7 @@ export async function finishRun(
       },
       settings,
       gitDirty: ctx.gitDirtyAtStart,
+      gitRevision: ctx.gitRevisionAtStart,
       extra: {
         index: ctx.index,
         schedule: `open loop, constant rate`,

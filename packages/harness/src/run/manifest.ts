@@ -53,6 +53,8 @@ export function buildManifest(args: {
   settings: RunSettings;
   /** Whether the working tree differed from the commit when the run started (the code that ran). */
   gitDirty: boolean;
+  /** The revision the run started from; read now when absent. */
+  gitRevision?: string;
   extra?: Manifest['settings'];
 }): Manifest {
   const cpus = os.cpus();
@@ -65,7 +67,7 @@ export function buildManifest(args: {
       platform: `${os.platform()}-${os.arch()}`,
     },
     node: process.version,
-    gitRevision: gitRevision(),
+    gitRevision: args.gitRevision ?? gitRevision(),
     candidate: args.candidate,
     baseline: args.baseline,
     corpus: args.corpus,

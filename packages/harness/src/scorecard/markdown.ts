@@ -1,4 +1,5 @@
 import { differingLoads, growth } from './costCurve.js';
+import { floorLines } from './floorMarkdown.js';
 import { cardFigures } from './headline.js';
 import type { RowResult, Scorecard, SideMeasurement, SweepSide } from './schema.js';
 import { shardLines } from './shardMarkdown.js';
@@ -346,6 +347,7 @@ export function renderMarkdown(card: Scorecard): string {
     '',
     ...baseLines(card),
     ...waterfallLines(card),
+    ...floorLines(card),
     ...sweepLines(card),
     ...costCurveLines(card),
     ...coverageLines(card),

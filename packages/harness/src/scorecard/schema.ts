@@ -430,6 +430,33 @@ export interface Floor {
   p99: number;
   sendLagP50: number;
   sendLagP99: number;
+  /** Where the floor's p50 and p99 go (floor/floorSplit.ts). */
+  split?: { p50: FloorSplit; p99: FloorSplit };
+  /**
+   * Time spent waiting for a CPU during the floor's timed requests, ms: the harness's sending
+   * thread, and the null server's threads summed (schedstat run-queue wait).
+   */
+  runQueueWaitMs?: { harness?: number; server?: number };
+}
+
+/**
+ * The floor's latency at a quantile split by the null server's own clock stamps, ms: the mean of
+ * each part over the requests ranked around the quantile, adding up to their mean latency.
+ */
+export interface FloorSplit {
+  q: number;
+  samples: number;
+  latencyMs: number;
+  /** Send lag: how late the harness sent. */
+  queueMs: number;
+  /** From the harness's send to the server's handler: client write, loopback, the server waking and parsing. */
+  toServerMs: number;
+  /** The null server's handler, reading the body to replying. */
+  inServerMs: number;
+  /** From the server's reply to the harness holding it: loopback, the harness waking and reading. */
+  toClientMs: number;
+  /** The harness's bookkeeping around the client call (promise hand-offs). */
+  restMs: number;
 }
 
 /** One offered rate of a latency-at-target-throughput sweep, measured on one engine. */

@@ -51,12 +51,26 @@ const machine = z.looseObject({
   platform: z.string(),
 });
 
+/** The floor's latency at a quantile split by the null server's stamps (floor/floorSplit.ts). */
+const floorSplit = z.looseObject({
+  q: finite.positive(),
+  samples: count,
+  latencyMs: finite,
+  queueMs: finite,
+  toServerMs: finite,
+  inServerMs: finite,
+  toClientMs: finite,
+  restMs: finite,
+});
+
 const floor = z.looseObject({
   rate: finite,
   p50: finite,
   p99: finite,
   sendLagP50: finite,
   sendLagP99: finite,
+  split: z.looseObject({ p50: floorSplit, p99: floorSplit }).optional(),
+  runQueueWaitMs: z.looseObject({ harness: finite.optional(), server: finite.optional() }).optional(),
 });
 
 const manifest = z.looseObject({
