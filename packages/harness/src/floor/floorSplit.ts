@@ -1,5 +1,6 @@
 import type { Sample } from '../model/samples.js';
 import type { FloorSplit } from '../scorecard/schema.js';
+import { rankBand } from '../stats/waterfall.js';
 
 /**
  * One floor request's four instants on CLOCK_MONOTONIC (ns): the harness hands it to its client,
@@ -25,11 +26,8 @@ const ms = (ns: bigint) => Number(ns) / 1e6;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
-/** Half-width of the rank band around the quantile, as a fraction of the samples (as stats/waterfall.ts). */
-const halfWidth = (q: number) => (q >= 99 ? 0.005 : 0.05);
-
 /**
- * Where the floor's latency at quantile q goes: over the requests ranked within the band around q,
+ * Where the floor's latency at quantile q goes: over the requests ranked around q (rankBand),
  * the mean send lag (queue), the way to the server (the client's write, loopback, the server
  * waking and parsing), the server itself, the way back (its write, loopback, the harness reading
  * the reply), and the rest (the harness's bookkeeping between its clock and the client). The
@@ -42,11 +40,7 @@ export function floorSplit(
 ): FloorSplit | undefined {
   const ok = samples.filter((s) => s.outcome === 'ok' && trips.has(s.i));
   if (ok.length === 0) return undefined;
-  const sorted = [...ok].sort((a, b) => a.latencyMs - b.latencyMs);
-  const n = sorted.length;
-  const at = Math.min(n - 1, Math.max(0, Math.ceil((q / 100) * n) - 1));
-  const half = Math.round(halfWidth(q) * n);
-  const band = sorted.slice(Math.max(0, at - half), Math.min(n - 1, at + half) + 1);
+  const band = rankBand(ok, q);
   const part = (f: (t: Trip) => bigint) => mean(band.map((s) => ms(f(trips.get(s.i) as Trip))));
   const latencyMs = mean(band.map((s) => s.latencyMs));
   const queueMs = mean(band.map((s) => s.lagMs));

@@ -22,19 +22,25 @@ function partMean(band: Sample[], part: (s: Sample) => number | undefined): numb
 }
 
 /**
+ * The requests ranked around quantile q (percent) in latency order: the one at q and
+ * halfWidth(q) x n ranks on each side of it. Averaging a part over them, rather than taking each
+ * part's own quantile, keeps the parts of one set of requests, so they add up.
+ */
+export function rankBand<T extends { latencyMs: number }>(samples: readonly T[], q: number): T[] {
+  const sorted = [...samples].sort((a, b) => a.latencyMs - b.latencyMs);
+  const n = sorted.length;
+  const at = Math.min(n - 1, Math.max(0, Math.ceil((q / 100) * n) - 1));
+  const half = Math.round(halfWidth(q) * n);
+  return sorted.slice(Math.max(0, at - half), Math.min(n - 1, at + half) + 1);
+}
+
+/**
  * The waterfall of successful timed samples at quantile q (percent), or undefined without samples.
- * The band is the sample at q and the halfWidth(q) x n ranks on each side of it in the latency order.
  */
 export function waterfall(samples: readonly Sample[], q: number, floor: FloorAt): Waterfall | undefined {
   const ok = samples.filter((s) => s.outcome === 'ok' && Number.isFinite(s.latencyMs));
   if (ok.length === 0) return undefined;
-  const sorted = [...ok].sort((a, b) => a.latencyMs - b.latencyMs);
-  const n = sorted.length;
-  const at = Math.min(n - 1, Math.max(0, Math.ceil((q / 100) * n) - 1));
-  const half = Math.round(halfWidth(q) * n);
-  const from = Math.max(0, at - half);
-  const to = Math.min(n - 1, at + half);
-  const band = sorted.slice(from, to + 1);
+  const band = rankBand(ok, q);
   const latencyMs = mean(band.map((s) => s.latencyMs));
   const queueMs = mean(band.map((s) => (Number.isFinite(s.lagMs) ? s.lagMs : 0)));
   const floorMs = Math.max(0, floor.latencyMs - floor.sendLagMs);
