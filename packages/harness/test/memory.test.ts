@@ -294,7 +294,9 @@ describe('memory row', () => {
   it('renders in SCORECARD.md with its methodology, which older cards without the row do not get', async () => {
     const row = memoryRowResult({ candidate: await candidate(), baseline: await baseline() }, 0.1);
     const md = renderMarkdown(card([row]));
-    expect(md).toMatch(/\| `memory\.rss` \| .* \| 250 MiB \| 1,500 MiB \| 6x \| - \| - \| - \| \*\*WIN\*\* \|/);
+    expect(md).toMatch(
+      /\| `memory\.rss` \| .* \| 250 MiB \| 1,500 MiB \| 6x \| - \| - \| - \| \*\*WIN\*\* \|/,
+    );
     expect(md).toContain('- **Memory** (`memory.rss`)');
     expect(md).toContain('only beyond the 10% margin. An engine given by URL');
     expect(renderMarkdown(card([]))).not.toContain('**Memory**');
