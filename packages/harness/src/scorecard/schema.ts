@@ -1,3 +1,6 @@
+import type { FloorSplit, Waterfall } from './latencyParts.js';
+
+export type { FloorSplit, Waterfall } from './latencyParts.js';
 /**
  * The scorecard contract: what one run of the harness publishes. Everything downstream
  * (SCORECARD.md, the DuckDB history, the site, the gate) reads only this shape.
@@ -234,35 +237,6 @@ export interface SideMeasurement {
 }
 
 /**
- * Where one engine's latency at a quantile goes, ms: the mean of each part over the requests in a
- * band of ranks around the quantile (`band`), so the parts of one set of requests add up to its
- * mean latency. `restMs` is what is left: HTTP and JSON beyond the floor's round trip, and for an
- * engine that only reports `took`, its own time below the millisecond it rounds down. It can be
- * below zero when the engine's HTTP layer answers faster than the floor's null server.
- */
-export interface Waterfall {
-  /** The quantile, in percent (50 or 99). */
-  q: number;
-  /** Successful timed requests in the band whose parts are averaged. */
-  samples: number;
-  /** Mean latency from the intended send over the band. */
-  latencyMs: number;
-  /** The harness's own round trip: the floor's latency at q less the floor's send lag at q. */
-  floorMs: number;
-  /** Send lag: how late the harness sent (queueing behind the schedule). */
-  queueMs: number;
-  /** The engine's own time: the addon's (`Server-Timing: engine`) or the response's `took`. */
-  engineMs?: number;
-  /** Where engineMs came from; 'took' is whole milliseconds rounded down. */
-  engineSource?: 'server-timing' | 'took';
-  /** Candidate: the napi call beyond the engine (routing, argument and reply conversion, pool trip). */
-  hopMs?: number;
-  /** Candidate: the HTTP handler beyond the call (body read, URL parse, response filtering). */
-  serviceMs?: number;
-  restMs: number;
-}
-
-/**
  * Resident memory of an engine's process and its descendants, from /proc/<pid>/status; or, for an
  * engine given by URL, from its node stats API (`source: 'nodes-stats'`, summed over nodes).
  */
@@ -437,26 +411,6 @@ export interface Floor {
    * thread, and the null server's threads summed (schedstat run-queue wait).
    */
   runQueueWaitMs?: { harness?: number; server?: number };
-}
-
-/**
- * The floor's latency at a quantile split by the null server's own clock stamps, ms: the mean of
- * each part over the requests ranked around the quantile, adding up to their mean latency.
- */
-export interface FloorSplit {
-  q: number;
-  samples: number;
-  latencyMs: number;
-  /** Send lag: how late the harness sent. */
-  queueMs: number;
-  /** From the harness's send to the server's handler: client write, loopback, the server waking and parsing. */
-  toServerMs: number;
-  /** The null server's handler, reading the body to replying. */
-  inServerMs: number;
-  /** From the server's reply to the harness holding it: loopback, the harness waking and reading. */
-  toClientMs: number;
-  /** The harness's bookkeeping around the client call (promise hand-offs). */
-  restMs: number;
 }
 
 /** One offered rate of a latency-at-target-throughput sweep, measured on one engine. */

@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { floorSplit, waterfall } from './latencyParts.js';
 import type { Scorecard, Verdict } from './schema.js';
 import { conformanceSchema as conformance, restSuiteSchema as restSuite } from './summarySchemas.js';
 
@@ -49,18 +50,6 @@ const machine = z.looseObject({
   memoryBytes: count,
   kernel: z.string(),
   platform: z.string(),
-});
-
-/** The floor's latency at a quantile split by the null server's stamps (floor/floorSplit.ts). */
-const floorSplit = z.looseObject({
-  q: finite.positive(),
-  samples: count,
-  latencyMs: finite,
-  queueMs: finite,
-  toServerMs: finite,
-  inServerMs: finite,
-  toClientMs: finite,
-  restMs: finite,
 });
 
 const floor = z.looseObject({
@@ -133,20 +122,6 @@ const memory = z.looseObject({
   rssShmemBytes: count.optional(),
   processes: z.array(z.looseObject({ pid: count, name: z.string(), rssBytes: count, hwmBytes: count })),
   jvmHeap: z.string().optional(),
-});
-
-/** Where an engine's latency at one quantile goes (stats/waterfall.ts). */
-const waterfall = z.looseObject({
-  q: finite.positive(),
-  samples: count,
-  latencyMs: finite,
-  floorMs: finite.nonnegative(),
-  queueMs: finite,
-  engineMs: finite.nonnegative().optional(),
-  engineSource: z.enum(['server-timing', 'took']).optional(),
-  hopMs: finite.optional(),
-  serviceMs: finite.optional(),
-  restMs: finite,
 });
 
 /** One engine's measurement of a row; ECDF and timeline lists must line up entry for entry. */
