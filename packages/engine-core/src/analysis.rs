@@ -8,6 +8,8 @@
 //! combining mark) or an emoji (`©`, `™`, pictographs), as Lucene emits `<EMOJI>` tokens;
 //! punctuation, symbols and spaces are dropped. A token longer than 255 characters is split at
 //! 255-character intervals rather than dropped.
+//!
+//! Layer: a leaf. Uses only `error` (ARCHITECTURE.md).
 
 use tantivy::tokenizer::{LowerCaser, TextAnalyzer, Token, TokenStream, Tokenizer};
 use unicode_properties::{GeneralCategory, UnicodeEmoji, UnicodeGeneralCategory};

@@ -8,7 +8,8 @@ use tantivy::tokenizer::{
     LowerCaser, RawTokenizer, StopWordFilter, TextAnalyzer, Token, TokenStream, Tokenizer, TokenizerManager,
 };
 
-use crate::store::mapping::ES_STANDARD_TOKENIZER;
+/// The name the index registers ES's `standard` tokenizer under.
+pub const ES_STANDARD_TOKENIZER: &str = "es_standard";
 
 /// The analyzers a mapping may name.
 pub const BUILTIN: [&str; 6] = ["standard", "default", "simple", "whitespace", "keyword", "stop"];

@@ -2,7 +2,7 @@
 //! 754 half (Lucene's `HalfFloatPoint`, round to nearest even), `scaled_float` a long of
 //! `round(value * scaling_factor)` read back divided by the factor. Both live in the engine's
 //! double column as the value ES would read back, so queries, sorts and aggregations see what
-//! ES sees.
+//! ES sees. And how Java prints a double, which ES's keys and messages follow.
 
 /// `value` as ES stores it in a `half_float` field: parsed as a float, rounded to half precision.
 pub fn round_to_half(value: f64) -> f64 {
@@ -72,6 +72,16 @@ fn half_to_f32(h: u16) -> f32 {
         (e, m) => sign | ((e + 127 - 15) << 23) | (m << 13),
     };
     f32::from_bits(bits)
+}
+
+/// Java's `Double.toString` for plain values (`100.0`, `2.5`): how ES prints range keys,
+/// percentiles and geo values in keys and messages.
+pub(crate) fn java_double(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e7 {
+        format!("{v:.1}")
+    } else {
+        format!("{v}")
+    }
 }
 
 #[cfg(test)]

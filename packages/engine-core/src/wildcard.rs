@@ -31,6 +31,11 @@ pub fn glob(pattern: &str, text: &str) -> bool {
     p[pi..].iter().all(|&b| b == b'*')
 }
 
+/// ES's simple patterns (`*` anywhere) over a list.
+pub fn matches_any(patterns: &[String], name: &str) -> bool {
+    patterns.iter().any(|p| glob(p, name))
+}
+
 #[cfg(test)]
 mod tests {
     use super::glob;

@@ -32,9 +32,9 @@ use super::metric::stats::Stats;
 use super::metric::top_hits::TopHits;
 use super::metric::weighted_avg::WeightedAvg;
 use super::request::{AggField, AggKind, AggRequest};
-use super::value_format::{AggMissing, ValueFormat};
 use crate::error::{EngineError, Result, ShardCause};
 use crate::store::mapping::{FieldType, Mapping};
+use crate::store::value_format::{AggMissing, ValueFormat};
 
 impl AggKind {
     /// The type's implementation of the aggregation trait.
@@ -65,14 +65,16 @@ impl AggKind {
             AggKind::RandomSampler(_) => &RandomSampler,
             AggKind::Sampler { .. } => &Sampler,
             AggKind::WeightedAvg(_) => &WeightedAvg,
-            AggKind::IpRange(_) => &crate::ip::range_agg::IpRange,
-            AggKind::Geo(g) if matches!(**g, crate::geo::aggs::GeoAgg::Grid { .. }) => &crate::geo::aggs::GeohashGrid,
-            AggKind::Geo(_) => &crate::geo::aggs::GeoDistanceAgg,
+            AggKind::IpRange(_) => &crate::aggs::bucket::ip_range::IpRange,
+            AggKind::Geo(g) if matches!(**g, crate::aggs::options::GeoAgg::Grid { .. }) => {
+                &crate::aggs::geo::GeohashGrid
+            }
+            AggKind::Geo(_) => &crate::aggs::geo::GeoDistanceAgg,
         }
     }
 }
 
-/// Pipelines collect nothing: `crate::pipeline::apply` fills them in (or removes them) once
+/// Pipelines collect nothing: `crate::aggs::pipeline::apply` fills them in (or removes them) once
 /// the tree is rendered.
 struct Pipeline;
 
@@ -81,7 +83,7 @@ impl Aggregation for Pipeline {
         if def.has_subs() {
             return Err(EngineError::Parsing(format!("Aggregation [{}] cannot define sub-aggregations", def.name)));
         }
-        let spec = crate::pipeline::parse(def.name, def.kind_name, def.body)?;
+        let spec = crate::aggs::pipeline::parse(def.name, def.kind_name, def.body)?;
         Ok((AggKind::Pipeline(Box::new(spec)), FieldRef::Unresolved(String::new())))
     }
 
@@ -197,7 +199,7 @@ fn parse_one(name: &str, def: &Value, mapping: &Mapping) -> Result<AggRequest> {
             // them through its own key check.
             let shared = matches!(kind, AggKind::Metric { .. } | AggKind::Terms { .. } | AggKind::Histogram { .. });
             let value_type = match body.get("value_type") {
-                Some(v) if resolved.is_none() => Some(super::value_format::parse_value_type(v)?),
+                Some(v) if resolved.is_none() => Some(crate::store::value_format::parse_value_type(v)?),
                 _ => None,
             };
             let ty = resolved.as_ref().map(|r| r.1).or(value_type);
@@ -259,7 +261,7 @@ fn parse_kind(def: &AggDef) -> Result<Parsed> {
         "date_histogram" => by(def, &DateHistogram),
         "auto_date_histogram" => by(def, &AutoDateHistogram),
         "range" | "date_range" => by(def, &Range),
-        "ip_range" => by(def, &crate::ip::range_agg::IpRange),
+        "ip_range" => by(def, &crate::aggs::bucket::ip_range::IpRange),
         "missing" => by(def, &Missing),
         "filter" | "filters" => by(def, &Filters),
         "adjacency_matrix" => by(def, &AdjacencyMatrix),
@@ -268,9 +270,9 @@ fn parse_kind(def: &AggDef) -> Result<Parsed> {
         "composite" => by(def, &Composite),
         "random_sampler" => by(def, &RandomSampler),
         "sampler" => by(def, &Sampler),
-        "geohash_grid" => by(def, &crate::geo::aggs::GeohashGrid),
-        "geo_distance" => by(def, &crate::geo::aggs::GeoDistanceAgg),
-        other if crate::pipeline::is_pipeline(other) => by(def, &Pipeline),
+        "geohash_grid" => by(def, &crate::aggs::geo::GeohashGrid),
+        "geo_distance" => by(def, &crate::aggs::geo::GeoDistanceAgg),
+        other if crate::aggs::pipeline::is_pipeline(other) => by(def, &Pipeline),
         other => Err(EngineError::Parsing(format!("Unknown aggregation type [{other}]"))),
     }
 }
@@ -292,7 +294,7 @@ fn check_field_type(
         ));
     }
     let unsupported = matches!(ty, FieldType::Binary | FieldType::Range(_))
-        || (ty == FieldType::GeoPoint && !crate::geo::aggs::reads_geo(kind));
+        || (ty == FieldType::GeoPoint && !crate::aggs::geo::reads_geo(kind));
     if unsupported || !agg.accepts(kind, ty) {
         return Err(EngineError::shard(
             ShardCause::IllegalArgument,

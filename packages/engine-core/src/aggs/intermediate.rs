@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use tantivy::columnar::StrColumn;
 
 use super::request::{AggKind, AggRequest};
-use crate::search::top_hits::TopHitsFruit;
+use crate::hits::top_hits::TopHitsFruit;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MetricState {

@@ -7,20 +7,25 @@
 //! We collect ourselves rather than through tantivy's aggregation module because ES
 //! semantics differ there: tantivy's terms counts are approximate across segments and its
 //! date_histogram has no calendar intervals.
+//!
+//! Layer: aggregations, below `search/`. Uses `hits/`, `query/`, `store/` and below
+//! (ARCHITECTURE.md).
 
 pub mod aggregation;
 pub mod bucket;
 pub(crate) mod bucket_budget;
 pub mod collect;
 pub mod dispatch;
+pub mod geo;
 pub mod intermediate;
+pub(crate) mod ip_terms_select;
 pub mod metric;
 pub mod multi_index;
 pub mod options;
+pub mod pipeline;
 pub mod render;
 pub mod request;
 pub mod typed_keys;
-pub mod value_format;
 
 pub use bucket::filters::{filter_weights, lone_filter};
 pub use bucket_budget::MAX_BUCKETS;

@@ -11,10 +11,12 @@ use tantivy::schema::Field;
 use super::bucket::heuristic::Heuristic;
 use crate::date::rounding::{Bounds, Interval, KeyFormat, Rounding};
 use crate::date::zone::DateZone;
+use crate::geo::distance::DistanceType;
+use crate::geo::parse::GeoPoint;
+use crate::hits::sort::SortSpec;
 use crate::query::ast::QueryAst;
-use crate::search::sort::SortSpec;
-use crate::search::source_filter::SourceFilter;
 use crate::store::mapping::FieldType;
+use crate::store::source_filter::SourceFilter;
 
 // `auto_date_histogram`
 
@@ -272,5 +274,63 @@ pub struct TopHitsSpec {
     pub source: SourceFilter,
     pub track_scores: bool,
     /// `version` / `seq_no_primary_term`: each hit shows its `_version` / `_seq_no` and `_primary_term`.
-    pub meta: crate::search::doc_meta::DocMeta,
+    pub meta: crate::hits::doc_meta::DocMeta,
+}
+
+// `range`, `date_range`, `ip_range`, `geo_distance`, `geohash_grid`
+
+/// How range bounds are shown: numbers (`range`) or dates (`date_range`: ISO or `format`,
+/// in its `time_zone`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum RangeKeys {
+    Numeric,
+    Date(crate::date::rounding::KeyFormat),
+}
+
+/// One `range` bucket: `[from, to)`, optional custom key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RangeSpec {
+    pub from: Option<f64>,
+    pub to: Option<f64>,
+    pub key: Option<String>,
+}
+
+impl RangeSpec {
+    #[inline]
+    pub fn contains(&self, v: f64) -> bool {
+        self.from.is_none_or(|f| v >= f) && self.to.is_none_or(|t| v < t)
+    }
+}
+
+/// One bucket: `[from, to)` as 128-bit addresses (`None`: open), and its key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IpRangeBucket {
+    pub from: Option<u128>,
+    pub to: Option<u128>,
+    pub key: String,
+}
+
+/// `ip_range`'s buckets (collected in `bucket::ip_range`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct IpRangeSpec {
+    pub ranges: Vec<IpRangeBucket>,
+    pub keyed: bool,
+}
+
+/// `geohash_grid` and `geo_distance` (collected in `aggs::geo`, which holds its per-point keys).
+#[derive(Debug, Clone, PartialEq)]
+pub enum GeoAgg {
+    Grid {
+        precision: u8,
+        size: usize,
+        /// (top, bottom, left, right): only points inside count.
+        bounds: Option<(f64, f64, f64, f64)>,
+    },
+    Distance {
+        origin: GeoPoint,
+        unit_meters: f64,
+        distance_type: DistanceType,
+        ranges: Vec<RangeSpec>,
+        keyed: bool,
+    },
 }

@@ -13,6 +13,7 @@ use super::metric::top_hits::HitsContext;
 use super::request::{AggKind, AggRequest};
 use crate::date::format_millis;
 use crate::error::{EngineError, Result};
+pub(crate) use crate::number::java_double;
 use crate::store::mapping::FieldType;
 
 /// Renders the aggregations; `hits` (one context per index rendered) lets `top_hits` read
@@ -59,7 +60,7 @@ fn has_pipeline(reqs: &[AggRequest]) -> bool {
 }
 
 fn write_all(reqs: &[AggRequest], fruits: &[AggFruit], out: &mut String) -> Result<()> {
-    crate::pipeline::validate(reqs, None)?;
+    crate::aggs::pipeline::validate(reqs, None)?;
     out.push('{');
     for (i, (req, fruit)) in reqs.iter().zip(fruits).enumerate() {
         if i > 0 {
@@ -101,7 +102,7 @@ pub(crate) fn push_json_string(out: &mut String, text: &str) {
 }
 
 fn render_all(reqs: &[AggRequest], fruits: &[AggFruit]) -> Result<Value> {
-    crate::pipeline::validate(reqs, None)?;
+    crate::aggs::pipeline::validate(reqs, None)?;
     let mut out = Map::new();
     for (req, fruit) in reqs.iter().zip(fruits) {
         out.insert(req.name.clone(), render_one(req, fruit));
@@ -109,7 +110,7 @@ fn render_all(reqs: &[AggRequest], fruits: &[AggFruit]) -> Result<Value> {
             return Err(too_many_buckets(n));
         }
     }
-    crate::pipeline::apply(reqs, &mut out)?;
+    crate::aggs::pipeline::apply(reqs, &mut out)?;
     Ok(Value::Object(out))
 }
 
@@ -207,13 +208,4 @@ pub(crate) fn single_bucket(req: &AggRequest, bucket: Option<&FruitBucket>) -> V
         obj.insert(sub.name.clone(), render_one(sub, &fruit));
     }
     Value::Object(obj)
-}
-
-/// Java's `Double.toString` for the values range keys are built from (`100.0`, `2.5`).
-pub(crate) fn java_double(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e7 {
-        format!("{v:.1}")
-    } else {
-        format!("{v}")
-    }
 }

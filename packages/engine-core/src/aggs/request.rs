@@ -5,10 +5,11 @@ use super::options::{
     AutoDateSpec, CompositeSpec, DateHistogramOpts, HistogramOpts, Join, MatrixField, SamplerSpec, SignificantSpec,
     TermsFilter, TermsOrder, TopHitsSpec, WeightedSpec, WidthSpec,
 };
-use super::value_format::{AggMissing, ValueFormat};
+pub use super::options::{RangeKeys, RangeSpec};
 pub use crate::date::rounding::Interval;
 use crate::query::ast::QueryAst;
 use crate::store::mapping::FieldType;
+use crate::store::value_format::{AggMissing, ValueFormat};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MetricOp {
@@ -54,7 +55,7 @@ pub enum AggKind {
         opts: Box<HistogramOpts>,
     },
     /// `geohash_grid` and `geo_distance` (`geo/aggs.rs`).
-    Geo(Box<crate::geo::aggs::GeoAgg>),
+    Geo(Box<crate::aggs::options::GeoAgg>),
     Range {
         ranges: Vec<RangeSpec>,
         keys: RangeKeys,
@@ -72,7 +73,7 @@ pub enum AggKind {
         other: Option<String>,
     },
     /// A pipeline aggregation: collects nothing, computed on the rendered tree.
-    Pipeline(Box<crate::pipeline::spec::PipelineSpec>),
+    Pipeline(Box<crate::aggs::pipeline::spec::PipelineSpec>),
     /// `nested` / `reverse_nested`: one bucket of the joined documents (`nested.rs`).
     Join(Join),
     Percentiles {
@@ -123,29 +124,7 @@ pub enum AggKind {
     /// `sum(value * weight) / sum(weight)` (`weighted_avg.rs`).
     WeightedAvg(Box<WeightedSpec>),
     /// `ip_range`: buckets of address ranges and CIDR masks (`ip/range_agg.rs`).
-    IpRange(Box<crate::ip::range_agg::IpRangeSpec>),
-}
-
-/// How range bounds are shown: numbers (`range`) or dates (`date_range`: ISO or `format`,
-/// in its `time_zone`).
-#[derive(Debug, Clone, PartialEq)]
-pub enum RangeKeys {
-    Numeric,
-    Date(crate::date::rounding::KeyFormat),
-}
-
-/// One `range` bucket: `[from, to)`, optional custom key.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RangeSpec {
-    pub from: Option<f64>,
-    pub to: Option<f64>,
-    pub key: Option<String>,
-}
-
-impl RangeSpec {
-    pub fn contains(&self, v: f64) -> bool {
-        self.from.is_none_or(|f| v >= f) && self.to.is_none_or(|t| v < t)
-    }
+    IpRange(Box<crate::aggs::options::IpRangeSpec>),
 }
 
 /// The field an aggregation reads, resolved against the mapping (`None` when unmapped).

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use super::request::{AggKind, AggRequest, MetricOp, RangeKeys};
-use crate::pipeline::spec::PipelineKind;
+use crate::aggs::pipeline::spec::PipelineKind;
 use crate::store::mapping::FieldType;
 
 /// ES's type name of an aggregation's result.
@@ -60,7 +60,7 @@ pub fn type_name(req: &AggRequest) -> &'static str {
         AggKind::Sampler { .. } => "sampler",
         AggKind::WeightedAvg(_) => "weighted_avg",
         AggKind::IpRange(_) => "ip_range",
-        AggKind::Geo(g) if matches!(**g, crate::geo::aggs::GeoAgg::Grid { .. }) => "geohash_grid",
+        AggKind::Geo(g) if matches!(**g, crate::aggs::options::GeoAgg::Grid { .. }) => "geohash_grid",
         AggKind::Geo(_) => "geo_distance",
         AggKind::Pipeline(spec) => match spec.kind {
             PipelineKind::MaxBucket | PipelineKind::MinBucket => "bucket_metric_value",

@@ -2,6 +2,8 @@
 //! cached: zone maps (min/max per block), bit-packed copies of unordered columns, a double
 //! column's sort order (for range counts), the list of a segment's deleted documents, and the
 //! cache that holds them by segment.
+//!
+//! Layer: a leaf. Uses only `error` (ARCHITECTURE.md).
 
 pub mod deleted_docs;
 pub mod double_ranks;

@@ -117,7 +117,7 @@ fn run(handle: &IndexHandle, body: &[u8], max_docs: Option<u64>, refresh: bool) 
     }
     let query =
         query.ok_or_else(|| EngineError::ActionRequestValidation("Validation Failed: 1: query is missing;".into()))?;
-    let query = crate::nested::root_only(query, &handle.mapping);
+    let query = crate::query::root_only::root_only(query, &handle.mapping);
     crate::query::limits::check_clause_count(&query)?;
     let lowered = lower_query(handle, &query)?;
     let searcher = handle.searcher();

@@ -8,12 +8,12 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::error::{EngineError, Result};
-use crate::search::SourceFilter;
 use crate::store::blocks::Level;
 use crate::store::bulk::{execute_bulk, parse_bulk, parse_bulk_with, BulkDefaults, Indices, MappingRounds};
 use crate::store::get::ReadOptions;
 use crate::store::index::IndexHandle;
 use crate::store::names::validate_index_name;
+use crate::store::source_filter::SourceFilter;
 use crate::store::versioning::{param_text, Conditions, WriteKind};
 use crate::store::writes;
 

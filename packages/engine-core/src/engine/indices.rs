@@ -198,7 +198,7 @@ impl Engine {
             let h = self.get_meta(&target.index)?;
             h.settings.blocks.check(&h.name, crate::store::blocks::Level::MetadataRead)?;
             let mut mappings = crate::store::mapping_update::render(&h.mappings_json);
-            crate::knn::render_mappings(&mut mappings, &h.mapping);
+            crate::knn::render_mappings(&mut mappings, &h.mapping.vectors);
             let aliases: Map<String, Value> =
                 self.aliases.of_index(&target.index).into_iter().map(|(a, d)| (a, d.to_json())).collect();
             let mut settings = h.settings.flat(&h.uuid, &h.name, h.creation_date);

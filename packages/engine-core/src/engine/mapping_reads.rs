@@ -41,7 +41,7 @@ impl Engine {
         for target in self.resolve(name, options)? {
             let h = self.get_meta(&target.index)?;
             let mut mappings = render(&h.mappings_json);
-            crate::knn::render_mappings(&mut mappings, &h.mapping);
+            crate::knn::render_mappings(&mut mappings, &h.mapping.vectors);
             out.insert(target.index, json!({ "mappings": mappings }));
         }
         Ok(Value::Object(out).to_string())

@@ -1,5 +1,7 @@
 //! The engine: a data directory of indices, the ES-level operations over them (JSON in,
 //! JSON out) and the background refresher that gives ES's 1s near-real-time default.
+//!
+//! Layer: the top. Uses every layer below (ARCHITECTURE.md).
 
 mod alias_api;
 pub mod aliases;

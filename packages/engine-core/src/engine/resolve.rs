@@ -180,7 +180,7 @@ impl Engine {
         for part in expression.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let named;
             let part = if part.starts_with('<') {
-                named = super::date_math_names::resolve_date_math(part, crate::search::now_ms())?;
+                named = super::date_math_names::resolve_date_math(part, crate::date::now_ms())?;
                 named.as_str()
             } else {
                 part

@@ -175,7 +175,7 @@ impl Engine {
         for fm in fields(&handle, &mappings, &options) {
             let analyzer = analyzer_for(&handle, fm, &options)?;
             let mut values = Vec::new();
-            crate::store::document::lookup_all(&source, &fm.source_path, &mut values);
+            crate::json_source::lookup_all(&source, &fm.source_path, &mut values);
             let texts: Vec<String> = values
                 .iter()
                 .flat_map(|v| match v {

@@ -1,15 +1,12 @@
 //! The `geo_point` field type: points quantized as Lucene does (`encoding.rs`), parsed from
 //! any of ES's forms (`parse.rs`), and the queries, sort and aggregations over them. A field
 //! is one multi-valued u64 column of packed encoded (lat, lon): one column read per point.
-
-pub mod aggs;
+//!
+//! Layer: value types, below `store/`. Uses only the leaves (ARCHITECTURE.md).
 pub mod distance;
 pub mod encoding;
-pub mod filter;
 pub mod geohash;
 pub mod parse;
-pub mod query;
-pub mod sort;
 pub mod tile;
 
 use serde_json::Value;
@@ -17,7 +14,6 @@ use tantivy::schema::{Field, NumericOptions, SchemaBuilder};
 use tantivy::TantivyDocument;
 
 use crate::error::{EngineError, Result};
-use crate::store::mapping::FieldMapping;
 use parse::{check_range, is_coordinate_array, parse_point};
 
 /// Column-only: every geo query, sort and aggregation scans the column.
@@ -25,27 +21,28 @@ pub(crate) fn add_geo_field(builder: &mut SchemaBuilder, tantivy_name: &str) -> 
     builder.add_u64_field(tantivy_name, NumericOptions::default().set_fast())
 }
 
-/// Adds the point(s) of a document's value: one point, or an array of points.
-pub(crate) fn add_points(doc: &mut TantivyDocument, fm: &FieldMapping, value: &Value, id: &str) -> Result<()> {
+/// Adds the point(s) of a document's value to the field `field`, named `name` in errors: one
+/// point, or an array of points.
+pub(crate) fn add_points(doc: &mut TantivyDocument, field: Field, name: &str, value: &Value, id: &str) -> Result<()> {
     match value {
         Value::Null => Ok(()),
         Value::Array(items) if !is_coordinate_array(items) => {
-            items.iter().filter(|v| !v.is_null()).try_for_each(|item| add_point(doc, fm, item, id))
+            items.iter().filter(|v| !v.is_null()).try_for_each(|item| add_point(doc, field, name, item, id))
         }
-        one => add_point(doc, fm, one, id),
+        one => add_point(doc, field, name, one, id),
     }
 }
 
-fn add_point(doc: &mut TantivyDocument, fm: &FieldMapping, value: &Value, id: &str) -> Result<()> {
-    let point = parse_point(value).and_then(|p| check_range(&p, &fm.name).map(|_| p));
+fn add_point(doc: &mut TantivyDocument, field: Field, name: &str, value: &Value, id: &str) -> Result<()> {
+    let point = parse_point(value).and_then(|p| check_range(&p, name).map(|_| p));
     match point {
         Ok(p) => {
-            doc.add_u64(fm.field, encoding::pack(p.lat, p.lon));
+            doc.add_u64(field, encoding::pack(p.lat, p.lon));
             Ok(())
         }
         Err(cause) => Err(EngineError::DocumentParsing(format!(
             "failed to parse field [{}] of type [geo_point] in document with id '{id}'. Preview of field's value: '{}': {cause}",
-            fm.name,
+            name,
             preview(value)
         ))),
     }

@@ -154,7 +154,7 @@ pub fn geojson(value: &Value) -> Option<Value> {
 
 /// A double as Java prints it (`91.0`, not `91`).
 pub fn java(v: f64) -> String {
-    crate::aggs::render::java_double(v)
+    crate::number::java_double(v)
 }
 
 #[cfg(test)]

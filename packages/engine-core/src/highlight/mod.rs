@@ -4,6 +4,8 @@
 //! `field_matches` (the field's text re-analyzed and matched) -> `passages` (cut at
 //! `breaks`: JDK sentence and word boundaries, bounded by `fragment_size`) -> `formatter`.
 //! `plain` is served by the same code: for the short texts we compare, its output is the same.
+//!
+//! Layer: highlighting, below `aggs/`. Uses `query/`, `store/` and below (ARCHITECTURE.md).
 
 mod breaks;
 mod field_matches;

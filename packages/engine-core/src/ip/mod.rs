@@ -3,14 +3,14 @@
 //! a fixed-width lowercase hex term (`key.rs`): the term dictionary and the string column then
 //! order addresses exactly by their bytes, so term, CIDR, range, sort and aggregations reuse
 //! the keyword machinery and only parse and render at the edges.
+//!
+//! Layer: value types, below `store/`. Uses only the leaves (ARCHITECTURE.md).
 
 pub mod addr;
 pub mod cidr;
 pub mod key;
 pub mod params;
 pub mod query;
-pub mod range_agg;
-pub(crate) mod terms_select;
 
 pub use addr::{format_ip, parse_ip};
 pub use cidr::parse_cidr;

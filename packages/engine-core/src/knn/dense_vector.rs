@@ -9,7 +9,7 @@ use super::index_options;
 use super::space::{ElementType, SpaceType};
 use super::spec::{DenseVectorOptions, VectorField, VectorSpec};
 use crate::error::{EngineError, Result};
-use crate::store::mapping::Mapping;
+use std::collections::BTreeMap;
 
 pub const DENSE_VECTOR_TYPE: &str = "dense_vector";
 
@@ -146,22 +146,22 @@ pub fn mapping_json(vf: &VectorField) -> Option<Value> {
 
 /// Rewrites every `dense_vector` definition of `mappings` (as stored: as the client sent it)
 /// the way ES prints it back, including `dims` learnt from the first document.
-pub fn render_mappings(mappings: &mut Value, mapping: &Mapping) {
+pub fn render_mappings(mappings: &mut Value, vectors: &BTreeMap<String, VectorField>) {
     if let Some(props) = mappings.get_mut("properties") {
-        render_properties(props, "", mapping);
+        render_properties(props, "", vectors);
     }
 }
 
-fn render_properties(props: &mut Value, prefix: &str, mapping: &Mapping) {
+fn render_properties(props: &mut Value, prefix: &str, vectors: &BTreeMap<String, VectorField>) {
     let Some(props) = props.as_object_mut() else { return };
     for (name, def) in props.iter_mut() {
         let full = if prefix.is_empty() { name.clone() } else { format!("{prefix}.{name}") };
         if def.get("type").and_then(Value::as_str) == Some(DENSE_VECTOR_TYPE) {
-            if let Some(printed) = mapping.vectors.get(&full).and_then(mapping_json) {
+            if let Some(printed) = vectors.get(&full).and_then(mapping_json) {
                 *def = printed;
             }
         } else if let Some(children) = def.get_mut("properties") {
-            render_properties(children, &full, mapping);
+            render_properties(children, &full, vectors);
         }
     }
 }

@@ -11,15 +11,20 @@ use super::space::ElementType;
 use super::spec::VectorField;
 use super::vector_checks::{element_error, magnitude_error, normalize, preview};
 use crate::error::{EngineError, Result};
-use crate::store::document::lookup;
-use crate::store::mapping::Mapping;
+use crate::json_source::lookup;
+use std::collections::BTreeMap;
 
 /// The dims a `dense_vector` without `dims` may learn from its first document (ES's range).
 const MAX_INFERRED_DIMS: usize = 4096;
 
 /// Adds every mapped vector of `source` to `doc`; a missing or null vector is no vector.
-pub fn add_vectors(doc: &mut TantivyDocument, mapping: &Mapping, source: &Value, id: &str) -> Result<()> {
-    for vf in mapping.vectors.values() {
+pub fn add_vectors(
+    doc: &mut TantivyDocument,
+    vectors: &BTreeMap<String, VectorField>,
+    source: &Value,
+    id: &str,
+) -> Result<()> {
+    for vf in vectors.values() {
         let bytes = match lookup(source, &vf.name) {
             None | Some(Value::Null) => continue,
             Some(value) if vf.dense.is_some() => encode_dense(vf, value, id)?,

@@ -1,6 +1,6 @@
 //! `dense_vector.index_options`: accepted and echoed the way ES 8 prints them, with its
 //! defaults filled in. None of them changes how we search: at the index sizes this engine
-//! serves, the exact scan (see `knn::query`) answers faster than building and walking an HNSW
+//! serves, the exact scan (see `query::lower::knn`) answers faster than building and walking an HNSW
 //! graph would, and it is exact, so graph (`m`, `ef_construction`) and quantization
 //! (`int8`/`int4`/`bbq`, `confidence_interval`) settings are recorded, not applied.
 

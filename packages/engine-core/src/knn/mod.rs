@@ -1,36 +1,35 @@
 //! k-nearest-neighbour search in two dialects: OpenSearch's k-NN plugin (`knn_vector`
 //! mappings with `dimension` and `method.space_type`, the `knn` query) and Elasticsearch 8
-//! (`dense_vector` mappings, the top-level `knn` search section, see `top_level`).
+//! (`dense_vector` mappings, the top-level `knn` search section).
+//!
+//! This folder holds the vector field itself: mappings, document checks, the segment vector
+//! cache, distances and quantisation. The queries that use it sit in the query layer above:
+//! `query::dsl::knn` (the `knn` query), `query::dsl::knn_top_level` (ES 8's section),
+//! `query::lower::knn_es` and `query::lower::knn` (the scan).
 //!
 //! Search is an exact scan, not an approximate graph: every live vector of every segment is
 //! compared with the query vector, so recall is 1.0 by construction. Vectors are indexed as
 //! a bytes fast field (little-endian f32) and decoded once per immutable segment into one
 //! contiguous array, plus an 8-bit copy (`quantized`) that the first pass walks front to
 //! back; its error is bounded, and only rows that bound cannot rule out are compared exactly.
+//!
+//! Layer: value types, below `store/`. Uses only the leaves (ARCHITECTURE.md).
 
-mod cache;
-mod dense_vector;
-mod distance;
-mod document;
-mod dsl;
-mod es_query;
-mod field;
-mod index_options;
-mod quantized;
-mod query;
-mod restore_dims;
-mod space;
-mod spec;
-mod top_level;
-mod vector_checks;
+pub(crate) mod cache;
+pub(crate) mod dense_vector;
+pub(crate) mod distance;
+pub(crate) mod document;
+pub(crate) mod field;
+pub(crate) mod index_options;
+pub(crate) mod quantized;
+pub(crate) mod restore_dims;
+pub(crate) mod space;
+pub(crate) mod spec;
+pub(crate) mod vector_checks;
 
-pub use crate::query::ast::{KnnAst, KnnDialect};
 pub use dense_vector::{render_mappings, DENSE_VECTOR_TYPE};
 pub use document::add_vectors;
-pub use dsl::parse_knn;
 pub use field::{add_vector_fields, parse_vector_specs, SpaceType, KNN_VECTOR_TYPE};
-pub use query::lower_knn;
 pub use restore_dims::restore_inferred_dims;
 pub use space::ElementType;
 pub use spec::{VectorField, VectorSpec};
-pub use top_level::with_top_level_knn;

@@ -4,10 +4,12 @@
 
 use tantivy::Searcher;
 
-use crate::store::mapping::Mapping;
+use std::collections::BTreeMap;
 
-pub fn restore_inferred_dims(mapping: &Mapping, searcher: &Searcher) -> tantivy::Result<()> {
-    for vf in mapping.vectors.values().filter(|vf| vf.dimension().is_none()) {
+use super::spec::VectorField;
+
+pub fn restore_inferred_dims(vectors: &BTreeMap<String, VectorField>, searcher: &Searcher) -> tantivy::Result<()> {
+    for vf in vectors.values().filter(|vf| vf.dimension().is_none()) {
         for reader in searcher.segment_readers() {
             let Some(column) = reader.fast_fields().bytes(&vf.tantivy_name)? else { continue };
             let mut terms = column.dictionary().stream()?;

@@ -1,6 +1,7 @@
 //! Our own query AST: what the ES DSL parsers produce and the tantivy lowering consumes.
 //! Values stay JSON until lowering, where the field's mapping decides how to read them.
 
+pub use crate::query::fuzziness::Fuzziness;
 use serde_json::Value;
 
 pub use super::minimum_should_match::MinimumShouldMatch;
@@ -121,7 +122,7 @@ pub enum QueryAst {
     MoreLikeThis(Box<MltAst>),
     /// `nested`: the documents (or enclosing objects) with an object at `path` matching `query`.
     Nested(Box<NestedAst>),
-    /// Every hidden nested-object document: what top-level queries exclude (`nested::root_only`).
+    /// Every hidden nested-object document: what top-level queries exclude (`query::root_only`).
     NestedObjects,
     /// A query given a `_name`: it matches as `query` does, and each hit lists the names of
     /// the named queries it matches (`matched_queries`).
@@ -135,8 +136,8 @@ pub enum QueryAst {
     CrossFields(Box<CrossFieldsAst>),
     /// `script`: the documents the script answers true for (`script/`'s Painless subset).
     Script(Box<crate::script::Script>),
-    /// `geo_distance` / `geo_bounding_box` (`geo/query.rs`).
-    Geo(Box<crate::geo::query::GeoQuery>),
+    /// `geo_distance` / `geo_bounding_box` (`geo_ast.rs`).
+    Geo(Box<crate::query::geo_ast::GeoQuery>),
     /// `intervals`: documents where the rule matches in the positions of `field`.
     Intervals {
         field: String,
@@ -151,25 +152,6 @@ pub struct CrossFieldsAst {
     pub operator: Operator,
     pub minimum_should_match: Option<MinimumShouldMatch>,
     pub tie_breaker: f32,
-}
-
-/// `fuzziness` on full-text queries: `Edits(n)`, or `AUTO` by term length (in characters:
-/// none below `low`, one below `high`, else two).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fuzziness {
-    Edits(u8),
-    Auto { low: usize, high: usize },
-}
-
-impl Fuzziness {
-    pub fn edits(self, term_chars: usize) -> u8 {
-        match self {
-            Fuzziness::Edits(n) => n,
-            Fuzziness::Auto { low, .. } if term_chars < low => 0,
-            Fuzziness::Auto { high, .. } if term_chars < high => 1,
-            Fuzziness::Auto { .. } => 2,
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! `lower/intervals.rs`): ES's `IntervalsSourceProvider`s, each naming what it matches in the
 //! positions of one field.
 
-use super::ast::Fuzziness;
+use super::fuzziness::Fuzziness;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum IntervalsRule {

@@ -3,8 +3,8 @@
 //! order-preserving 128-bit space per type, so every relation (`intersects`, `contains`,
 //! `within`) is a pair of comparisons. A document's intervals live in a bytes column, 32 bytes
 //! each (`query.rs` scans it); `_source` keeps what was sent.
-
-pub mod query;
+//!
+//! Layer: value types, below `store/`. Uses `ip/` and the leaves (ARCHITECTURE.md).
 
 use std::net::Ipv6Addr;
 
@@ -141,15 +141,15 @@ pub fn end_key(
     now_ms: i64,
     round_up: bool,
 ) -> Result<u128, String> {
-    let number = || crate::store::document::coerce_f64(value).ok_or_else(|| format!("not a number: {value}"));
+    let number = || crate::json_source::coerce_f64(value).ok_or_else(|| format!("not a number: {value}"));
     Ok(match kind {
         RangeKind::Integer => {
-            let n = crate::store::document::coerce_i64(value).ok_or_else(|| format!("not an integer: {value}"))?;
+            let n = crate::json_source::coerce_i64(value).ok_or_else(|| format!("not an integer: {value}"))?;
             let n = i32::try_from(n).map_err(|_| format!("Value [{value}] is out of range for an integer"))?;
             i64_key(i64::from(n))
         }
         RangeKind::Long => {
-            i64_key(crate::store::document::coerce_i64(value).ok_or_else(|| format!("not a long: {value}"))?)
+            i64_key(crate::json_source::coerce_i64(value).ok_or_else(|| format!("not a long: {value}"))?)
         }
         RangeKind::Float => f64_key(f64::from(number()? as f32)),
         RangeKind::Double => f64_key(number()?),
@@ -229,9 +229,9 @@ pub fn shown(kind: RangeKind, value: &Value, formats: &[DateFormat]) -> Option<V
     let mut out = Map::new();
     for (key, v) in obj {
         let shown = match kind {
-            RangeKind::Integer | RangeKind::Long => Value::from(crate::store::document::coerce_i64(v)?),
-            RangeKind::Float => Value::from(f64::from(crate::store::document::coerce_f64(v)? as f32)),
-            RangeKind::Double => Value::from(crate::store::document::coerce_f64(v)?),
+            RangeKind::Integer | RangeKind::Long => Value::from(crate::json_source::coerce_i64(v)?),
+            RangeKind::Float => Value::from(f64::from(crate::json_source::coerce_f64(v)? as f32)),
+            RangeKind::Double => Value::from(crate::json_source::coerce_f64(v)?),
             RangeKind::Date => {
                 let ms = parse_date_value(v, formats).ok()?;
                 Value::String(crate::date::format_millis(ms))

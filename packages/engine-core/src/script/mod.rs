@@ -3,9 +3,10 @@
 //! `MovingFunctions.*(values, ...)`. Scripts are single expressions: no loops, no
 //! assignment, bounded length and nesting. Anything else is a 400 `script_exception`
 //! naming the construct, never a guess.
+//!
+//! Layer: value types, below `store/`. Uses only the leaves (ARCHITECTURE.md).
 
 pub mod contexts;
-pub mod doc_values;
 mod eval;
 mod lexer;
 mod moving_functions;

@@ -6,8 +6,8 @@
 use serde_json::{json, Map, Value};
 use tantivy::{DocAddress, Searcher};
 
-use super::top_hits::Hit;
 use crate::error::{EngineError, Result, ShardCause};
+use crate::hits::top_hits::Hit;
 use crate::query::ast::{BoolAst, QueryAst};
 use crate::store::mapping::{FieldType, Mapping};
 

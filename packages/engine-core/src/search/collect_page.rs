@@ -13,12 +13,12 @@ use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query};
 use tantivy::Searcher;
 
 use super::passes::{agg_collector, collect, collect_aggs};
-use super::sort::SortTarget;
-use super::top_hits::{Hit, TopHitsCollector, TopHitsFruit};
 use super::{constant_top, filter_by_filter, lower_query, score_scale, score_top, sort_zone};
 use super::{SearchRequest, TrackTotalHits};
 use crate::aggs::{lone_filter, split_global, AggFruit};
 use crate::error::{EngineError, Result, ShardCause};
+use crate::hits::sort::SortTarget;
+use crate::hits::top_hits::{Hit, TopHitsCollector, TopHitsFruit};
 use crate::query::tantivy::collect_limits::{MinScoreQuery, TerminateAfterQuery};
 use crate::store::index::IndexHandle;
 
@@ -207,7 +207,7 @@ pub fn collect_page(handle: &IndexHandle, searcher: &Searcher, req: &SearchReque
             fruits[i] = Some(fruit);
         }
         if !global.is_empty() {
-            let all = lower_query(handle, &crate::nested::root_only_query(&handle.mapping))?;
+            let all = lower_query(handle, &crate::query::root_only::root_only_query(&handle.mapping))?;
             let (global_fruits, late) =
                 collect_aggs(searcher, all.as_ref(), &agg_collector(handle, pick(&global), None)?, deadline)?;
             timed_out |= late;

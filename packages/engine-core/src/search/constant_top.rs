@@ -8,8 +8,8 @@
 use tantivy::query::{EnableScoring, Query};
 use tantivy::{DocAddress, DocSet, Searcher, TERMINATED};
 
-use super::top_hits::{Hit, TopHitsFruit};
 use crate::error::Result;
+use crate::hits::top_hits::{Hit, TopHitsFruit};
 use crate::query::ast::QueryAst;
 
 /// Whether the lowering of `ast` gives every match the same score (see `query/lower/`).

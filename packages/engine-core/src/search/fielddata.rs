@@ -11,7 +11,7 @@ use crate::aggs::request::AggRequest;
 use crate::store::index::IndexHandle;
 use crate::store::mapping::{FieldType, Mapping};
 
-use super::sort::{SortSpec, SortTarget};
+use crate::hits::sort::{SortSpec, SortTarget};
 
 /// Records the field data `sort` and `aggs` loaded from `searcher`'s segments.
 pub fn record_loaded(handle: &IndexHandle, searcher: &Searcher, sort: Option<&[SortSpec]>, aggs: &[AggRequest]) {

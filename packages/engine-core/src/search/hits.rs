@@ -12,15 +12,16 @@ use tantivy::schema::Value as _;
 use tantivy::{Searcher, TantivyDocument};
 
 use super::collect_page::Page;
-use super::hit_fields::HitFields;
 use super::named::NamedQueries;
 use super::options::StoredFields;
-use super::top_hits::Hit;
-use super::{lower_query, now_ms, SearchRequest};
+use super::{lower_query, SearchRequest};
+use crate::date::now_ms;
 use crate::error::Result;
 use crate::highlight::Highlighter;
-use crate::script::doc_values::{DocFields, SegmentDocValues};
+use crate::hits::top_hits::Hit;
+use crate::query::script_doc_values::{DocFields, SegmentDocValues};
 use crate::script::{Script, Val};
+use crate::store::hit_fields::HitFields;
 use crate::store::index::IndexHandle;
 
 pub struct HitsRender<'a> {
@@ -157,7 +158,7 @@ impl<'a> HitsRender<'a> {
         }
         let mut fields = self.fields.as_ref().and_then(|f| f.render(self.searcher, hit.address, raw));
         if let (Some(StoredFields::List(names)), Some(kept)) = (stored, kept) {
-            if let Some(Value::Object(values)) = super::hit_fields::stored_fields(&handle.mapping, names, kept) {
+            if let Some(Value::Object(values)) = crate::store::hit_fields::stored_fields(&handle.mapping, names, kept) {
                 let obj = fields.get_or_insert_with(|| Value::Object(Map::new()));
                 if let Value::Object(obj) = obj {
                     obj.extend(values);

@@ -1,5 +1,8 @@
 //! `_search` and `_count`: request parsing (body + URL parameters), execution through one
 //! pass of collectors (top hits + total, aggregations), and the ES 8 response.
+//!
+//! Layer: search, below `engine/`. Uses `aggs/`, `highlight/`, `query/`, `hits/`, `suggest/`,
+//! `store/` and below (ARCHITECTURE.md).
 
 mod collapse;
 mod collect_page;
@@ -7,15 +10,12 @@ mod constant_top;
 pub mod contexts;
 mod cost;
 mod deadline;
-pub mod doc_meta;
 pub mod fielddata;
 mod filter_by_filter;
 mod filter_path;
-mod hit_fields;
 mod hits;
 mod named;
 pub mod options;
-pub(crate) mod parallel;
 mod passes;
 pub mod pit;
 mod profile;
@@ -23,44 +23,34 @@ mod request;
 mod rescore;
 pub(crate) mod score_top;
 pub mod scroll;
-pub mod search_after;
 pub mod slice;
-pub mod sort;
-mod sort_key;
 mod sort_rank;
 mod sort_zone;
-pub mod top_hits;
 
 use std::fmt::Write as _;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 use serde_json::{Map, Value};
 use tantivy::collector::Count;
 
 use crate::aggs::multi_index::IndexAggs;
 use crate::aggs::{write_aggs, HitsContext};
+use crate::date::now_ms;
 use crate::error::{EngineError, Result};
 use crate::query::ast::QueryAst;
 use crate::query::dsl::parse_query;
 use crate::query::lower::context::LowerContext;
 use crate::query::lower::lower;
 use crate::store::index::IndexHandle;
-pub mod source_filter;
 
+use crate::hits::search_after::parse_search_after;
+use crate::hits::top_hits::sort_values_json;
 pub use cost::Cost;
-pub use hit_fields::stored_fields;
 use passes::{agg_collector, collect_aggs};
 use request::parse_body;
 pub use request::{SearchRequest, TrackTotalHits};
-use search_after::parse_search_after;
-pub use source_filter::SourceFilter;
-use top_hits::sort_values_json;
 
 const SHARDS: &str = r#"{"total":1,"successful":1,"skipped":0,"failed":0}"#;
-
-pub(crate) fn now_ms() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
-}
 
 pub(crate) fn lower_query(handle: &IndexHandle, query: &QueryAst) -> Result<Box<dyn tantivy::query::Query>> {
     crate::query::expensive::check(query, &handle.mapping)?;
@@ -80,7 +70,7 @@ fn has_similarities(handle: &IndexHandle) -> bool {
     !handle.settings.similarity.is_empty() || handle.mapping.fields.values().any(|f| f.similarity.is_some())
 }
 
-/// Internal scores are this times the shown ones (`query/similarity.rs`).
+/// Internal scores are this times the shown ones (`store/similarity.rs`).
 pub(crate) fn score_scale(handle: &IndexHandle) -> f32 {
     handle.settings.similarity.scale()
 }
@@ -162,7 +152,7 @@ pub fn execute(
     let specs = req.effective_sort();
     // ES drops a sort that is `_score` descending alone: relevance order, no sort values.
     let score_only = req.sort.as_deref().is_some_and(
-        |s| matches!(s, [only] if only.target == sort::SortTarget::Score && only.order == sort::Order::Desc),
+        |s| matches!(s, [only] if only.target == crate::hits::sort::SortTarget::Score && only.order == crate::hits::sort::Order::Desc),
     );
     let by_score = req.sort.is_none() || score_only;
     // With `search_after` every hit carries its sort values, the client's next after-key.
@@ -300,7 +290,7 @@ pub fn count(handle: &IndexHandle, body: &[u8], min_score: Option<f32>) -> Resul
             other => return Err(EngineError::Parsing(format!("request does not support [{other}]"))),
         }
     }
-    let query = crate::nested::root_only(query, &handle.mapping);
+    let query = crate::query::root_only::root_only(query, &handle.mapping);
     crate::query::limits::check_clause_count(&query)?;
     let mut lowered = lower_query(handle, &query)?;
     if let Some(min) = min_score {
@@ -311,8 +301,8 @@ pub fn count(handle: &IndexHandle, body: &[u8], min_score: Option<f32>) -> Resul
     let started = Instant::now();
     let _querying = handle.counters.search.query_current.enter();
     // Segments count independently (tantivy's `Count` asks each weight for its count).
-    let n = if parallel::worth_it(&searcher) {
-        parallel::search(&searcher, lowered.as_ref(), &Count)?
+    let n = if crate::parallel::worth_it(&searcher) {
+        crate::parallel::search(&searcher, lowered.as_ref(), &Count)?
     } else {
         searcher.search(lowered.as_ref(), &Count)?
     };

@@ -8,19 +8,13 @@
 use serde_json::Value;
 
 use super::collapse::Collapse;
-use super::doc_meta::DocMeta;
 use super::rescore::Rescore;
 use crate::error::{EngineError, Result};
+use crate::hits::doc_meta::DocMeta;
 use crate::query::ast::QueryAst;
 use crate::query::dsl::parse_query;
+use crate::store::hit_fields::FieldRequest;
 use crate::store::mapping::Mapping;
-
-/// `docvalue_fields` / `fields` entry: a field name or pattern and an optional format.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FieldRequest {
-    pub pattern: String,
-    pub format: Option<String>,
-}
 
 /// `stored_fields`: `_none_` hides `_id` and `_source`; a list shows `_source` only if named.
 #[derive(Debug, Clone, PartialEq)]

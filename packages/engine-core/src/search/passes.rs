@@ -6,10 +6,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::deadline::search_until;
-use super::{lower_query, parallel};
+use super::lower_query;
 use crate::aggs::bucket::sampler::sample_docs;
 use crate::aggs::{filter_weights, AggCollector, AggRequest};
 use crate::error::Result;
+use crate::parallel;
 use crate::store::index::IndexHandle;
 
 /// The collector of `aggs`; `scope` is the searcher and query of the pass, where a top-level

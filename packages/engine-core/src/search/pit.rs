@@ -10,9 +10,9 @@ use serde_json::{json, Map, Value};
 
 use super::contexts::{is_well_formed_id, parse_keep_alive, ReaderContexts};
 use super::cost::Cost;
-use super::sort::{Order, SortSpec, SortTarget};
 use super::{execute, parse_body, parse_search_after, Render, SearchRequest};
 use crate::error::{EngineError, Result};
+use crate::hits::sort::{Order, SortSpec, SortTarget};
 use crate::store::index::IndexHandle;
 
 /// Which product's API shapes the responses.

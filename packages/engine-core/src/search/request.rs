@@ -7,15 +7,15 @@ use serde_json::{Map, Value};
 
 use super::deadline::parse_timeout;
 use super::options::SearchOptions;
-use super::search_after::{parse_search_after, AfterValue};
-use super::sort::{self, parse_sort, SortSpec, SortTarget};
-use super::source_filter::SourceFilter;
 use crate::aggs::{parse_aggs, AggRequest};
 use crate::error::{json_syntax_error, EngineError, Result, ShardCause};
 use crate::highlight::HighlightRequest;
+use crate::hits::search_after::{parse_search_after, AfterValue};
+use crate::hits::sort::{self, parse_sort, SortSpec, SortTarget};
 use crate::query::ast::QueryAst;
 use crate::query::dsl::{field_patterns, parse_query};
 use crate::store::index::IndexHandle;
+use crate::store::source_filter::SourceFilter;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TrackTotalHits {
@@ -240,7 +240,7 @@ impl SearchRequest {
         if let Some(knn) = knn {
             // ES 8's top-level kNN section; k defaults to the body's size (URL params come later).
             let query = obj.contains_key("query").then(|| std::mem::replace(&mut req.query, QueryAst::MatchAll));
-            req.query = crate::knn::with_top_level_knn(knn, query, req.size)?;
+            req.query = crate::query::dsl::knn_top_level::with_top_level_knn(knn, query, req.size)?;
         }
         for (key, value) in params {
             match key.as_str() {
@@ -314,14 +314,15 @@ impl SearchRequest {
                 )));
         }
         // Nested objects' hidden documents are never hits (nor counted, nor aggregated).
-        req.query = crate::nested::root_only(std::mem::replace(&mut req.query, QueryAst::MatchAll), &handle.mapping);
+        req.query =
+            crate::query::root_only::root_only(std::mem::replace(&mut req.query, QueryAst::MatchAll), &handle.mapping);
         Ok(req)
     }
 
     /// A collapse group's inner hits: `body` (size, from, sort, _source) within `query`.
     pub(super) fn inner(query: QueryAst, body: &Map<String, Value>, handle: &IndexHandle) -> Result<SearchRequest> {
         let mut req = Self::from_map(body, &Map::new(), handle)?;
-        req.query = crate::nested::root_only(query, &handle.mapping);
+        req.query = crate::query::root_only::root_only(query, &handle.mapping);
         Ok(req)
     }
 

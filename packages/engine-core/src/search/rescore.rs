@@ -8,8 +8,8 @@ use serde_json::{json, Value};
 use tantivy::query::EnableScoring;
 use tantivy::{DocAddress, DocSet, Searcher};
 
-use super::top_hits::Hit;
 use crate::error::{EngineError, Result};
+use crate::hits::top_hits::Hit;
 use crate::query::ast::QueryAst;
 use crate::query::dsl::parse_query;
 use crate::store::index::IndexHandle;

@@ -15,9 +15,9 @@ use tantivy::collector::{Count, TopDocs, TopNComputer};
 use tantivy::query::{EnableScoring, Query};
 use tantivy::{DocAddress, DocSet, Score, Searcher, TERMINATED};
 
-use super::top_hits::{Hit, TopHitsFruit};
 use super::TrackTotalHits;
 use crate::error::Result;
+use crate::hits::top_hits::{Hit, TopHitsFruit};
 use crate::query::ast::{Operator, QueryAst};
 use crate::query::tantivy::blended_terms::BlendedTermsScorer;
 

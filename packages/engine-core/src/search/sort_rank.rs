@@ -17,10 +17,10 @@ use tantivy::index::SegmentId;
 use tantivy::query::Weight;
 use tantivy::{BitSet, DocId, DocSet, SegmentReader, TERMINATED};
 
-use super::sort::Order;
-use super::sort_key::{i64_key, part};
 use crate::columns::partition_point;
 use crate::columns::segment_cache::SegmentCache;
+use crate::hits::sort::Order;
+use crate::hits::sort_key::{i64_key, part};
 
 /// Documents' worth of ranks kept (4 bytes each: 64 MiB), across every segment and column:
 /// a multi-segment index during a load keeps each live segment's ranks, and the ranks of

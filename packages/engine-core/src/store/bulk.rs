@@ -9,41 +9,12 @@ use std::time::Instant;
 use serde_json::{json, Value};
 
 use crate::error::{json_syntax_error, EngineError, Result};
-use crate::store::bulk_action::{parse_action, ActionMeta};
-use crate::store::document::build_document;
+use crate::store::bulk_action::parse_action;
 use crate::store::index::{IndexHandle, PreparedWrite, WriteOutcome};
-use crate::store::versioning::Conditions;
 
 pub use crate::store::bulk_action::Action;
-
-#[derive(Debug)]
-pub struct BulkItem<'a> {
-    pub action: Action,
-    pub index: String,
-    pub id: Option<String>,
-    pub meta: ActionMeta,
-    pub source: Option<&'a [u8]>,
-}
-
-impl<'a> BulkItem<'a> {
-    /// One `index` write (the single-document API's shape).
-    pub fn index(
-        index: &str,
-        id: Option<&str>,
-        cond: Conditions,
-        routing: Option<String>,
-        source: &'a [u8],
-    ) -> BulkItem<'a> {
-        let meta = ActionMeta { cond, routing, ..ActionMeta::default() };
-        BulkItem {
-            action: Action::Index,
-            index: index.to_string(),
-            id: id.map(str::to_string),
-            meta,
-            source: Some(source),
-        }
-    }
-}
+use crate::store::bulk_item::prepare;
+pub use crate::store::bulk_item::BulkItem;
 
 fn trim(line: &[u8]) -> &[u8] {
     let end = line.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |p| p + 1);
@@ -248,7 +219,7 @@ fn run_update(
     indices: &dyn Indices,
 ) -> Result<ItemOutcome> {
     let id = item.id.as_deref().unwrap_or_default();
-    let filter = item.meta.source.as_ref().map(crate::search::SourceFilter::from_body).transpose()?;
+    let filter = item.meta.source.as_ref().map(crate::store::source_filter::SourceFilter::from_body).transpose()?;
     let options = crate::store::writes::UpdateOptions {
         retry_on_conflict: item.meta.retry_on_conflict,
         cond: item.meta.cond.clone(),
@@ -376,50 +347,6 @@ fn prepare_all(
             .collect();
         workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
     })
-}
-
-pub(super) fn prepare(handle: &IndexHandle, item: &mut BulkItem<'_>) -> Result<PreparedWrite> {
-    // Cloned, not taken: a document prepared again after a mapping update needs them too.
-    let cond = item.meta.cond.clone();
-    let routing = item.meta.routing.clone();
-    if let Some(pipeline) = &item.meta.pipeline {
-        return Err(EngineError::IllegalArgument(format!("pipeline with id [{pipeline}] does not exist")));
-    }
-    if item.id.as_deref() == Some("") && item.action != Action::Delete {
-        return Err(EngineError::IllegalArgument("if _id is specified it must not be empty".into()));
-    }
-    if item.action == Action::Delete {
-        let id = item.id.clone().unwrap_or_default();
-        crate::store::routing::check(handle, &id, routing.as_deref(), false)?;
-        return Ok(PreparedWrite::Delete { id, cond });
-    }
-    let raw = item.source.unwrap_or_default();
-    // Strict, as ES's parser: a key given twice is refused, not silently the last value.
-    let source: Value = crate::strict_json::from_slice(raw)
-        .map_err(|e| EngineError::DocumentParsing(format!("[{}:{}] failed to parse: {e}", e.line(), e.column())))?;
-    if let Some(id) = &item.id {
-        if id.len() > 512 {
-            return Err(EngineError::ActionRequestValidation(format!(
-                "Validation Failed: 1: id [{id}] is too long, must be no longer than 512 bytes but was: {};",
-                id.len()
-            )));
-        }
-    }
-    // Auto ids are assigned before parsing, as in ES, so errors and results name the doc.
-    item.meta.auto_id |= item.id.is_none();
-    let auto = item.meta.auto_id;
-    let id = item.id.get_or_insert_with(crate::store::ids::auto_id).clone();
-    crate::store::routing::check(handle, &id, routing.as_deref(), true)?;
-    let doc = build_document(&handle.mapping, &id, &source, raw)?;
-    let nested = crate::nested::documents::nested_documents(
-        &handle.mapping,
-        &id,
-        &source,
-        handle.settings.limits.nested_objects_limit,
-    )?;
-    let mut cond = cond;
-    cond.create |= item.action == Action::Create;
-    Ok(PreparedWrite::Index { id, auto, cond, doc, nested, raw: raw.to_vec(), routing })
 }
 
 /// `{"<action>": {...result or error..., "status": N}}`, appended to `out`.

@@ -7,44 +7,11 @@ use tantivy::TantivyDocument;
 
 use crate::date::parse_date_value;
 use crate::error::{EngineError, Result};
+use crate::json_source::{coerce_f64, coerce_i64, lookup, lookup_all};
 use crate::store::mapping::{FieldMapping, FieldType, Mapping};
 
 /// Lucene's `IndexWriter.MAX_TERM_LENGTH`: the longest term, in UTF-8 bytes.
 const MAX_TERM_BYTES: usize = 32_766;
-
-/// Finds the value at a dotted path, accepting both nested objects and literal dotted keys.
-pub(crate) fn lookup<'a>(source: &'a Value, path: &str) -> Option<&'a Value> {
-    let obj = source.as_object()?;
-    if let Some(v) = obj.get(path) {
-        return Some(v);
-    }
-    for (dot, _) in path.match_indices('.') {
-        if let Some(found) = obj.get(&path[..dot]).and_then(|child| lookup(child, &path[dot + 1..])) {
-            return Some(found);
-        }
-    }
-    None
-}
-
-/// Every value at a dotted path, through arrays of objects as well as objects and literal
-/// dotted keys: `{"people": [{"n": "a"}, {"n": "b"}]}` has `a` and `b` at `people.n`, as ES
-/// flattens an array of (non-nested) objects.
-pub(crate) fn lookup_all<'a>(source: &'a Value, path: &str, out: &mut Vec<&'a Value>) {
-    match source {
-        Value::Array(items) => items.iter().for_each(|item| lookup_all(item, path, out)),
-        Value::Object(obj) => {
-            if let Some(v) = obj.get(path) {
-                out.push(v);
-            }
-            for (dot, _) in path.match_indices('.') {
-                if let Some(child) = obj.get(&path[..dot]) {
-                    lookup_all(child, &path[dot + 1..], out);
-                }
-            }
-        }
-        _ => {}
-    }
-}
 
 /// Builds the tantivy document; `source` is the parsed `_source`, `raw` its original bytes.
 /// `_version` and `_seq_no` are added by the writer once they are assigned.
@@ -61,7 +28,7 @@ pub fn build_document(mapping: &Mapping, id: &str, source: &Value, raw: &[u8]) -
     if mapping.source_enabled {
         doc.add_bytes(mapping.source_field, raw);
     }
-    // Fields of `nested` objects live on the objects' own documents (`nested::documents`).
+    // Fields of `nested` objects live on the objects' own documents (`store::nested_documents`).
     let mut direct = 0;
     for fm in mapping.fields.values().filter(|fm| fm.nested.is_none()) {
         direct += usize::from(add_field(&mut doc, mapping, fm, source, id)?);
@@ -71,13 +38,13 @@ pub fn build_document(mapping: &Mapping, id: &str, source: &Value, raw: &[u8]) -
     // the common case), there is nothing to look for: the walk costs as much as a third of
     // building the document.
     if direct < source.as_object().map_or(0, |o| o.len()) {
-        if let Some(update) = crate::store::dynamic::unmapped_fields(mapping, source)? {
+        if let Some(update) = crate::store::dynamic::unmapped_fields(&mapping.known, &mapping.dynamic, source)? {
             return Err(EngineError::MappingUpdate(update));
         }
     }
-    crate::knn::add_vectors(&mut doc, mapping, source, id)?;
+    crate::knn::add_vectors(&mut doc, &mapping.vectors, source, id)?;
     if !mapping.completions.is_empty() {
-        crate::suggest::completion_field::add_inputs(&mut doc, &mapping.completions, source)?;
+        crate::completion::field::add_inputs(&mut doc, &mapping.completions, source)?;
     }
     Ok(doc)
 }
@@ -117,7 +84,7 @@ fn add_values(
     let mut ignored = false;
     for value in values {
         if fm.field_type == FieldType::GeoPoint {
-            crate::geo::add_points(doc, fm, value, id)?;
+            crate::geo::add_points(doc, fm.field, &fm.name, value, id)?;
             continue;
         }
         let items = match value {
@@ -243,26 +210,6 @@ fn add_value(doc: &mut TantivyDocument, fm: &FieldMapping, value: &Value, id: &s
         }
     }
     Ok(())
-}
-
-pub fn coerce_i64(value: &Value) -> Option<i64> {
-    match value {
-        Value::Number(n) => {
-            n.as_i64().or_else(|| n.as_f64().filter(|f| f.is_finite() && f.abs() < 9.2e18).map(|f| f.trunc() as i64))
-        }
-        Value::String(s) => s.trim().parse::<i64>().ok().or_else(|| {
-            s.trim().parse::<f64>().ok().filter(|f| f.is_finite() && f.abs() < 9.2e18).map(|f| f.trunc() as i64)
-        }),
-        _ => None,
-    }
-}
-
-pub fn coerce_f64(value: &Value) -> Option<f64> {
-    match value {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.trim().parse::<f64>().ok().filter(|f| f.is_finite()),
-        _ => None,
-    }
 }
 
 fn parse_error(fm: &FieldMapping, value: &Value, id: &str) -> EngineError {

@@ -15,7 +15,6 @@ use serde_json::{json, Map, Value};
 
 use crate::date::{parse_date_str, parse_format_list};
 use crate::error::{EngineError, Result};
-use crate::store::mapping::Mapping;
 use crate::wildcard::glob;
 
 /// Every mapped path (fields, multi-fields, vectors, nested objects) in a table made for the
@@ -213,17 +212,19 @@ pub fn merge_first(base: &mut Value, update: &Value) {
     }
 }
 
-/// The mapping fragment (`{"properties": {...}}`) for the fields of `source` that `mapping`
-/// lacks, `None` when there are none; ES's 400 when a `strict` object would gain one.
-pub fn unmapped_fields(mapping: &Mapping, source: &Value) -> Result<Option<Value>> {
+/// The mapping fragment (`{"properties": {...}}`) for the fields of `source` that a mapping
+/// with these `known` paths and dynamic `rules` lacks, `None` when there are none; ES's 400
+/// when a `strict` object would gain one.
+pub fn unmapped_fields(known: &KnownPaths, rules: &DynamicRules, source: &Value) -> Result<Option<Value>> {
     let Some(obj) = source.as_object() else { return Ok(None) };
     let mut props = Map::new();
-    walk(mapping, obj, "", mapping.dynamic.dynamic, &mut props)?;
+    walk(known, rules, obj, "", rules.dynamic, &mut props)?;
     Ok((!props.is_empty()).then(|| json!({ "properties": props })))
 }
 
 fn walk(
-    mapping: &Mapping,
+    known: &KnownPaths,
+    rules: &DynamicRules,
     obj: &Map<String, Value>,
     prefix: &str,
     dynamic: Dynamic,
@@ -231,13 +232,13 @@ fn walk(
 ) -> Result<()> {
     for (key, value) in obj {
         let path: Cow<str> = if prefix.is_empty() { Cow::Borrowed(key) } else { Cow::Owned(format!("{prefix}.{key}")) };
-        if mapping.known.contains(&path) {
+        if known.contains(&path) {
             continue;
         }
         if let Some(reason) = refused_field_name(key, prefix.is_empty()) {
             return Err(EngineError::DocumentParsing(reason));
         }
-        visit(mapping, key, &path, value, dynamic, out)?;
+        visit(known, rules, key, &path, value, dynamic, out)?;
     }
     Ok(())
 }
@@ -284,7 +285,8 @@ fn refused_field_name(key: &str, top_level: bool) -> Option<String> {
 
 /// One unmapped value at `path` (`key` its last segments as written, possibly dotted).
 fn visit(
-    mapping: &Mapping,
+    known: &KnownPaths,
+    rules: &DynamicRules,
     key: &str,
     path: &str,
     value: &Value,
@@ -295,7 +297,7 @@ fn visit(
         Value::Null => Ok(()),
         Value::Array(items) => {
             for item in items.iter().filter(|v| !v.is_null()) {
-                visit(mapping, key, path, item, dynamic, out)?;
+                visit(known, rules, key, path, item, dynamic, out)?;
                 if !item.is_object() {
                     break;
                 }
@@ -303,9 +305,9 @@ fn visit(
             Ok(())
         }
         Value::Object(child) => {
-            let inner = mapping.dynamic.dynamic_at(path, dynamic);
+            let inner = rules.dynamic_at(path, dynamic);
             let mut props = Map::new();
-            walk(mapping, child, path, inner, &mut props)?;
+            walk(known, rules, child, path, inner, &mut props)?;
             if !props.is_empty() {
                 let at = slot(out, key);
                 let existing = at.as_object_mut().and_then(|o| o.get_mut("properties")).and_then(Value::as_object_mut);
@@ -328,7 +330,7 @@ fn visit(
                 )))
             }
             Dynamic::True => {
-                let def = infer(&mapping.dynamic, key, path, scalar);
+                let def = infer(rules, key, path, scalar);
                 let at = slot(out, key);
                 if at.is_null() {
                     *at = def;
@@ -416,6 +418,7 @@ fn looks_like_a_date(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::mapping::Mapping;
 
     fn mapping(json: Value) -> Mapping {
         Mapping::from_mappings_json(&json).unwrap()
@@ -426,7 +429,7 @@ mod tests {
         let m = mapping(json!({"properties": {"tag": {"type": "keyword"}}}));
         let doc = json!({"tag": "a", "city": "New York", "n": 3, "r": 0.5, "ok": true, "d": "2020-05-01",
             "s": "2020/05/01", "code": "42", "user": {"name": "ann"}, "a.b": "x", "gone": null, "none": []});
-        let got = unmapped_fields(&m, &doc).unwrap().unwrap();
+        let got = unmapped_fields(&m.known, &m.dynamic, &doc).unwrap().unwrap();
         let p = &got["properties"];
         assert_eq!(p["city"]["fields"]["keyword"]["ignore_above"], 256);
         assert_eq!(
@@ -439,19 +442,21 @@ mod tests {
         assert_eq!(p["user"]["properties"]["name"]["type"], "text");
         assert_eq!(p["a"]["properties"]["b"]["type"], "text");
         assert!(p.get("gone").is_none() && p.get("none").is_none() && p.get("tag").is_none());
-        assert!(unmapped_fields(&m, &json!({"tag": "b"})).unwrap().is_none());
+        assert!(unmapped_fields(&m.known, &m.dynamic, &json!({"tag": "b"})).unwrap().is_none());
     }
 
     #[test]
     fn strict_false_templates_and_detection_options() {
         let strict = mapping(json!({"dynamic": "strict", "properties": {"a": {"type": "keyword"}}}));
-        let err = unmapped_fields(&strict, &json!({"a": "x", "b": "y"})).unwrap_err();
+        let err = unmapped_fields(&strict.known, &strict.dynamic, &json!({"a": "x", "b": "y"})).unwrap_err();
         assert_eq!(err.es_type_and_status(), ("strict_dynamic_mapping_exception", 400));
         let off = mapping(json!({"dynamic": false}));
-        assert!(unmapped_fields(&off, &json!({"free": "text"})).unwrap().is_none());
+        assert!(unmapped_fields(&off.known, &off.dynamic, &json!({"free": "text"})).unwrap().is_none());
         let t = mapping(json!({"dynamic_templates": [{"s": {"match": "s_*", "mapping": {"type": "keyword"}}}],
             "numeric_detection": true, "date_detection": false}));
-        let got = unmapped_fields(&t, &json!({"s_name": "x", "code": "42", "d": "2020-05-01"})).unwrap().unwrap();
+        let got = unmapped_fields(&t.known, &t.dynamic, &json!({"s_name": "x", "code": "42", "d": "2020-05-01"}))
+            .unwrap()
+            .unwrap();
         assert_eq!(got["properties"]["s_name"], json!({"type": "keyword"}));
         assert_eq!(got["properties"]["code"]["type"], "long");
         assert_eq!(got["properties"]["d"]["type"], "text");

@@ -13,9 +13,9 @@ use tantivy::schema::{IndexRecordOption, Value as _};
 use tantivy::{DocAddress, DocSet, TantivyDocument, Term, TERMINATED};
 
 use crate::error::{EngineError, Result};
-use crate::search::SourceFilter;
 use crate::store::index::{push_json_str, IndexHandle};
 use crate::store::mapping::{SEQ_NO_FIELD, VERSION_FIELD};
+use crate::store::source_filter::SourceFilter;
 
 /// What a read asks for besides the id: `_source` filtering, `stored_fields`, real-time or
 /// not, a refresh first, and a version the document must have.
@@ -161,8 +161,8 @@ impl<'a> Lookup<'a> {
                     }
                 }
                 let stored_source = mapping.stored_source(&stored).filter(|_| !options.stored_names.is_empty());
-                if let Some(fields) =
-                    stored_source.and_then(|raw| crate::search::stored_fields(mapping, &options.stored_names, raw))
+                if let Some(fields) = stored_source
+                    .and_then(|raw| crate::store::hit_fields::stored_fields(mapping, &options.stored_names, raw))
                 {
                     out.push_str(r#","fields":"#);
                     out.push_str(&fields.to_string());

@@ -12,9 +12,10 @@ use serde_json::{json, Value};
 use tantivy::store::{Compressor, ZstdCompressor};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, Term};
 
+use crate::analyzers::ES_STANDARD_TOKENIZER;
 use crate::error::{EngineError, Result};
 use crate::store::counters::IndexCounters;
-use crate::store::mapping::{Mapping, ES_STANDARD_TOKENIZER};
+use crate::store::mapping::Mapping;
 use crate::store::mapping_update::merge_json;
 use crate::store::settings::IndexSettings;
 use crate::store::translog::{Op, OpKind, Translog};
@@ -148,7 +149,7 @@ impl IndexHandle {
         }
         let (index, writer, reader) = open_tantivy(dir)?;
         // Before the translog replay below writes anything: it must check against these dims.
-        crate::knn::restore_inferred_dims(&mapping, &reader.searcher())?;
+        crate::knn::restore_inferred_dims(&mapping.vectors, &reader.searcher())?;
         let (translog, pending) = Translog::open(&dir.join(TRANSLOG_FILE))?;
         let handle = IndexHandle {
             name: meta["name"].as_str().unwrap_or_default().to_string(),
@@ -206,7 +207,7 @@ impl IndexHandle {
                 let source: Value = serde_json::from_slice(&op.source)
                     .map_err(|e| EngineError::Internal(format!("corrupt translog source for [{}]: {e}", op.id)))?;
                 let mut doc = crate::store::document::build_document(&self.mapping, &op.id, &source, &op.source)?;
-                let nested = crate::nested::documents::nested_documents(
+                let nested = crate::store::nested_documents::nested_documents(
                     &self.mapping,
                     &op.id,
                     &source,

@@ -18,11 +18,11 @@ pub(crate) mod properties;
 #[cfg(test)]
 mod types_tests;
 
+use params::mapper_err;
 pub use params::{FieldParams, IndexOptions};
-use properties::mapper_err;
 pub(crate) use properties::{parse_properties, Parsed};
 
-pub const ES_STANDARD_TOKENIZER: &str = "es_standard";
+use crate::analyzers::ES_STANDARD_TOKENIZER;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FieldType {
@@ -123,7 +123,7 @@ pub struct FieldMapping {
     /// The innermost `nested` object holding the field (an index into `NestedFields::paths`):
     /// its values live on that object's own hidden documents, not on the root document.
     pub nested: Option<usize>,
-    /// `similarity`: how matches on the field score (`query/similarity.rs`); `None`: the index's default.
+    /// `similarity`: how matches on the field score (`store/similarity.rs`); `None`: the index's default.
     pub similarity: Option<String>,
     /// An ip field's `ignore_malformed` and `null_value` (`ip/params.rs`).
     pub ip: crate::ip::IpParams,
@@ -186,7 +186,7 @@ pub struct Mapping {
     pub vectors: BTreeMap<String, crate::knn::VectorField>,
     /// `completion` fields by ES name (`suggest/completion_field.rs`): their inputs are terms
     /// of a field of their own, read only by the completion suggester.
-    pub completions: BTreeMap<String, crate::suggest::completion_field::CompletionField>,
+    pub completions: BTreeMap<String, crate::completion::field::CompletionField>,
     /// Present only when the mapping has `nested` objects (other schemas stay as they were).
     pub nested: Option<NestedFields>,
     /// How fields the mapping lacks are mapped when a document brings them (`store/dynamic.rs`).
@@ -320,7 +320,7 @@ impl Mapping {
         }
         let vectors = crate::knn::add_vector_fields(&mut builder, vector_specs);
         // After the vectors, so a mapping without completion fields keeps every field number.
-        let completions = crate::suggest::completion_field::add_fields(&mut builder, completions);
+        let completions = crate::completion::field::add_fields(&mut builder, completions);
         // Added last, so the field numbers of every other field are those of a mapping without them.
         let nested = (!nested_paths.is_empty()).then(|| NestedFields {
             paths: nested_paths,
@@ -407,7 +407,7 @@ pub(crate) fn known_paths(
     fields: &BTreeMap<String, FieldMapping>,
     vectors: &BTreeMap<String, crate::knn::VectorField>,
     nested: Option<&NestedFields>,
-    completions: &BTreeMap<String, crate::suggest::completion_field::CompletionField>,
+    completions: &BTreeMap<String, crate::completion::field::CompletionField>,
     aliases: &BTreeMap<String, String>,
 ) -> KnownPaths {
     let nested_paths = nested.into_iter().flat_map(|n| n.paths.iter().map(|p| p.path.as_str()));

@@ -18,8 +18,8 @@ pub struct IndexSettings {
     pub total_fields_limit: usize,
     /// The settings as given (flattened, without the `index.` prefix), for `GET _settings`.
     pub given: Map<String, Value>,
-    /// `index.similarity.*` (`query/similarity.rs`).
-    pub similarity: crate::query::similarity::Similarities,
+    /// `index.similarity.*` (`store/similarity.rs`).
+    pub similarity: crate::store::similarity::Similarities,
     /// `index.analysis.*`: the analyzers, tokenizers, filters and normalizers the index defines
     /// (`analysis/registry.rs`).
     pub analysis: crate::analysis::registry::IndexAnalysisSettings,

@@ -8,11 +8,11 @@ use serde_json::{Map, Value};
 
 use crate::error::{EngineError, Result};
 use crate::script::update::{UpdateOp, UpdateScript};
-use crate::search::SourceFilter;
-use crate::store::bulk::{prepare, BulkItem};
+use crate::store::bulk_item::{prepare, BulkItem};
 use crate::store::document::build_document;
 use crate::store::get::get_doc;
 use crate::store::index::{IndexHandle, PreparedWrite, WriteOutcome};
+use crate::store::source_filter::SourceFilter;
 use crate::store::versioning::{Conditions, DocState};
 
 fn write_one(handle: &IndexHandle, write: PreparedWrite, refresh: bool) -> Result<WriteOutcome> {
@@ -174,7 +174,7 @@ fn decide(req: &UpdateRequest, handle: &IndexHandle, id: &str, current: &Value) 
                 ctx.insert(key.into(), v.clone());
             }
         }
-        ctx.insert("_now".into(), Value::from(crate::search::now_ms()));
+        ctx.insert("_now".into(), Value::from(crate::date::now_ms()));
         ctx
     };
     if found && current.get("_source").is_none() {
@@ -289,7 +289,7 @@ pub fn update(
     };
     let raw = serde_json::to_vec(&source).map_err(|e| EngineError::Internal(e.to_string()))?;
     let built = build_document(&handle.mapping, id, &source, &raw)?;
-    let nested = crate::nested::documents::nested_documents(
+    let nested = crate::store::nested_documents::nested_documents(
         &handle.mapping,
         id,
         &source,

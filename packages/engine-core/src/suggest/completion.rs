@@ -9,11 +9,11 @@ use serde_json::{json, Map, Value};
 use tantivy::schema::{IndexRecordOption, Value as _};
 use tantivy::{DocAddress, DocSet, Searcher, TantivyDocument, TERMINATED};
 
-use super::completion_field::{analyzed, split_term, CompletionField, CONTEXT_END};
-use super::contexts::{describe, query_contexts, QueryContext};
+use crate::completion::contexts::{describe, query_contexts, QueryContext};
+use crate::completion::field::{analyzed, split_term, CompletionField, CONTEXT_END};
 use crate::error::{EngineError, Result, ShardCause};
-use crate::search::source_filter::SourceFilter;
 use crate::store::index::IndexHandle;
+use crate::store::source_filter::SourceFilter;
 
 #[derive(Debug, Clone)]
 pub struct CompletionOptions {

@@ -1,11 +1,12 @@
 //! Suggesters: the `suggest` section of a search (`term`, `phrase`, `completion`, each named,
-//! with its own `text`/`prefix` or the section's global `text`) and the `completion` field type
-//! they read (`completion_field.rs`, `contexts.rs`). One index answers in `run`; a search over
+//! with its own `text`/`prefix` or the section's global `text`). The `completion` field type
+//! they read is `completion/`, below the store. One index answers in `run`; a search over
 //! several indices merges each index's answer in `merge`.
+//!
+//! Layer: suggesters, above `query/`. Uses `query/`, `store/`, `completion/` and the leaves
+//! (ARCHITECTURE.md).
 
 pub mod completion;
-pub mod completion_field;
-pub mod contexts;
 pub mod phrase;
 pub mod term;
 
@@ -13,8 +14,8 @@ use serde_json::{json, Map, Value};
 use tantivy::Searcher;
 
 use crate::error::{EngineError, Result};
-use crate::search::source_filter::SourceFilter;
 use crate::store::index::IndexHandle;
+use crate::store::source_filter::SourceFilter;
 
 #[derive(Debug, Clone)]
 pub enum SuggesterKind {

@@ -11,6 +11,7 @@ pub mod filters;
 pub mod global;
 pub(crate) mod heuristic;
 pub mod histogram;
+pub mod ip_range;
 pub mod missing;
 pub mod nested;
 pub mod random_sampler;

@@ -1,6 +1,6 @@
 //! `nested` and `reverse_nested`: single-bucket aggregations that move the documents their
 //! sub-aggregations see, from parents to their objects at a nested path, or from objects back
-//! up to an enclosing level. Both walk the block join's layout (`nested::levels`).
+//! up to an enclosing level. Both walk the block join's layout (`store::nested_levels`).
 
 use serde_json::{Map, Value};
 use tantivy::DocId;
@@ -11,8 +11,8 @@ use crate::aggs::options::Join;
 use crate::aggs::render::single_bucket;
 use crate::aggs::request::{AggKind, AggRequest};
 use crate::error::{EngineError, Result, ShardCause};
-use crate::nested::levels::SegLevels;
 use crate::store::mapping::Mapping;
+use crate::store::nested_levels::SegLevels;
 
 pub struct Nested;
 

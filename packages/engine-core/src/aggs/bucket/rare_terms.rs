@@ -53,7 +53,7 @@ impl Aggregation for RareTerms {
                 "include" => filter.include = Some(parse_select(def.name, key, value, ty)?),
                 "exclude" => filter.exclude = Some(parse_select(def.name, key, value, ty)?),
                 "value_type" => {
-                    crate::aggs::value_format::parse_value_type(value)?;
+                    crate::store::value_format::parse_value_type(value)?;
                 }
                 _ => {}
             }

@@ -220,7 +220,7 @@ fn term_filter(name: &str, kind_name: &str, key: &str, value: &Value, ty: Option
         return TermFilter::parse(kind_name, key, value);
     }
     let bad = || EngineError::XContentParse(format!("[{kind_name}] failed to parse field [{key}]"));
-    match crate::ip::terms_select::parse(name, value, bad)? {
+    match crate::aggs::ip_terms_select::parse(name, value, bad)? {
         TermSelect::Terms(filter) => Ok(filter),
         _ => Err(EngineError::XContentParse(format!("[{kind_name}] failed to parse field [{key}]"))),
     }

@@ -67,7 +67,7 @@ impl Aggregation for Terms {
         let ty = def.field_name();
         let ty = def.mapping.get(&ty).map(|fm| fm.field_type);
         let ty = match (ty, def.body.get("value_type")) {
-            (None, Some(v)) => Some(crate::aggs::value_format::parse_value_type(v)?),
+            (None, Some(v)) => Some(crate::store::value_format::parse_value_type(v)?),
             (ty, _) => ty,
         };
         for (key, value) in def.body {

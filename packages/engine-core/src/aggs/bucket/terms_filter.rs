@@ -18,7 +18,7 @@ pub(crate) fn parse_select(name: &str, key: &str, value: &Value, ty: Option<Fiel
     let bad = || EngineError::XContentParse(format!("[terms] failed to parse field [{key}]"));
     let numeric = ty.is_some_and(|t| t.is_i64() || t.is_f64());
     if ty == Some(FieldType::Ip) {
-        return crate::ip::terms_select::parse(name, value, bad);
+        return crate::aggs::ip_terms_select::parse(name, value, bad);
     }
     match value {
         Value::Object(obj) => {

@@ -13,7 +13,7 @@ use crate::aggs::bucket::filters::mask_keys;
 use crate::aggs::bucket::significant::SUBSET_SIZE_KEY;
 use crate::aggs::intermediate::{ords_to_strings, AggFruit, BucketKey, FruitBucket};
 use crate::aggs::request::AggKind;
-use crate::aggs::value_format::AggMissing;
+use crate::store::value_format::AggMissing;
 
 pub(super) fn harvest_state(plan: &Plan, state: SegState) -> AggFruit {
     match state {

@@ -39,11 +39,11 @@ use crate::aggs::bucket::sampler::{DocSample, TopSample};
 use crate::aggs::bucket::text_dedup::TextDedup;
 use crate::aggs::intermediate::{AggFruit, MetricState};
 use crate::aggs::request::{needs_scores, AggKind, AggRequest};
-use crate::aggs::value_format::AggMissing;
 use crate::columns::zone_map::ZoneMap;
 use crate::date::rounding::DateKeyer;
-use crate::nested::levels::SegLevels;
-use crate::search::top_hits::TopHitsSegment;
+use crate::hits::top_hits::TopHitsSegment;
+use crate::store::nested_levels::SegLevels;
+use crate::store::value_format::AggMissing;
 
 pub struct AggCollector {
     pub aggs: Arc<Vec<AggRequest>>,
@@ -231,7 +231,7 @@ impl Plan {
             (AggKind::Histogram { .. } | AggKind::Range { .. }, Accessor::F64(c)) => {
                 c.values_for_doc(doc).for_each(|v| self.numeric_keys(v, keys))
             }
-            (AggKind::IpRange(spec), Accessor::Str(c)) => crate::ip::range_agg::push_keys(spec, c, doc, keys),
+            (AggKind::IpRange(spec), Accessor::Str(c)) => crate::aggs::bucket::ip_range::push_keys(spec, c, doc, keys),
             (_, Accessor::I64(c)) if self.is_date_histogram() => {
                 c.values_for_doc(doc).for_each(|v| self.push_date_key(v, keys))
             }

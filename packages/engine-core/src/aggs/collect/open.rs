@@ -10,7 +10,7 @@ use crate::aggs::bucket::source_text::SourceText;
 use crate::aggs::bucket::text_dedup::TextDedup;
 use crate::aggs::metric::matrix_stats::{MatrixColumns, WeightedColumns};
 use crate::aggs::request::{AggKind, AggRequest};
-use crate::search::top_hits::TopHitsCollector;
+use crate::hits::top_hits::TopHitsCollector;
 
 /// `top_hits`: the per-search hits collector and one segment, to open one per bucket.
 pub(super) type SegTopHits = (TopHitsCollector, SegmentOrdinal, SegmentReader);

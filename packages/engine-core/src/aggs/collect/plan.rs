@@ -13,8 +13,8 @@ use crate::aggs::bucket::sampler::{DocSample, TopSample};
 use crate::aggs::request::{AggKind, AggRequest};
 use crate::columns::zone_map::zone_map;
 use crate::date::rounding::DateKeyer;
-use crate::nested::levels::SegLevels;
 use crate::store::mapping::FieldType;
+use crate::store::nested_levels::SegLevels;
 
 pub(super) fn build_plan(
     req: &AggRequest,

@@ -18,10 +18,10 @@ use serde_json::{json, Map, Value};
 use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
 use crate::aggs::intermediate::AggFruit;
 use crate::aggs::metric::hdr;
-use crate::aggs::render::java_double;
 use crate::aggs::request::{AggKind, AggRequest};
 use crate::date::format_millis;
 use crate::error::{EngineError, Result, ShardCause};
+use crate::number::java_double;
 use crate::store::mapping::FieldType;
 
 /// ES's default `percents`.

@@ -11,10 +11,10 @@ use serde_json::{json, Map, Value};
 use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
 use crate::aggs::intermediate::{AggFruit, MetricState};
 use crate::aggs::request::{AggKind, AggRequest, MetricOp};
-use crate::aggs::value_format::ValueFormat;
 use crate::date::format_millis;
 use crate::error::{EngineError, Result};
 use crate::store::mapping::FieldType;
+use crate::store::value_format::ValueFormat;
 
 pub struct Stats;
 
@@ -56,7 +56,7 @@ impl Aggregation for Stats {
                         cause_type: "illegal_argument_exception",
                         cause_reason: format!(
                             "[sigma] must be greater than or equal to 0. Found [{}] in [{}]",
-                            crate::aggs::render::java_double(sigma),
+                            crate::number::java_double(sigma),
                             def.name
                         ),
                     });

@@ -16,11 +16,11 @@ use crate::aggs::intermediate::AggFruit;
 use crate::aggs::options::TopHitsSpec;
 use crate::aggs::request::{AggKind, AggRequest};
 use crate::error::{EngineError, Result, ShardCause};
-use crate::query::lower::context::ES_SCORE_SCALE;
-use crate::search::sort::{parse_sort, Order, SortSpec, SortTarget};
-use crate::search::top_hits::{sort_values_json, TopHitsCollector, TopHitsFruit};
-use crate::search::SourceFilter;
+use crate::hits::sort::{parse_sort, Order, SortSpec, SortTarget};
+use crate::hits::top_hits::{sort_values_json, TopHitsCollector, TopHitsFruit};
 use crate::store::mapping::Mapping;
+use crate::store::similarity::ES_SCORE_SCALE;
+use crate::store::source_filter::SourceFilter;
 use tantivy::collector::Collector;
 
 /// ES's `index.max_inner_result_window` default: `from + size` above it is rejected.

@@ -132,7 +132,7 @@ impl Engine {
             h.settings.to_json(&h.uuid, &h.name, h.creation_date)
         };
         let mut mappings = crate::store::mapping_update::render(&h.mappings_json);
-        crate::knn::render_mappings(&mut mappings, &h.mapping);
+        crate::knn::render_mappings(&mut mappings, &h.mapping.vectors);
         let mappings =
             if mappings.as_object().is_some_and(Map::is_empty) { json!({}) } else { json!({ "_doc": mappings }) };
         let aliases: Vec<String> = self.aliases.of_index(&h.name).into_keys().collect();

@@ -12,7 +12,7 @@ use tantivy::Searcher;
 use crate::error::Result;
 use crate::store::mapping::Mapping;
 
-use super::figures::matches_any;
+use crate::wildcard::matches_any;
 
 /// Bytes by completion field (ES name); empty when the mapping has none.
 pub fn sizes(mapping: &Mapping, searcher: &Searcher) -> Result<BTreeMap<String, u64>> {

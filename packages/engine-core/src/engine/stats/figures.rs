@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::store::counters::{IndexCounters, SearchCounters};
 use crate::store::index::IndexHandle;
 use crate::store::segment_files::{component_sizes, COMPONENTS};
+use crate::wildcard::matches_any;
 
 /// The statistics sections ES knows, in its order, with the name each takes in a `metric` list.
 pub const METRICS: [(&str, &str); 16] = [
@@ -278,9 +279,4 @@ fn search_section(c: &SearchCounters) -> Value {
         "suggest_time_in_millis": 0,
         "suggest_current": 0,
     })
-}
-
-/// ES's simple patterns (`*` anywhere) over a list.
-pub fn matches_any(patterns: &[String], name: &str) -> bool {
-    patterns.iter().any(|p| crate::wildcard::glob(p, name))
 }

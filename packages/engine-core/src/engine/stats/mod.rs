@@ -18,7 +18,8 @@ use crate::error::{EngineError, Result};
 use crate::store::index::IndexHandle;
 use crate::store::versioning::param_text;
 
-pub use figures::{matches_any, Detail, Figures, METRICS};
+pub use crate::wildcard::matches_any;
+pub use figures::{Detail, Figures, METRICS};
 use layout::{shards_header, ShardLayout};
 pub use sum::add_into;
 

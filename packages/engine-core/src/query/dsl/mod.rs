@@ -12,8 +12,11 @@ mod field_value;
 mod function_score;
 pub(crate) mod fuzziness;
 mod fuzzy;
+pub mod geo;
 mod ids;
 mod intervals;
+pub(crate) mod knn;
+pub(crate) mod knn_top_level;
 mod match_all;
 mod match_bool_prefix;
 mod match_phrase;
@@ -126,7 +129,7 @@ fn parse_query_at_depth(value: &Value) -> Result<QueryAst> {
         "constant_score" => constant_score::parse(body),
         "dis_max" => dis_max::parse(body),
         "boosting" => boosting::parse(body),
-        "knn" => crate::knn::parse_knn(body),
+        "knn" => crate::query::dsl::knn::parse_knn(body),
         "function_score" => function_score::parse(body),
         "pinned" => pinned::parse(body),
         "match_bool_prefix" => match_bool_prefix::parse(body),
@@ -138,8 +141,8 @@ fn parse_query_at_depth(value: &Value) -> Result<QueryAst> {
         "terms_set" => terms_set::parse(body),
         "intervals" => intervals::parse(body),
         "script" => script::parse(body),
-        "geo_distance" => crate::geo::query::parse_geo_distance(body),
-        "geo_bounding_box" => crate::geo::query::parse_geo_bounding_box(body),
+        "geo_distance" => crate::query::dsl::geo::parse_geo_distance(body),
+        "geo_bounding_box" => crate::query::dsl::geo::parse_geo_bounding_box(body),
         other => Err(EngineError::Parsing(format!("unknown query [{other}]{}", did_you_mean(other)))),
     }
 }

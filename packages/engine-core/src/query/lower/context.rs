@@ -9,16 +9,10 @@ use tantivy::Term;
 
 use crate::error::{EngineError, Result, ShardCause};
 use crate::query::ast::QueryAst;
-use crate::query::similarity::{Similarities, TermScoring};
 use crate::query::tantivy::bm25_term::Bm25TermQuery;
 use crate::query::tantivy::field_statistics::FieldStatistics;
 use crate::store::mapping::Mapping;
-
-/// tantivy's BM25 keeps Lucene's old `(k1 + 1)` factor that Lucene 8+ (and so ES) dropped:
-/// tantivy scores are ES scores x 2.2. Constant-score queries are lowered on the same scale
-/// and the search divides every score by this on output, so `_score` matches ES. An index
-/// whose default similarity is `LegacyBM25` uses 1 instead (`query/similarity.rs`).
-pub const ES_SCORE_SCALE: f32 = 2.2;
+use crate::store::similarity::{Similarities, TermScoring};
 
 /// The whole lowering (`lower::lower`), as the context carries it to per-type files.
 pub(super) type LowerFn = fn(&QueryAst, &mut LowerContext) -> Result<Box<dyn Query>>;

@@ -13,10 +13,10 @@ use crate::date::bound::{parse_date_bound, parse_date_bound_in_zone};
 use crate::date::zone::DateZone;
 use crate::date::{parse_date_value, parse_format_list};
 use crate::error::{EngineError, Result, ShardCause};
+use crate::json_source::coerce_f64;
 use crate::query::ast::RangeAst;
 use crate::query::tantivy::column_range::ColumnRangeQuery;
 use crate::query::tantivy::double_range::DoubleRangeQuery;
-use crate::store::document::coerce_f64;
 use crate::store::mapping::{FieldMapping, FieldType};
 
 /// The query for one exact value: a term query, except on a date or a double, which have no
@@ -35,7 +35,7 @@ pub(crate) fn exact_query(fm: &FieldMapping, value: &Value, ctx: &LowerContext) 
         return Ok(crate::ip::query::block_query(fm.field, Some(crate::ip::query::term_block(value)?), ctx.scale));
     }
     if let FieldType::Range(kind) = fm.field_type {
-        return crate::range_field::query::lower_term(fm, kind, value, ctx);
+        return crate::query::lower::range_field::lower_term(fm, kind, value, ctx);
     }
     let term = exact_term(fm, value)?;
     if matches!(fm.field_type, FieldType::Double | FieldType::Float | FieldType::HalfFloat | FieldType::ScaledFloat) {
@@ -56,7 +56,7 @@ pub(crate) fn exact_query(fm: &FieldMapping, value: &Value, ctx: &LowerContext) 
 
 /// The term an exact-value query (term, terms, match on non-text) looks up.
 pub(crate) fn exact_term(fm: &FieldMapping, value: &Value) -> Result<Term> {
-    crate::geo::query::refuse_exact(fm)?;
+    crate::query::lower::geo::refuse_exact(fm)?;
     let bad = |what: &str| {
         EngineError::shard(
             ShardCause::QueryShard,
@@ -170,7 +170,7 @@ pub(crate) fn value_as_text(value: &Value) -> String {
 pub(super) fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
     let Some(fm) = ctx.mapping.get(&r.field) else { return Ok(Box::new(EmptyQuery)) };
     let field = fm.field;
-    crate::geo::query::refuse_range(fm)?;
+    crate::query::lower::geo::refuse_range(fm)?;
     if r.relation.is_some_and(|rel| rel != crate::query::ast::RangeRelation::Intersects)
         && !matches!(fm.field_type, FieldType::Range(_) | FieldType::Date)
     {
@@ -184,7 +184,7 @@ pub(super) fn lower_range(r: &RangeAst, ctx: &mut LowerContext) -> Result<Box<dy
         ));
     }
     let (lower, upper): (Bound<Term>, Bound<Term>) = match fm.field_type {
-        FieldType::Range(kind) => return crate::range_field::query::lower_range(fm, kind, r, ctx),
+        FieldType::Range(kind) => return crate::query::lower::range_field::lower_range(fm, kind, r, ctx),
         FieldType::Ip => {
             let block = crate::ip::query::range_block(r.gt.as_ref(), r.gte.as_ref(), r.lt.as_ref(), r.lte.as_ref())?;
             return Ok(crate::ip::query::block_query(field, block, ctx.scale));

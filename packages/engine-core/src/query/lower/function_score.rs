@@ -7,18 +7,18 @@ use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query};
 use super::context::LowerContext;
 use crate::date::bound::parse_date_bound;
 use crate::error::{EngineError, Result, ShardCause};
+use crate::json_source::coerce_f64;
 use crate::query::ast::{DecayAst, FunctionScoreAst, ScoreFunctionKind};
 use crate::query::dsl::score_function::parse_time_value_ms;
 use crate::query::tantivy::function_score::FunctionScoreQuery;
 use crate::query::tantivy::score_values::{process_scale, ColumnRef, LoweredFunction, LoweredKind};
-use crate::store::document::coerce_f64;
 use crate::store::mapping::{FieldMapping, FieldType};
 
 pub fn lower_function_score(fs: &FunctionScoreAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
     let mut inner = ctx.lower(&fs.query)?;
     // The functions run over every inner match before any enclosing intersection: inside a
     // `nested` query those must be the path's objects only (their fields, not the root's).
-    if let Some(objects) = crate::nested::query::scope_filter(ctx) {
+    if let Some(objects) = crate::query::lower::nested::scope_filter(ctx) {
         inner = Box::new(BooleanQuery::new(vec![
             (Occur::Must, inner),
             (Occur::Must, Box::new(ConstScoreQuery::new(objects, 0.0)) as Box<dyn Query>),

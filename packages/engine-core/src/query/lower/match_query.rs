@@ -9,10 +9,9 @@ use tantivy::Term;
 use super::context::LowerContext;
 use super::exact::exact_query;
 use super::multi_term::not_for_type;
-use super::text::{analyzed_terms, combine};
+use super::text::{analyzed_terms, combine, term_query};
 use crate::error::Result;
 use crate::query::ast::{FuzzyExpansion, MinimumShouldMatch, Operator};
-use crate::query::tantivy::fuzzy_expansion::FuzzyExpansionQuery;
 use crate::store::mapping::FieldType;
 
 /// How a `match`'s terms become a query (shared with `multi_match`'s per-field matches).
@@ -55,27 +54,4 @@ pub fn lower_match(
     crate::query::limits::check_expansion(terms.len())?;
     let clauses = terms.into_iter().map(|t| term_query(t, how.fuzzy, ctx)).collect::<Result<Vec<_>>>()?;
     combine(clauses, how.operator, how.msm)
-}
-
-/// One analyzed term: a BM25 term query, or with `fuzziness` its expansion. Zero edits (a
-/// short term under `AUTO`), or a prefix covering the whole term, leave the term itself, as
-/// Lucene's `FuzzyQuery` does.
-pub(crate) fn term_query(term: Term, fuzzy: Option<&FuzzyExpansion>, ctx: &LowerContext) -> Result<Box<dyn Query>> {
-    let text = term.value().as_str().unwrap_or_default().to_string();
-    let chars = text.chars().count();
-    match fuzzy {
-        Some(f) if f.fuzziness.edits(chars) > 0 && f.prefix_length < chars => {
-            let field = term.field();
-            let expansion = Box::new(FuzzyExpansionQuery {
-                field,
-                max_edits: f.fuzziness.edits(chars),
-                text,
-                prefix_chars: f.prefix_length,
-                transpositions: f.transpositions,
-                max_expansions: f.max_expansions,
-            });
-            ctx.scored_by_tantivy(field, expansion, "fuzzy")
-        }
-        _ => Ok(ctx.scored_term(term)),
-    }
 }

@@ -7,11 +7,16 @@ pub mod context;
 pub(crate) mod exact;
 mod exists;
 mod function_score;
+pub mod geo;
 mod intervals;
+pub(crate) mod knn;
+pub(crate) mod knn_es;
 pub(crate) mod match_query;
 mod more_like_this;
 pub(crate) mod multi_term;
+pub mod nested;
 mod query_string;
+pub mod range_field;
 mod terms_set;
 mod text;
 
@@ -20,7 +25,8 @@ use tantivy::query::{
 };
 use tantivy::Term;
 
-pub use context::{LowerContext, ES_SCORE_SCALE};
+pub use crate::store::similarity::ES_SCORE_SCALE;
+pub use context::LowerContext;
 use exact::lower_range;
 pub(crate) use exact::{exact_query, exact_term};
 use exists::lower_exists;
@@ -50,9 +56,9 @@ impl<'a> LowerContext<'a> {
     }
 
     /// Every document in scope: all of them (a top-level query is restricted to root
-    /// documents by `nested::root_only`), or inside a `nested` query its path's objects.
+    /// documents by `query::root_only`), or inside a `nested` query its path's objects.
     pub fn all_docs(&self) -> Box<dyn Query> {
-        match crate::nested::query::scope_filter(self) {
+        match crate::query::lower::nested::scope_filter(self) {
             Some(objects) => objects,
             None => Box::new(AllQuery),
         }
@@ -163,7 +169,7 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
             let clauses = queries.iter().map(|q| lower(q, ctx)).collect::<Result<Vec<_>>>()?;
             Box::new(DisjunctionMaxQuery::with_tie_breaker(clauses, *tie_breaker))
         }
-        QueryAst::Knn(knn) => crate::knn::lower_knn(knn, ctx)?,
+        QueryAst::Knn(knn) => crate::query::lower::knn::lower_knn(knn, ctx)?,
         QueryAst::Boosting { positive, negative, negative_boost } => {
             Box::new(BoostingQuery::new(lower(positive, ctx)?, lower(negative, ctx)?, *negative_boost))
         }
@@ -184,19 +190,19 @@ pub fn lower(ast: &QueryAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
             lower(&expanded, ctx)?
         }
         QueryAst::MoreLikeThis(m) => more_like_this::lower_more_like_this(m, ctx)?,
-        QueryAst::Nested(n) => crate::nested::query::lower_nested(n, ctx)?,
+        QueryAst::Nested(n) => crate::query::lower::nested::lower_nested(n, ctx)?,
         QueryAst::Named { query, .. } => lower(query, ctx)?,
         QueryAst::TermsSet(ts) => terms_set::lower_terms_set(ts, ctx)?,
         QueryAst::CrossFields(cf) => text::lower_cross_fields(cf, ctx)?,
         QueryAst::Script(script) => {
-            let fields = crate::script::doc_values::DocFields::resolve(script, ctx.mapping)?;
+            let fields = crate::query::script_doc_values::DocFields::resolve(script, ctx.mapping)?;
             let script = std::sync::Arc::new((**script).clone());
             let query = crate::query::tantivy::script_filter::ScriptQuery { script, fields, score: ctx.scale };
             // Inside a nested query only the scope's objects are candidates; at the top, root documents.
             let scope = Box::new(ConstScoreQuery::new(ctx.all_docs(), 0.0));
             Box::new(BooleanQuery::new(vec![(Occur::Must, Box::new(query) as Box<dyn Query>), (Occur::Must, scope)]))
         }
-        QueryAst::Geo(q) => crate::geo::query::lower_geo(q, ctx)?,
+        QueryAst::Geo(q) => crate::query::lower::geo::lower_geo(q, ctx)?,
         QueryAst::NestedObjects => match &ctx.mapping.nested {
             None => Box::new(EmptyQuery),
             Some(nested) => {

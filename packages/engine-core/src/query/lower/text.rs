@@ -11,6 +11,7 @@ use super::exact::exact_query;
 use super::multi_term::lower_prefix;
 use crate::error::{EngineError, Result, ShardCause};
 use crate::query::ast::{CrossFieldsAst, FuzzyExpansion, MinimumShouldMatch, Operator, QueryAst};
+use crate::query::tantivy::fuzzy_expansion::FuzzyExpansionQuery;
 use crate::store::mapping::FieldType;
 
 /// Pinned ids score the largest floats, each one step below the previous (ES does the same),
@@ -91,7 +92,7 @@ pub fn lower_match_bool_prefix(
         Some((fuzzy, constant)) => terms
             .into_iter()
             .map(|t| {
-                let q = super::match_query::term_query(t, Some(fuzzy), ctx)?;
+                let q = term_query(t, Some(fuzzy), ctx)?;
                 Ok(if constant { Box::new(ConstScoreQuery::new(q, ctx.scale)) as Box<dyn Query> } else { q })
             })
             .collect::<Result<_>>()?,
@@ -202,4 +203,27 @@ pub fn lower_cross_fields(cf: &CrossFieldsAst, ctx: &mut LowerContext) -> Result
         1 => groups.pop().unwrap(),
         _ => Box::new(DisjunctionMaxQuery::with_tie_breaker(groups, cf.tie_breaker)),
     })
+}
+
+/// One analyzed term: a BM25 term query, or with `fuzziness` its expansion. Zero edits (a
+/// short term under `AUTO`), or a prefix covering the whole term, leave the term itself, as
+/// Lucene's `FuzzyQuery` does.
+pub(crate) fn term_query(term: Term, fuzzy: Option<&FuzzyExpansion>, ctx: &LowerContext) -> Result<Box<dyn Query>> {
+    let text = term.value().as_str().unwrap_or_default().to_string();
+    let chars = text.chars().count();
+    match fuzzy {
+        Some(f) if f.fuzziness.edits(chars) > 0 && f.prefix_length < chars => {
+            let field = term.field();
+            let expansion = Box::new(FuzzyExpansionQuery {
+                field,
+                max_edits: f.fuzziness.edits(chars),
+                text,
+                prefix_chars: f.prefix_length,
+                transpositions: f.transpositions,
+                max_expansions: f.max_expansions,
+            });
+            ctx.scored_by_tantivy(field, expansion, "fuzzy")
+        }
+        _ => Ok(ctx.scored_term(term)),
+    }
 }

@@ -2,7 +2,7 @@
 //! `factor * idf * tf / (tf + k1 * (1 - b + b * dl / avgdl))`, with tantivy's statistics
 //! (idf over all documents, the average field length over all documents, field lengths
 //! from its norms), so the default parameters give exactly tantivy's term scores divided by
-//! `1 + k1`. `query/similarity.rs` picks it; the factor puts the score on the search's scale.
+//! `1 + k1`. `store/similarity.rs` picks it; the factor puts the score on the search's scale.
 
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::postings::{Postings, SegmentPostings};

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use tantivy::query::{ConstScorer, EnableScoring, Explanation, Query, Scorer, Weight};
 use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED};
 
-use crate::script::doc_values::{DocFields, SegmentDocValues};
+use crate::query::script_doc_values::{DocFields, SegmentDocValues};
 use crate::script::{Script, Val};
 
 #[derive(Clone, Debug)]

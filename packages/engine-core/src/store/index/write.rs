@@ -23,7 +23,7 @@ pub enum PreparedWrite {
         /// What the write requires of the current document (`op_type=create`, `if_seq_no`, ...).
         cond: Conditions,
         doc: TantivyDocument,
-        /// The document's nested objects (`nested::documents`), written just before it.
+        /// The document's nested objects (`store::nested_documents`), written just before it.
         nested: Vec<TantivyDocument>,
         raw: Vec<u8>,
         /// The write's `routing` value, stored as `_routing`.

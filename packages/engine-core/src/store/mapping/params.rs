@@ -6,9 +6,8 @@
 
 use serde_json::Value;
 
-use super::properties::mapper_err;
 use super::FieldType;
-use crate::error::Result;
+use crate::error::{EngineError, Result};
 
 /// What a text field's postings record (`index_options`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -280,6 +279,10 @@ fn check_meta(name: &str, value: &Value) -> Result<()> {
         }
     }
     Ok(())
+}
+
+pub(super) fn mapper_err(reason: &str) -> EngineError {
+    EngineError::MapperParsing(reason.to_string())
 }
 
 #[cfg(test)]

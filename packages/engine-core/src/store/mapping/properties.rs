@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 use tantivy::schema::Field;
 
+use super::params::mapper_err;
 use super::{FieldMapping, FieldType, NestedPath};
 use crate::date::{parse_format_list, DateFormat, DEFAULT_FORMATS};
 use crate::error::{EngineError, Result};
@@ -33,7 +34,7 @@ pub(crate) struct Parsed {
     /// `dynamic` set on objects, by path.
     pub(crate) object_dynamic: BTreeMap<String, Dynamic>,
     /// `completion` fields (`suggest/completion_field.rs`).
-    pub(crate) completions: Vec<crate::suggest::completion_field::CompletionSpec>,
+    pub(crate) completions: Vec<crate::completion::field::CompletionSpec>,
     /// Field aliases (`type: alias`): name -> the path of the field it stands for.
     pub(crate) aliases: BTreeMap<String, String>,
 }
@@ -57,10 +58,6 @@ impl FieldSpec {
             params: self.params,
         }
     }
-}
-
-pub(super) fn mapper_err(reason: &str) -> EngineError {
-    EngineError::MapperParsing(reason.to_string())
 }
 
 pub(crate) fn parse_properties(value: &Value, prefix: &str, scope: Option<usize>, out: &mut Parsed) -> Result<()> {
@@ -218,7 +215,7 @@ fn parse_completion(
     let mut def = def.clone();
     let parent = def.remove("__parent_type");
     let parent_type = parent.as_ref().and_then(Value::as_str).or((!allow_subfields).then_some("completion"));
-    let (spec, subfields) = crate::suggest::completion_field::parse_spec(name, source_path, &def, parent_type)?;
+    let (spec, subfields) = crate::completion::field::parse_spec(name, source_path, &def, parent_type)?;
     out.completions.push(spec);
     for (sub_name, sub_def) in subfields {
         parse_field(&sub_name, source_path, &sub_def, scope, out, false)?;

@@ -2,9 +2,9 @@
 //! its "failed to create query" texts), cosine normalisation, and the `similarity` threshold
 //! turned into the least score a neighbour may have.
 
-use super::spec::VectorField;
-use super::vector_checks::{element_error, magnitude_error, normalize, preview};
 use crate::error::{EngineError, Result, ShardCause};
+use crate::knn::spec::VectorField;
+use crate::knn::vector_checks::{element_error, magnitude_error, normalize, preview};
 use crate::query::ast::KnnAst;
 use crate::store::mapping::Mapping;
 
@@ -50,7 +50,7 @@ pub fn prepare<'a>(ast: &KnnAst, mapping: &'a Mapping) -> Result<Option<Prepared
     }
     let mut vector = ast.vector.clone();
     normalize(vf, &mut vector);
-    // On the shown scale; `knn::query` puts it on the search's.
+    // On the shown scale; `query::lower::knn` puts it on the search's.
     let min_score = ast.similarity.map(|s| vf.space.score_of_similarity(s, vf.element, dims));
     Ok(Some(Prepared { field: vf, vector, min_score }))
 }

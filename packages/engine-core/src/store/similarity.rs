@@ -21,7 +21,6 @@ use std::collections::BTreeMap;
 use serde_json::{json, Map, Value};
 
 use crate::error::{EngineError, Result};
-use crate::query::lower::context::ES_SCORE_SCALE;
 use crate::store::mapping::Mapping;
 
 /// Lucene's defaults.
@@ -197,6 +196,12 @@ impl Similarities {
         Value::Object(out)
     }
 }
+
+/// tantivy's BM25 keeps Lucene's old `(k1 + 1)` factor that Lucene 8+ (and so ES) dropped:
+/// tantivy scores are ES scores x 2.2. Constant-score queries are lowered on the same scale
+/// and the search divides every score by this on output, so `_score` matches ES. An index
+/// whose default similarity is `LegacyBM25` uses 1 instead (`Similarities::scale`).
+pub const ES_SCORE_SCALE: f32 = 2.2;
 
 #[cfg(test)]
 mod tests {

@@ -15,6 +15,7 @@ pub struct DocMeta {
 }
 
 impl DocMeta {
+    #[inline]
     pub fn any(self) -> bool {
         self.version || self.seq_no_primary_term
     }

@@ -5,11 +5,11 @@
 use serde_json::Value;
 use tantivy::columnar::Column;
 
-use super::distance::{unit_meters, DistanceType};
-use super::encoding::decode;
-use super::parse::{check_range, is_coordinate_array, normalize, parse_point, GeoPoint};
 use crate::error::{EngineError, Result, ShardCause};
-use crate::search::sort::{Order, SortMode, SortOpts, SortSpec, SortTarget};
+use crate::geo::distance::{unit_meters, DistanceType};
+use crate::geo::encoding::decode;
+use crate::geo::parse::{check_range, is_coordinate_array, normalize, parse_point, GeoPoint};
+use crate::hits::order::{Order, SortMode};
 use crate::store::mapping::{FieldType, Mapping};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -29,8 +29,8 @@ fn parsing(what: impl std::fmt::Display) -> EngineError {
     EngineError::Parsing(format!("[_geo_distance] {what}"))
 }
 
-/// Parses `{"_geo_distance": {...}}`'s body.
-pub fn parse_geo_sort(body: &Value, mapping: &Mapping) -> Result<SortSpec> {
+/// Parses `{"_geo_distance": {...}}`'s body: the distance spec, its order and its `mode`.
+pub fn parse_geo_sort(body: &Value, mapping: &Mapping) -> Result<(GeoSortSpec, Order, Option<SortMode>)> {
     let obj = body.as_object().ok_or_else(|| parsing("sort must be an object"))?;
     let mut field = None;
     for (key, value) in obj {
@@ -105,11 +105,7 @@ pub fn parse_geo_sort(body: &Value, mapping: &Mapping) -> Result<SortSpec> {
         }
     };
     let spec = GeoSortSpec { field: name.clone(), tantivy_name, points, unit_meters, distance_type };
-    Ok(SortSpec {
-        target: SortTarget::GeoDistance(Box::new(spec)),
-        order,
-        opts: SortOpts { mode, ..SortOpts::default() },
-    })
+    Ok((spec, order, mode))
 }
 
 /// A segment's distances for one geo sort.
@@ -129,6 +125,7 @@ impl SegGeoSort {
 
     /// The document's distance in the sort's unit: the nearest of its points (from the nearest
     /// sort point) for `min`, as `mode` says otherwise; +Infinity without a point.
+    #[inline]
     pub fn distance(&self, doc: tantivy::DocId, order: Order, mode: Option<SortMode>) -> f64 {
         let Some(column) = &self.column else { return f64::INFINITY };
         let mode = mode.unwrap_or(if order == Order::Asc { SortMode::Min } else { SortMode::Max });
@@ -189,14 +186,13 @@ mod tests {
     #[test]
     fn parses_points_units_and_modes() {
         let m = mapping();
-        let spec = parse_geo_sort(&json!({"pin": [-70, 40], "unit": "km", "order": "desc"}), &m).unwrap();
-        let SortTarget::GeoDistance(g) = &spec.target else { panic!() };
+        let (g, order, _) = parse_geo_sort(&json!({"pin": [-70, 40], "unit": "km", "order": "desc"}), &m).unwrap();
         assert_eq!(g.points, vec![GeoPoint { lat: 40.0, lon: -70.0 }]);
-        assert_eq!((g.unit_meters, spec.order), (1000.0, Order::Desc));
-        let spec = parse_geo_sort(&json!({"pin": ["40,-70", {"lat": 1, "lon": 2}], "mode": "max"}), &m).unwrap();
-        let SortTarget::GeoDistance(g) = &spec.target else { panic!() };
+        assert_eq!((g.unit_meters, order), (1000.0, Order::Desc));
+        let (g, _, mode) =
+            parse_geo_sort(&json!({"pin": ["40,-70", {"lat": 1, "lon": 2}], "mode": "max"}), &m).unwrap();
         assert_eq!(g.points.len(), 2);
-        assert_eq!(spec.opts.mode, Some(SortMode::Max));
+        assert_eq!(mode, Some(SortMode::Max));
         assert!(parse_geo_sort(&json!({"pin": [0, 0], "mode": "sum"}), &m).is_err());
         assert!(parse_geo_sort(&json!({"k": [0, 0]}), &m).is_err());
         assert!(parse_geo_sort(&json!({"nope": [0, 0]}), &m).is_err());

@@ -10,34 +10,21 @@ use serde_json::{json, Map, Value};
 use tantivy::columnar::StrColumn;
 use tantivy::DocId;
 
-use super::addr::{format_ip, not_an_ip, parse_ip};
-use super::cidr::parse_cidr;
-use super::key::from_key;
 use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
 use crate::aggs::intermediate::{AggFruit, BucketKey, FruitBucket};
+use crate::aggs::options::{IpRangeBucket, IpRangeSpec};
 use crate::aggs::render::{bucket_json, KeyValue};
 use crate::aggs::request::{AggKind, AggRequest};
 use crate::error::{EngineError, Result};
+use crate::ip::addr::{format_ip, not_an_ip, parse_ip};
+use crate::ip::cidr::parse_cidr;
+use crate::ip::key::from_key;
 use crate::store::mapping::FieldType;
-
-/// One bucket: `[from, to)` as 128-bit addresses (`None`: open), and its key.
-#[derive(Debug, Clone, PartialEq)]
-pub struct IpRangeBucket {
-    pub from: Option<u128>,
-    pub to: Option<u128>,
-    pub key: String,
-}
 
 impl IpRangeBucket {
     fn contains(&self, v: u128) -> bool {
         self.from.is_none_or(|f| v >= f) && self.to.is_none_or(|t| v < t)
     }
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct IpRangeSpec {
-    pub ranges: Vec<IpRangeBucket>,
-    pub keyed: bool,
 }
 
 pub struct IpRange;

@@ -8,33 +8,17 @@ use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::distance::{unit_meters, DistanceType};
-use super::encoding::decode;
-use super::geohash::{cell, cell_text, MAX_PRECISION};
-use super::parse::{parse_point, GeoPoint};
 use crate::aggs::aggregation::{AggDef, Aggregation, FieldRef};
 use crate::aggs::intermediate::{AggFruit, BucketKey, FruitBucket};
+use crate::aggs::options::GeoAgg;
 use crate::aggs::render::{bucket_json, KeyValue};
 use crate::aggs::request::{AggKind, AggRequest, RangeKeys, RangeSpec};
 use crate::error::{EngineError, Result, ShardCause};
+use crate::geo::distance::{unit_meters, DistanceType};
+use crate::geo::encoding::decode;
+use crate::geo::geohash::{cell, cell_text, MAX_PRECISION};
+use crate::geo::parse::{parse_point, GeoPoint};
 use crate::store::mapping::FieldType;
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum GeoAgg {
-    Grid {
-        precision: u8,
-        size: usize,
-        /// (top, bottom, left, right): only points inside count.
-        bounds: Option<(f64, f64, f64, f64)>,
-    },
-    Distance {
-        origin: GeoPoint,
-        unit_meters: f64,
-        distance_type: DistanceType,
-        ranges: Vec<RangeSpec>,
-        keyed: bool,
-    },
-}
 
 impl GeoAgg {
     /// The bucket keys of one point (a column value).
@@ -155,7 +139,7 @@ fn parse_precision(value: &Value) -> std::result::Result<Result<u8>, ()> {
         Value::String(s) => match s.trim().parse::<i64>() {
             Ok(n) => n,
             Err(_) => {
-                let meters = super::distance::parse_distance(value).map_err(|_| ())?;
+                let meters = crate::geo::distance::parse_distance(value).map_err(|_| ())?;
                 levels_for_distance(meters).min(MAX_PRECISION as i64)
             }
         },
@@ -318,8 +302,8 @@ fn parse_ranges(kind: &str, value: &Value) -> Result<Vec<RangeSpec>> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::encoding::pack;
     use super::*;
+    use crate::geo::encoding::pack;
     use serde_json::json;
 
     #[test]

@@ -9,10 +9,10 @@ use serde_json::Value;
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader};
 
-use super::search_after::{is_after, segment_after_key, AfterValue};
-use super::sort::MAX_SORT_KEYS;
-use super::sort::{Order, SortSpec, SortTarget};
-use super::sort_key::{f64_from_key, i64_key, single_valued, unpart, SegSort, SegSource, SortKey};
+use crate::hits::search_after::{is_after, segment_after_key, AfterValue};
+use crate::hits::sort::MAX_SORT_KEYS;
+use crate::hits::sort::{Order, SortSpec, SortTarget};
+use crate::hits::sort_key::{f64_from_key, i64_key, single_valued, unpart, SegSort, SegSource, SortKey};
 use crate::store::mapping::FieldType;
 
 /// A sort value after merging, comparable across segments.
@@ -24,11 +24,13 @@ pub enum GlobalPart {
 
 impl Eq for GlobalPart {}
 impl PartialOrd for GlobalPart {
+    #[inline]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 impl Ord for GlobalPart {
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         match (self, other) {
             (GlobalPart::Num(a), GlobalPart::Num(b)) => a.cmp(b),
@@ -99,7 +101,9 @@ impl Collector for TopHitsCollector {
             let source = match &spec.target {
                 SortTarget::Score => SegSource::Score(self.scale),
                 SortTarget::Doc => SegSource::Doc(segment),
-                SortTarget::GeoDistance(g) => SegSource::Geo(Box::new(crate::geo::sort::SegGeoSort::open(g, reader)?)),
+                SortTarget::GeoDistance(g) => {
+                    SegSource::Geo(Box::new(crate::hits::geo_sort::SegGeoSort::open(g, reader)?))
+                }
                 // An unmapped field sorted by `unmapped_type`: no document has a value.
                 SortTarget::Field { tantivy_name, .. } if tantivy_name.is_empty() => SegSource::Missing,
                 SortTarget::Field { tantivy_name, field_type, .. } => {
@@ -285,9 +289,9 @@ pub fn sort_values_json(hit: &Hit, specs: &[SortSpec], scale: f32) -> Vec<Value>
             }
             (GlobalPart::Str { value, .. }, _) => value.clone().map_or(Value::Null, Value::String),
             (GlobalPart::Num(_), SortTarget::Score) => serde_json::json!(hit.score / scale),
-            (GlobalPart::Num(k), SortTarget::GeoDistance(_)) => {
-                crate::geo::sort::sort_value_json(unpart(*k, spec.order, false).map_or(f64::INFINITY, f64_from_key))
-            }
+            (GlobalPart::Num(k), SortTarget::GeoDistance(_)) => crate::hits::geo_sort::sort_value_json(
+                unpart(*k, spec.order, false).map_or(f64::INFINITY, f64_from_key),
+            ),
             (GlobalPart::Num(k), SortTarget::Doc) => {
                 serde_json::json!(unpart(*k, spec.order, false).unwrap_or(0) as i64)
             }

@@ -8,10 +8,10 @@ use tantivy::query::{BitSetDocSet, ConstScorer, EnableScoring, Explanation, Quer
 use tantivy::{DocId, DocSet, Score, SegmentReader};
 use tantivy_common::BitSet;
 
-use super::{decode, end_key, interval, RangeKind};
 use crate::error::{EngineError, Result, ShardCause};
 use crate::query::ast::{RangeAst, RangeRelation};
 use crate::query::lower::LowerContext;
+use crate::range_field::{decode, end_key, interval, RangeKind};
 use crate::store::mapping::FieldMapping;
 
 /// A `range` query on range field `fm` (of `kind`).

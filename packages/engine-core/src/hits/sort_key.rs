@@ -5,13 +5,15 @@
 use tantivy::columnar::{Column, StrColumn};
 use tantivy::{DocId, Score, SegmentOrdinal};
 
-use super::sort::{Order, SortMode, SortSpec, MAX_SORT_KEYS};
+use crate::hits::sort::{Order, SortMode, SortSpec, MAX_SORT_KEYS};
 
 /// Order-preserving maps into u64.
-pub(super) fn i64_key(v: i64) -> u64 {
+#[inline]
+pub(crate) fn i64_key(v: i64) -> u64 {
     (v as u64) ^ (1 << 63)
 }
-pub(super) fn f64_key(v: f64) -> u64 {
+#[inline]
+pub(crate) fn f64_key(v: f64) -> u64 {
     let bits = v.to_bits();
     if bits >> 63 == 1 {
         !bits
@@ -19,20 +21,24 @@ pub(super) fn f64_key(v: f64) -> u64 {
         bits | (1 << 63)
     }
 }
-pub(super) fn f64_from_key(k: u64) -> f64 {
+#[inline]
+pub(crate) fn f64_from_key(k: u64) -> f64 {
     f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k })
 }
 /// Scores are keyed on the scale hits render, so a `_score` echoed back in `search_after`
 /// encodes to exactly the key of the hit it came from (dividing by the constant keeps order).
+#[inline]
 fn score_key(s: f32, scale: f32) -> u64 {
     score_key_es(s / scale)
 }
-pub(super) fn score_key_es(es_score: f32) -> u64 {
+#[inline]
+pub(crate) fn score_key_es(es_score: f32) -> u64 {
     f64_key(es_score as f64)
 }
 
 /// One sort value: (missing, encoded) flattened to a u128 so "missing" sorts after all.
-pub(super) fn part(value: Option<u64>, order: Order) -> u128 {
+#[inline]
+pub(crate) fn part(value: Option<u64>, order: Order) -> u128 {
     match value {
         None => u128::MAX,
         Some(v) => (if order == Order::Desc { !v } else { v }) as u128,
@@ -40,6 +46,7 @@ pub(super) fn part(value: Option<u64>, order: Order) -> u128 {
 }
 
 /// `part` with `missing: _first`: present values move up by one so missing can take 0.
+#[inline]
 fn part_first(value: Option<u64>, order: Order) -> u128 {
     match value {
         None => 0,
@@ -48,7 +55,8 @@ fn part_first(value: Option<u64>, order: Order) -> u128 {
 }
 
 /// The encoded value a collector key part stands for (`None`: missing), undoing `part`.
-pub(super) fn unpart(k: u128, order: Order, missing_first: bool) -> Option<u64> {
+#[inline]
+pub(crate) fn unpart(k: u128, order: Order, missing_first: bool) -> Option<u64> {
     let k = match (missing_first, k) {
         (false, u128::MAX) | (true, 0) => return None,
         (false, k) => k,
@@ -57,7 +65,7 @@ pub(super) fn unpart(k: u128, order: Order, missing_first: bool) -> Option<u64> 
     Some(if order == Order::Desc { !(k as u64) } else { k as u64 })
 }
 
-pub(super) enum SegSource {
+pub(crate) enum SegSource {
     /// The score, shown divided by this scale.
     Score(f32),
     /// The segment ordinal: `_doc` keys are global, `(segment << 32) | doc`, so hits from
@@ -72,7 +80,7 @@ pub(super) enum SegSource {
     Bool(Column<bool>),
     Str(StrColumn),
     /// `_geo_distance`: the distance as a double.
-    Geo(Box<crate::geo::sort::SegGeoSort>),
+    Geo(Box<crate::hits::geo_sort::SegGeoSort>),
     Missing,
 }
 
@@ -134,7 +142,8 @@ fn pick_f64(values: impl Iterator<Item = f64>, mode: SortMode) -> Option<f64> {
 }
 
 impl SegSource {
-    pub(super) fn value(&self, doc: DocId, score: Score, order: Order, mode: Option<SortMode>) -> Option<u64> {
+    #[inline]
+    pub(crate) fn value(&self, doc: DocId, score: Score, order: Order, mode: Option<SortMode>) -> Option<u64> {
         let mode = mode.unwrap_or(if order == Order::Asc { SortMode::Min } else { SortMode::Max });
         let pick = |it: &mut dyn Iterator<Item = u64>| if mode == SortMode::Min { it.min() } else { it.max() };
         match self {
@@ -156,7 +165,7 @@ impl SegSource {
 }
 
 /// One segment's source for a sort spec, with the spec's mode and missing-value handling.
-pub(super) struct SegSort {
+pub(crate) struct SegSort {
     pub source: SegSource,
     pub order: Order,
     mode: Option<SortMode>,
@@ -169,7 +178,7 @@ pub(super) struct SegSort {
 }
 
 impl SegSort {
-    pub(super) fn new(source: SegSource, spec: &SortSpec) -> SegSort {
+    pub(crate) fn new(source: SegSource, spec: &SortSpec) -> SegSort {
         let missing_key = spec.opts.missing_value.map(|v| match &source {
             SegSource::F64(_) | SegSource::I64AsF64(_) => f64_key(v),
             _ if spec.value_type().is_some_and(|t| t.is_f64()) => f64_key(v),
@@ -188,18 +197,21 @@ impl SegSort {
         }
     }
 
-    pub(super) fn substitutes_missing(&self) -> bool {
+    #[inline]
+    pub(crate) fn substitutes_missing(&self) -> bool {
         self.missing_key.is_some()
     }
 
     /// The collector key part of a document.
-    pub(super) fn key(&self, doc: DocId, score: Score) -> u128 {
+    #[inline]
+    pub(crate) fn key(&self, doc: DocId, score: Score) -> u128 {
         let value = self.source.value(doc, score, self.order, self.mode).or(self.missing_key);
         self.encode(value)
     }
 
     /// The key part of an encoded value (`None`: missing).
-    pub(super) fn encode(&self, value: Option<u64>) -> u128 {
+    #[inline]
+    pub(crate) fn encode(&self, value: Option<u64>) -> u128 {
         if self.missing_first {
             part_first(value, self.order)
         } else {
@@ -209,7 +221,8 @@ impl SegSort {
 
     /// Moves a `search_after` key part from `part`'s doubled space into this sort's (see
     /// `search_after::doubled`).
-    pub(super) fn shift_doubled(&self, doubled: u128) -> u128 {
+    #[inline]
+    pub(crate) fn shift_doubled(&self, doubled: u128) -> u128 {
         match (self.missing_first, doubled) {
             (false, d) => d,
             (true, u128::MAX) => 1,
@@ -217,16 +230,17 @@ impl SegSort {
         }
     }
 
-    pub(super) fn missing_first(&self) -> bool {
+    #[inline]
+    pub(crate) fn missing_first(&self) -> bool {
         self.missing_first
     }
 }
 
-pub(super) fn single_valued<T>(column: &Column<T>) -> bool {
+pub(crate) fn single_valued<T>(column: &Column<T>) -> bool {
     !matches!(column.index, tantivy::columnar::ColumnIndex::Multivalued(_))
 }
 
-pub(super) type SortKey = [u128; MAX_SORT_KEYS];
+pub(crate) type SortKey = [u128; MAX_SORT_KEYS];
 
 #[cfg(test)]
 mod tests {

@@ -7,9 +7,9 @@ use std::fmt;
 use tantivy::query::{EnableScoring, Explanation, Query, Scorer, Weight};
 use tantivy::{DocId, DocSet, Score, SegmentReader, TantivyError, Term, TERMINATED};
 
-use super::levels::SegLevels;
 use crate::error::{EngineError, ShardCause};
 use crate::query::ast::NestedScoreMode as ScoreMode;
+use crate::store::nested_levels::SegLevels;
 
 pub struct NestedQuery {
     /// Already restricted to the path's objects.

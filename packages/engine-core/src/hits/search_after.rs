@@ -10,9 +10,9 @@
 use serde_json::Value;
 use tantivy::columnar::TermOrdHit;
 
-use super::sort::{Order, SortSpec, SortTarget};
-use super::sort_key::{f64_key, i64_key, part, score_key_es, SegSort, SegSource, SortKey};
 use crate::error::{EngineError, Result, ShardCause};
+use crate::hits::sort::{Order, SortSpec, SortTarget};
+use crate::hits::sort_key::{f64_key, i64_key, part, score_key_es, SegSort, SegSource, SortKey};
 use crate::store::mapping::{FieldType, Mapping};
 
 /// One parsed `search_after` value, already in the sort's order-independent encoding.
@@ -126,6 +126,7 @@ fn parse_one(v: &Value, spec: &SortSpec, mapping: Option<&Mapping>) -> Result<Af
 }
 
 /// A collector key part in the doubled comparison space (missing stays at the top).
+#[inline]
 pub fn doubled(k: u128) -> u128 {
     if k == u128::MAX {
         u128::MAX
@@ -138,8 +139,8 @@ pub fn doubled(k: u128) -> u128 {
 const ALL_PASS: u128 = 0;
 
 /// The after-key for one segment, in the doubled space of [`doubled`].
-pub(super) fn segment_after_key(after: &[AfterValue], sources: &[SegSort]) -> tantivy::Result<SortKey> {
-    let mut key = [u128::MAX; super::sort::MAX_SORT_KEYS];
+pub(crate) fn segment_after_key(after: &[AfterValue], sources: &[SegSort]) -> tantivy::Result<SortKey> {
+    let mut key = [u128::MAX; crate::hits::sort::MAX_SORT_KEYS];
     for (slot, (value, sort)) in key.iter_mut().zip(after.iter().zip(sources)) {
         let (source, order) = (&sort.source, &sort.order);
         let desc = *order == Order::Desc;
@@ -172,7 +173,8 @@ pub(super) fn segment_after_key(after: &[AfterValue], sources: &[SegSort]) -> ta
 }
 
 /// True when `key` (raw collector parts) sorts strictly after the doubled `after` key.
-pub(super) fn is_after(key: &SortKey, after: &SortKey, parts: usize) -> bool {
+#[inline]
+pub(crate) fn is_after(key: &SortKey, after: &SortKey, parts: usize) -> bool {
     for i in 0..parts {
         let k = doubled(key[i]);
         if k != after[i] {

@@ -6,13 +6,19 @@
 use serde_json::{Map, Value};
 use tantivy::{DocAddress, Searcher};
 
-use super::options::FieldRequest;
-use crate::aggs::value_format::ValueFormat;
 use crate::date::{parse_date_value, DateFormat};
 use crate::error::{EngineError, Result, ShardCause};
-use crate::store::document::coerce_f64;
+use crate::json_source::coerce_f64;
 use crate::store::mapping::{FieldMapping, FieldType, Mapping};
+use crate::store::value_format::ValueFormat;
 use crate::wildcard::glob;
+
+/// `docvalue_fields` / `fields` entry: a field name or pattern and an optional format.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldRequest {
+    pub pattern: String,
+    pub format: Option<String>,
+}
 
 struct Requested<'a> {
     field: &'a FieldMapping,

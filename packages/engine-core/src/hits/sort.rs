@@ -12,16 +12,11 @@ use serde_json::Value;
 use crate::date::rounding::{KeyFormat, KeyStyle};
 use crate::date::zone::DateZone;
 use crate::error::{EngineError, Result, ShardCause};
+pub use crate::hits::order::{Order, SortMode};
 use crate::store::mapping::{FieldType, Mapping};
 
 /// At most this many sort keys (hits carry their keys in a fixed-size array).
 pub const MAX_SORT_KEYS: usize = 4;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Order {
-    Asc,
-    Desc,
-}
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum SortTarget {
@@ -35,18 +30,7 @@ pub enum SortTarget {
         field_type: FieldType,
     },
     /// `_geo_distance`: by the distance from points (`geo/sort.rs`).
-    GeoDistance(Box<crate::geo::sort::GeoSortSpec>),
-}
-
-/// Which of a document's values a field sort uses; `None` in `SortOpts` means ES's default
-/// (the smallest ascending, the largest descending).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SortMode {
-    Min,
-    Max,
-    Sum,
-    Avg,
-    Median,
+    GeoDistance(Box<crate::hits::geo_sort::GeoSortSpec>),
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -116,7 +100,9 @@ pub fn parse_sort(value: &Value, mapping: &Mapping) -> Result<Vec<SortSpec>> {
 
 fn parse_one(item: &Value, mapping: &Mapping) -> Result<SortSpec> {
     if let Some(geo) = item.as_object().filter(|o| o.len() == 1).and_then(|o| o.get("_geo_distance")) {
-        return crate::geo::sort::parse_geo_sort(geo, mapping);
+        let (spec, order, mode) = crate::hits::geo_sort::parse_geo_sort(geo, mapping)?;
+        let opts = SortOpts { mode, ..SortOpts::default() };
+        return Ok(SortSpec { target: SortTarget::GeoDistance(Box::new(spec)), order, opts });
     }
     let (name, opts) = match item {
         Value::String(s) => (s.as_str(), FieldOptions::default()),

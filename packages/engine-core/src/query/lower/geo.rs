@@ -8,11 +8,11 @@ use tantivy::query::{BitSetDocSet, ConstScorer, EmptyQuery, EnableScoring, Expla
 use tantivy::{DocId, DocSet, Score, SegmentReader};
 use tantivy_common::BitSet;
 
-use super::distance::{haversin_meters, EARTH_MEAN_RADIUS};
-use super::encoding::{decode_lat, decode_lon, encode_lat, encode_lat_ceil, encode_lon, encode_lon_ceil, unpack};
-use super::parse::GeoPoint;
-use super::query::{GeoQuery, GeoShape};
 use crate::error::{EngineError, Result, ShardCause};
+use crate::geo::distance::{haversin_meters, EARTH_MEAN_RADIUS};
+use crate::geo::encoding::{decode_lat, decode_lon, encode_lat, encode_lat_ceil, encode_lon, encode_lon_ceil, unpack};
+use crate::geo::parse::GeoPoint;
+use crate::query::geo_ast::{GeoQuery, GeoShape};
 use crate::query::lower::LowerContext;
 use crate::store::mapping::FieldType;
 
@@ -220,8 +220,8 @@ fn collect_matches(column: &Column<u64>, test: &GeoTest, max_doc: DocId, bits: &
 
 #[cfg(test)]
 mod tests {
-    use super::super::encoding::pack;
     use super::*;
+    use crate::geo::encoding::pack;
 
     #[test]
     fn box_tests_encoded_edges_and_the_dateline() {

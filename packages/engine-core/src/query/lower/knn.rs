@@ -10,18 +10,18 @@ use tantivy::index::SegmentId;
 use tantivy::query::{EmptyQuery, EnableScoring, Explanation, Query, Scorer, Weight};
 use tantivy::{DocId, DocSet, Score, Searcher, SegmentReader, TantivyError, TERMINATED};
 
-use super::cache::{SegmentVectors, VectorCache};
-use super::distance::{l2_squared_rows, neg_dot_rows, Candidate, TopK};
-use super::es_query::{self, Prepared};
-use super::quantized::QuantizedQuery;
-use super::space::{ElementType, SpaceType};
 use crate::error::{EngineError, Result, ShardCause};
+use crate::knn::cache::{SegmentVectors, VectorCache};
+use crate::knn::distance::{l2_squared_rows, neg_dot_rows, Candidate, TopK};
+use crate::knn::quantized::QuantizedQuery;
+use crate::knn::space::{ElementType, SpaceType};
 use crate::query::ast::{KnnAst, KnnDialect};
 use crate::query::lower::context::LowerContext;
+use crate::query::lower::knn_es::{self, Prepared};
 
 pub fn lower_knn(ast: &KnnAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>> {
     let prepared = match ast.dialect {
-        KnnDialect::Elasticsearch => match es_query::prepare(ast, ctx.mapping)? {
+        KnnDialect::Elasticsearch => match knn_es::prepare(ast, ctx.mapping)? {
             Some(prepared) => prepared,
             None => return Ok(Box::new(EmptyQuery)),
         },
@@ -102,7 +102,7 @@ impl KnnQuery {
             None => None,
         };
         // Each segment's rows in stretches; the stretches are scanned on the search pool when
-        // there are enough rows for the hand-off to pay (`search/parallel.rs`), and their
+        // there are enough rows for the hand-off to pay (`parallel.rs`), and their
         // nearest merge into one list (candidates are totally ordered, so the split does not
         // change which k win).
         let mut stretches = Vec::new();
@@ -125,8 +125,8 @@ impl KnnQuery {
             }
         }
         let rows = stretches.iter().map(|s| s.rows.len() as u64).sum::<u64>();
-        let parallel = rows >= crate::search::parallel::threshold(PARALLEL_ROWS);
-        let shortlists = crate::search::parallel::map_if(parallel, stretches, |s| Ok(self.shortlist(s)))?;
+        let parallel = rows >= crate::parallel::threshold(PARALLEL_ROWS);
+        let shortlists = crate::parallel::map_if(parallel, stretches, |s| Ok(self.shortlist(s)))?;
         // The k-th smallest upper bound over the whole index: no row whose lower bound lies
         // above it can be among the k nearest, so only the rest are compared exactly.
         let mut upper = TopK::new(self.k);

@@ -1,28 +1,14 @@
 //! `geo_distance` and `geo_bounding_box` in the query DSL: the body parsed into a `GeoQuery`
 //! (its field, the circle or box, `ignore_unmapped`), with ES's point forms, units, validation
-//! methods and errors. Lowering is `filter.rs`'s.
+//! methods and errors. Lowering is `query::lower::geo`'s.
 
 use serde_json::{Map, Value};
 
-use super::distance::{parse_distance, DistanceType};
-use super::parse::{check_range, java, normalize, parse_point, GeoPoint};
 use crate::error::{EngineError, Result, ShardCause};
+use crate::geo::distance::{parse_distance, DistanceType};
+use crate::geo::parse::{check_range, java, normalize, parse_point, GeoPoint};
 use crate::query::ast::QueryAst;
-
-pub use super::filter::lower_geo;
-pub(crate) use super::filter::{refuse_exact, refuse_range};
-#[derive(Debug, Clone, PartialEq)]
-pub struct GeoQuery {
-    pub field: String,
-    pub shape: GeoShape,
-    pub ignore_unmapped: bool,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum GeoShape {
-    Distance { center: GeoPoint, meters: f64 },
-    Box { top: f64, bottom: f64, left: f64, right: f64 },
-}
+use crate::query::geo_ast::{GeoQuery, GeoShape};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Validation {

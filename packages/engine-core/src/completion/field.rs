@@ -11,8 +11,8 @@ use serde_json::{Map, Value};
 use tantivy::schema::{Field, IndexRecordOption, SchemaBuilder, TextFieldIndexing, TextOptions};
 use tantivy::TantivyDocument;
 
-use super::contexts::{index_contexts, parse_mappings, ContextMapping};
 use crate::analysis::registry::{AnalysisSettings, Chain};
+use crate::completion::contexts::{index_contexts, parse_mappings, ContextMapping};
 use crate::error::{EngineError, Result};
 
 /// Lucene's separator between the tokens of an analyzed suggestion.
@@ -238,7 +238,7 @@ pub fn add_inputs(
     for completion in completions.values() {
         let spec = &completion.spec;
         let mut values = Vec::new();
-        crate::store::document::lookup_all(source, &spec.source_path, &mut values);
+        crate::json_source::lookup_all(source, &spec.source_path, &mut values);
         if values.is_empty() {
             continue;
         }
@@ -252,7 +252,7 @@ pub fn add_inputs(
         }
         let document_values = |path: &str| {
             let mut found = Vec::new();
-            crate::store::document::lookup_all(source, path, &mut found);
+            crate::json_source::lookup_all(source, path, &mut found);
             found.into_iter().cloned().collect::<Vec<Value>>()
         };
         // The same input twice keeps its highest weight, as ES keeps it.
@@ -302,7 +302,11 @@ fn geo_inputs(field: &str, value: &Value, out: &mut Vec<Input>) -> Result<()> {
     };
     for p in points {
         let point = crate::geo::parse::parse_point(p).map_err(|e| doc_err(field, &e))?;
-        out.push(Input { text: super::contexts::geohash(point.lat, point.lon, 12), weight: 1, contexts: None });
+        out.push(Input {
+            text: crate::completion::contexts::geohash(point.lat, point.lon, 12),
+            weight: 1,
+            contexts: None,
+        });
     }
     Ok(())
 }

@@ -6,8 +6,8 @@
 use tantivy::columnar::Column;
 use tantivy::{DocId, SegmentReader};
 
-use super::{unsupported, Script, Val};
 use crate::error::{EngineError, Result, ShardCause};
+use crate::script::{unsupported, Script, Val};
 use crate::store::mapping::{FieldType, Mapping};
 
 /// The columns a script reads, resolved against the mapping.

@@ -1,10 +1,18 @@
 //! The hidden documents of one source document's `nested` objects, in block-join order.
+//!
+//! `nested` objects are stored as Lucene's block join stores them: each object of a document is
+//! a hidden document of its own, written just before its parent in one indexing batch, so a
+//! segment holds every document's objects directly before it (post-order: an object's own
+//! nested objects come before the object). Merges keep that order. A segment's walks between a
+//! document and its objects are `nested_levels`; the `nested` query is `query::lower::nested`,
+//! and top-level queries see root documents only (`query::root_only`).
 
 use serde_json::Value;
 use tantivy::TantivyDocument;
 
 use crate::error::{EngineError, Result};
-use crate::store::document::{add_field, lookup};
+use crate::json_source::lookup;
+use crate::store::document::add_field;
 use crate::store::mapping::{Mapping, NestedFields};
 
 /// Every nested object of `source` as a document, each object's own nested objects before

@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
-use super::{parse_ip, to_key};
 use crate::aggs::options::{TermFilter, TermSelect};
 use crate::error::{EngineError, Result, ShardCause};
+use crate::ip::{parse_ip, to_key};
 
 pub(crate) fn parse(name: &str, value: &Value, bad: impl Fn() -> EngineError) -> Result<TermSelect> {
     match value {
