@@ -15,6 +15,10 @@ npx biome check .
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 
+step "engine layers: no folder or file cycle in engine-core (ARCHITECTURE.md)"
+node --test scripts/
+node scripts/engine-layers.mjs
+
 step "build (engine addon, baseline launcher)"
 npm run build
 
