@@ -1,4 +1,4 @@
-//! Aggregation passes and kNN scans on the search pool (`search/parallel.rs`) answer exactly
+//! Aggregation passes and kNN scans on the search pool (`parallel.rs`) answer exactly
 //! as on one thread. This test binary forces the pool on for any index of two or more
 //! segments and any number of vectors. A request with a `timeout` takes the sequential,
 //! clock-checking pass, so each aggregation is run both ways on the same six-segment index and

@@ -54,7 +54,7 @@ pub enum AggKind {
         /// `offset`, bounds, `keyed`, `order` (`histogram.rs`).
         opts: Box<HistogramOpts>,
     },
-    /// `geohash_grid` and `geo_distance` (`geo/aggs.rs`).
+    /// `geohash_grid` and `geo_distance` (`aggs/geo.rs`).
     Geo(Box<crate::aggs::options::GeoAgg>),
     Range {
         ranges: Vec<RangeSpec>,
@@ -123,7 +123,7 @@ pub enum AggKind {
     },
     /// `sum(value * weight) / sum(weight)` (`weighted_avg.rs`).
     WeightedAvg(Box<WeightedSpec>),
-    /// `ip_range`: buckets of address ranges and CIDR masks (`ip/range_agg.rs`).
+    /// `ip_range`: buckets of address ranges and CIDR masks (`aggs/bucket/ip_range.rs`).
     IpRange(Box<crate::aggs::options::IpRangeSpec>),
 }
 

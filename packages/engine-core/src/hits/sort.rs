@@ -29,7 +29,7 @@ pub enum SortTarget {
         tantivy_name: String,
         field_type: FieldType,
     },
-    /// `_geo_distance`: by the distance from points (`geo/sort.rs`).
+    /// `_geo_distance`: by the distance from points (`hits/geo_sort.rs`).
     GeoDistance(Box<crate::hits::geo_sort::GeoSortSpec>),
 }
 

@@ -184,7 +184,7 @@ pub struct Mapping {
     /// `knn_vector` and `dense_vector` fields by ES name; they live outside `fields` because no term, range or
     /// aggregation applies to them.
     pub vectors: BTreeMap<String, crate::knn::VectorField>,
-    /// `completion` fields by ES name (`suggest/completion_field.rs`): their inputs are terms
+    /// `completion` fields by ES name (`completion/field.rs`): their inputs are terms
     /// of a field of their own, read only by the completion suggester.
     pub completions: BTreeMap<String, crate::completion::field::CompletionField>,
     /// Present only when the mapping has `nested` objects (other schemas stay as they were).

@@ -7,6 +7,7 @@ use super::path::BucketsPath;
 use super::spec::{PipelineKind, PipelineSpec};
 use super::values::{bucket_value, finite_or_null, key_as_string, simple_value};
 use crate::error::{EngineError, Result};
+use crate::number::java_double;
 
 pub fn run(spec: &PipelineSpec, level: &Map<String, Value>) -> Result<Value> {
     let path = &spec.paths[0].1;
@@ -96,13 +97,4 @@ pub fn run(spec: &PipelineSpec, level: &Map<String, Value>) -> Result<Value> {
         }
         _ => unreachable!("only sibling kinds reach here"),
     })
-}
-
-/// `Double.toString` for the percent keys: `50` prints as `50.0`.
-fn java_double(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e7 {
-        format!("{v:.1}")
-    } else {
-        v.to_string()
-    }
 }

@@ -1,6 +1,6 @@
 //! The `completion` section: the bytes of each completion field's data in the open segments.
 //! A completion field's inputs are the terms of a tantivy field of its own
-//! (`suggest/completion_field.rs`); the suggester reads its term dictionary and postings, so
+//! (`completion/field.rs`); the suggester reads its term dictionary and postings, so
 //! their sizes, summed over the segments, are the field's completion data (ES reports its
 //! suggesters' FSTs the same way: per field, summed over segments).
 

@@ -33,7 +33,7 @@ pub(crate) struct Parsed {
     pub(crate) nested: Vec<NestedPath>,
     /// `dynamic` set on objects, by path.
     pub(crate) object_dynamic: BTreeMap<String, Dynamic>,
-    /// `completion` fields (`suggest/completion_field.rs`).
+    /// `completion` fields (`completion/field.rs`).
     pub(crate) completions: Vec<crate::completion::field::CompletionSpec>,
     /// Field aliases (`type: alias`): name -> the path of the field it stands for.
     pub(crate) aliases: BTreeMap<String, String>,
