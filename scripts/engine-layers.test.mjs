@@ -1,5 +1,5 @@
 // The layer check's own tests: it must see a planted folder or file cycle, follow re-exports
-// and aliases, and leave test code out. Run: node --test scripts/
+// and aliases, and leave test code out. Run: node --test scripts/engine-layers.test.mjs
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -16,7 +16,7 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 
 step "engine layers: no folder or file cycle in engine-core (ARCHITECTURE.md)"
-node --test scripts/
+node --test scripts/engine-layers.test.mjs
 node scripts/engine-layers.mjs
 
 step "build (engine addon, baseline launcher)"
