@@ -1,7 +1,7 @@
 /**
  * The benchmark's rules in words, with the numbers the run actually used filled in from its
  * manifest settings. The wording follows the harness (packages/harness/src/verdict/decide.ts,
- * runner/, stats/bootstrap.ts); a setting the manifest lacks is described without a number.
+ * run/, stats/nestedInterval.ts); a setting the manifest lacks is described without a number.
  */
 import type { Manifest } from './definitions';
 import { levelText, runConfidence } from './interval';
@@ -55,7 +55,7 @@ function forkRules(manifest: Manifest, design: NonNullable<Manifest['design']>):
   return [
     {
       title: 'Forks, rounds and order',
-      text: `Each engine is measured in ${design.forks} forks, process executions${say(num(s, 'maxForks'), (n) => ` (up to ${n} for a row whose interval has not decided, whichever way it leans)`, '')}: every fork restarts both engines on their data, prewarms every row${say(num(s, 'prewarm'), (n) => ` with ${integer.format(n)} requests`, '')}, waits until both engines' CPU is quiet, then times every row in a new shuffled order, ${design.roundsPerFork} paired rounds per fork of ${integer.format(design.requestsPerRound)} timed requests each, the engine that goes first alternating. ${say(num(s, 'warmup'), (n) => `${n} untimed warmup requests`, 'Untimed warmup requests')} precede each round. The engines run on their own CPUs, the harness on another.`,
+      text: `Each engine is measured in ${design.forks} forks, process executions${say(num(s, 'maxForks'), (n) => ` (up to ${n} for a row whose interval has not decided, whichever way it leans)`, '')}: every fork restarts both engines on their data, prewarms every row${say(num(s, 'prewarm'), (n) => ` with ${integer.format(n)} requests`, '')}, waits until both engines' CPU is quiet, then times every row in a new shuffled order, ${design.roundsPerFork} paired rounds per fork of ${integer.format(design.requestsPerRound)} timed requests each, the engine that goes first alternating. ${say(num(s, 'warmup'), (n) => `${n} untimed warmup requests`, 'Untimed warmup requests')} precede each round. The engines run on their own CPUs, the harness on another.${design.othersFrozen ? " While one engine is timed the other is frozen (SIGSTOP on its process tree), so its JIT compiler, garbage collector and merges cannot run on the timed engine's CPUs; the harness's floor is measured with both frozen." : ''}`,
     },
     {
       title: 'Ratio and confidence interval',

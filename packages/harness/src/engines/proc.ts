@@ -100,3 +100,17 @@ export async function treeCpuNs(root: number, proc: ProcReader = procFs): Promis
   }
   return readable ? total : undefined;
 }
+
+/**
+ * Send `signal` to `root` and every descendant: SIGSTOP freezes an engine's whole process tree
+ * (every thread of every process), SIGCONT thaws it. A process gone meanwhile is skipped.
+ */
+export async function signalTree(root: number, signal: 'SIGSTOP' | 'SIGCONT', proc: ProcReader = procFs) {
+  for (const pid of [root, ...(await descendants(root, proc))]) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Exited between the listing and the signal: nothing left to freeze or thaw.
+    }
+  }
+}

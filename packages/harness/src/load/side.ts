@@ -1,6 +1,6 @@
 import { nodeStatsCpuNs } from '../engines/nodeStats.js';
 import { pinTree } from '../engines/placement.js';
-import { treeCpuNs } from '../engines/proc.js';
+import { signalTree, treeCpuNs } from '../engines/proc.js';
 import type { RunningEngine } from '../engines/types.js';
 import { EngineFailure, Interrupted } from './errors.js';
 import { EngineClient, type HttpResponse, TransportError } from './http.js';
@@ -27,6 +27,8 @@ export class Side {
   restarts = 0;
   /** Why this engine's node stats could not give its CPU time (engines by URL), once it failed. */
   nodeStatsError: string | undefined;
+  /** SIGSTOPped by `freeze` and not yet thawed. */
+  private frozen = false;
 
   constructor(
     engine: RunningEngine,
@@ -148,6 +150,7 @@ export class Side {
     const old = this.current;
     if (!old.restart) return false;
     this.check();
+    await this.thaw();
     // Generation first: the old process's exit is expected, not a death.
     this.generation++;
     await old.stop();
@@ -170,8 +173,30 @@ export class Side {
    * folder can be copied while nothing writes to it. The exit is expected, not a death.
    */
   async pause(): Promise<void> {
+    await this.thaw();
     this.generation++;
     await this.current.stop();
+  }
+
+  /**
+   * Freeze the engine's process tree (SIGSTOP) while another engine is timed on the same CPUs:
+   * an idle JVM is not idle (its JIT compiles what the last phase ran: OpenSearch took a median
+   * 522 ms of CPU per second while the candidate was timed, on the candidate's CPU). A no-op for
+   * engines given by URL. Always paired with `thaw` (see `whileFrozen`).
+   */
+  async freeze(): Promise<void> {
+    const pid = this.current.pid;
+    if (pid === undefined || this.frozen || this.stopped) return;
+    this.frozen = true;
+    await signalTree(pid, 'SIGSTOP');
+  }
+
+  /** Undo `freeze` (SIGCONT); the engine then catches up on whatever it had deferred, on its own time. */
+  async thaw(): Promise<void> {
+    if (!this.frozen) return;
+    this.frozen = false;
+    const pid = this.current.pid;
+    if (pid !== undefined) await signalTree(pid, 'SIGCONT');
   }
 
   /** Does the engine answer GET / at all? A hung engine (alive process, no answers) does not. */
@@ -195,6 +220,7 @@ export class Side {
   async recover(index: string, expectedDocs: number): Promise<string> {
     if (this.abort.aborted) throw new Interrupted();
     const old = this.current;
+    await this.thaw();
     if (old.restart) {
       try {
         await old.stop();
@@ -250,3 +276,20 @@ export class Side {
     return last;
   }
 }
+
+/**
+ * Run `timed` with `others` frozen (Side.freeze), thawing them whatever happens: the engine being
+ * timed then has its CPUs to itself, as the one engine on a server would.
+ */
+export async function whileFrozen<T>(others: readonly Side[], timed: () => Promise<T>): Promise<T> {
+  try {
+    await Promise.all(others.map((side) => side.freeze()));
+    return await timed();
+  } finally {
+    await Promise.all(others.map((side) => side.thaw()));
+  }
+}
+
+/** The other side of the comparison: the engine to freeze while `role` is timed. */
+export const otherRole = (role: 'candidate' | 'baseline'): 'candidate' | 'baseline' =>
+  role === 'candidate' ? 'baseline' : 'candidate';

@@ -6,7 +6,7 @@ import { esErrorSummary, TransportError } from '../load/http.js';
 import { runOpenLoop } from '../load/openLoop.js';
 import { bodiesFor, phase, wireRequest } from '../load/readPhase.js';
 import { constantRate } from '../load/scheduler.js';
-import type { Side } from '../load/side.js';
+import { otherRole, type Side, whileFrozen } from '../load/side.js';
 import type { MixedRowRaw, MixedSideRaw, WriteLoad } from '../model/raw.js';
 import { perRound, type RunSettings } from '../model/settings.js';
 
@@ -173,29 +173,43 @@ export async function measureMixedRow(
     for (const role of order) {
       onProgress?.(`${role} round ${round + 1}/${settings.rounds}`);
       const side = sides[role];
-      let readsDone = false;
-      const writer = writeUntil(
-        side,
-        index,
-        bodies,
-        bulkDocs,
-        opts.writeRate,
-        clock,
-        () => readsDone,
-        maxBulks,
+      // The other engine frozen throughout, its merges from its own write load included.
+      raw[role].writes.push(
+        await whileFrozen([sides[otherRole(role)]], () => mixedPhase(role, round, warm, timed)),
       );
-      // The writer's own failure must surface after the reads stop it, never as an unhandled rejection.
-      writer.catch(() => {});
-      try {
-        raw[role].warmup.push(...(await phase(side, family, index, warm, settings, clock, 'warmup', round)));
-        const samples = await phase(side, family, index, timed, settings, clock, 'timed', round);
-        raw[role].timed.push(...samples.map((s) => ({ ...s, i: s.i + round * timed.length })));
-      } finally {
-        readsDone = true;
-      }
-      raw[role].writes.push(await writer);
       side.check();
     }
   }
   return raw;
+
+  /** One engine's round: reads timed while the writer runs, then the writer's totals. */
+  async function mixedPhase(
+    role: 'candidate' | 'baseline',
+    round: number,
+    warm: Record<string, unknown>[],
+    timed: Record<string, unknown>[],
+  ): Promise<WriteLoad> {
+    const side = sides[role];
+    let readsDone = false;
+    const writer = writeUntil(
+      side,
+      index,
+      bodies,
+      bulkDocs,
+      opts.writeRate,
+      clock,
+      () => readsDone,
+      maxBulks,
+    );
+    // The writer's own failure must surface after the reads stop it, never as an unhandled rejection.
+    writer.catch(() => {});
+    try {
+      raw[role].warmup.push(...(await phase(side, family, index, warm, settings, clock, 'warmup', round)));
+      const samples = await phase(side, family, index, timed, settings, clock, 'timed', round);
+      raw[role].timed.push(...samples.map((s) => ({ ...s, i: s.i + round * timed.length })));
+    } finally {
+      readsDone = true;
+    }
+    return writer;
+  }
 }

@@ -5,7 +5,7 @@ import { addGcPauses, recordGcPauses, settleHeap } from '../load/harnessGc.js';
 import { addSched, recordHarnessSched } from '../load/harnessSched.js';
 import { esErrorSummary, TransportError } from '../load/http.js';
 import { bodiesFor, type Captured, phase, rowSettings, wireRequest } from '../load/readPhase.js';
-import type { Side } from '../load/side.js';
+import { type Side, whileFrozen } from '../load/side.js';
 import type { ReadRowRaw } from '../model/raw.js';
 import { perRound, type RunSettings } from '../model/settings.js';
 import type { Role } from '../scorecard/schema.js';
@@ -126,29 +126,34 @@ export async function measureRounds(
       const side = sideOf(key);
       const mine = rawOf(key);
       const idle = keys.filter((k) => k !== key);
-      mine.warmup.push(...(await phase(side, family, index, warm, settings, clock, 'warmup', round)));
-      settleHeap();
-      const cpu0 = await cpuOf(side);
-      const idle0 = await Promise.all(idle.map((k) => cpuOf(sideOf(k))));
-      const gcPauses = recordGcPauses();
-      const sched = recordHarnessSched();
-      const t0 = clock.now();
-      const samples = await phase(
-        side,
-        family,
-        index,
-        timed,
-        settings,
-        clock,
-        'timed',
-        round,
-        key === 'base' ? undefined : captured[key],
-      );
-      const wallNs = Number(clock.now() - t0);
-      mine.harnessSched = addSched(mine.harnessSched, sched());
-      mine.harnessGc = addGcPauses(mine.harnessGc, await gcPauses());
-      const cpu1 = await cpuOf(side);
-      const idle1 = await Promise.all(idle.map((k) => cpuOf(sideOf(k))));
+      // The other engines are frozen from this engine's warmup to its last CPU read, so their
+      // idle CPU (recorded below) is a check that nothing else ran on the engine CPUs.
+      const { samples, wallNs, cpu0, cpu1, idle0, idle1 } = await whileFrozen(idle.map(sideOf), async () => {
+        mine.warmup.push(...(await phase(side, family, index, warm, settings, clock, 'warmup', round)));
+        settleHeap();
+        const cpu0 = await cpuOf(side);
+        const idle0 = await Promise.all(idle.map((k) => cpuOf(sideOf(k))));
+        const gcPauses = recordGcPauses();
+        const sched = recordHarnessSched();
+        const t0 = clock.now();
+        const samples = await phase(
+          side,
+          family,
+          index,
+          timed,
+          settings,
+          clock,
+          'timed',
+          round,
+          key === 'base' ? undefined : captured[key],
+        );
+        const wallNs = Number(clock.now() - t0);
+        mine.harnessSched = addSched(mine.harnessSched, sched());
+        mine.harnessGc = addGcPauses(mine.harnessGc, await gcPauses());
+        const cpu1 = await cpuOf(side);
+        const idle1 = await Promise.all(idle.map((k) => cpuOf(sideOf(k))));
+        return { samples, wallNs, cpu0, cpu1, idle0, idle1 };
+      });
       const sent = samples.filter((x) => x.outcome !== 'dropped').length;
       if (cpu0 !== undefined && cpu1 !== undefined) {
         mine.cpu ??= [];

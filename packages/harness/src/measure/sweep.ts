@@ -5,7 +5,7 @@ import { esErrorSummary, outcomeOf, TransportError } from '../load/http.js';
 import { runOpenLoop } from '../load/openLoop.js';
 import { bodiesFor, wireRequest } from '../load/readPhase.js';
 import { constantRate } from '../load/scheduler.js';
-import type { Side } from '../load/side.js';
+import { otherRole, type Side, whileFrozen } from '../load/side.js';
 import type { SweepPointRaw, SweepRaw } from '../model/raw.js';
 import type { Sample } from '../model/samples.js';
 import type { RunSettings } from '../model/settings.js';
@@ -173,8 +173,10 @@ export async function measureSweep(
   if (!raw.supported.candidate.ok || !raw.supported.baseline.ok) return raw;
   for (const role of ['candidate', 'baseline'] as const) {
     onProgress?.(`${role} closed-loop capacity`);
-    await closedLoopCapacity(sides[role], wire, opts.clients, 1000); // untimed: warm the path
-    const cap = await closedLoopCapacity(sides[role], wire, opts.clients, opts.capacityMs);
+    const cap = await whileFrozen([sides[otherRole(role)]], async () => {
+      await closedLoopCapacity(sides[role], wire, opts.clients, 1000); // untimed: warm the path
+      return closedLoopCapacity(sides[role], wire, opts.clients, opts.capacityMs);
+    });
     sides[role].check();
     raw.capacity[role] = round1(cap.rate);
     if (cap.error) raw.supported[role] = { ok: false, error: cap.error };
@@ -207,25 +209,27 @@ export async function measureSweep(
       }
       onProgress?.(`${role} ${rate} req/s`);
       const side = sides[role];
-      const samples = await runOpenLoop({
-        count,
-        schedule: constantRate(rate),
-        clock,
-        maxInFlight: settings.connections,
-        phase: 'timed',
-        round: k,
-        shouldStop: () => side.stopped,
-        send: async (i) => {
-          const w = wire[i % wire.length] as { path: string; body: string };
-          try {
-            return outcomeOf(await side.send('POST', w.path, w.body));
-          } catch (error) {
-            if (error instanceof TransportError)
-              return { outcome: error.kind === 'timeout' ? 'timeout' : 'transport_error', status: 0 };
-            throw error;
-          }
-        },
-      });
+      const samples = await whileFrozen([sides[otherRole(role)]], () =>
+        runOpenLoop({
+          count,
+          schedule: constantRate(rate),
+          clock,
+          maxInFlight: settings.connections,
+          phase: 'timed',
+          round: k,
+          shouldStop: () => side.stopped,
+          send: async (i) => {
+            const w = wire[i % wire.length] as { path: string; body: string };
+            try {
+              return outcomeOf(await side.send('POST', w.path, w.body));
+            } catch (error) {
+              if (error instanceof TransportError)
+                return { outcome: error.kind === 'timeout' ? 'timeout' : 'transport_error', status: 0 };
+              throw error;
+            }
+          },
+        }),
+      );
       side.check();
       point[role] = summarize(samples);
       failures[role] = sustained(point[role], rate, count, opts.p99BoundMs ?? 50, settings.collapseErrorRate)

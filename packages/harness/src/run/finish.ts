@@ -86,6 +86,7 @@ export async function finishRun(
     roundsPerFork: settings.rounds,
     requestsPerRound: perRound(settings),
     basis: settings.designBasis,
+    othersFrozen: true,
   };
   card.manifest.placement = describePlacement(
     ctx.cpus,

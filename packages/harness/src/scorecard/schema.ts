@@ -51,6 +51,11 @@ export interface MeasurementDesign {
   roundsPerFork: number;
   requestsPerRound: number;
   basis: string;
+  /**
+   * The engines not being timed were frozen (SIGSTOP on their process trees) during every timed
+   * phase, the floor and each ingest chunk; absent on older cards, whose idle engine ran on.
+   */
+  othersFrozen?: boolean;
 }
 
 /** Where the harness and the engines ran: CPU sets (as taskset lists), or why they were not pinned. */

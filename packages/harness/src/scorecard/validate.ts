@@ -71,7 +71,13 @@ const manifest = z.looseObject({
   corpus: z.looseObject({ name: z.string(), seed: finite, docs: count, contentHash: z.string() }),
   settings: z.record(z.string(), settingValue),
   design: z
-    .looseObject({ forks: count, roundsPerFork: count, requestsPerRound: count, basis: z.string() })
+    .looseObject({
+      forks: count,
+      roundsPerFork: count,
+      requestsPerRound: count,
+      basis: z.string(),
+      othersFrozen: z.boolean().optional(),
+    })
     .optional(),
   placement: z
     .looseObject({ harnessCpus: z.string().optional(), engineCpus: z.string().optional(), note: z.string() })

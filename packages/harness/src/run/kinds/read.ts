@@ -2,7 +2,7 @@ import { cp, rm } from 'node:fs/promises';
 import type { Family } from '../../families/types.js';
 import { measureRunFloor } from '../../floor/measureFloor.js';
 import { EngineFailure } from '../../load/errors.js';
-import type { Side } from '../../load/side.js';
+import { type Side, whileFrozen } from '../../load/side.js';
 import { probeCache } from '../../measure/cacheProbe.js';
 import { waitIdle } from '../../measure/idle.js';
 import { measurable, measureRounds, prewarm, probeReadRow, type RowSides } from '../../measure/readRow.js';
@@ -144,7 +144,10 @@ export const readStage: Stage = {
       );
       if (fork === 0) {
         ctx.phases.begin('floor', 'harness floor');
-        ctx.floor = await measureRunFloor(settings, progress.log, ctx.cpus?.engines);
+        // Every engine frozen, as the idle ones are while a row is timed: the floor is the harness alone.
+        ctx.floor = await whileFrozen(Object.values(rowSides(ctx)), () =>
+          measureRunFloor(settings, progress.log, ctx.cpus?.engines),
+        );
       }
       ctx.phases.begin('rows', `fork ${fork + 1}`, live.length);
       let timed = 0;
