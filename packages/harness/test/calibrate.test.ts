@@ -26,12 +26,12 @@ const read = (
 
 function card(rows: RowResult[]) {
   const c = sampleCard();
-  c.rows = [c.rows[0] as RowResult, ...rows]; // keep the ingest row: it must not count
+  c.rows = [c.rows[0] as RowResult, ...rows]; // keep the ingest row: it is tallied apart
   return c;
 }
 
 describe('calibration tallies', () => {
-  it('A/A: every WIN or LOSE on a read row is false; other rows do not count', () => {
+  it('A/A: every WIN or LOSE on a read row is false; the ingest row is tallied apart', () => {
     const t = aaTally(
       card([
         read('query.a', 'TIE', 2),
@@ -45,6 +45,17 @@ describe('calibration tallies', () => {
     expect(t.falseVerdicts).toEqual(['query.b LOSE (0.9 [0.85, 0.95])']);
     expect(t.belowResolution).toBe(1);
     expect(t.remeasured).toBe(1);
+    // The sample card's ingest row is a WIN: against itself, a false one.
+    expect(t.ingest).toEqual({ row: 'ingest.1-client WIN (3 [2.5, 3.5])', false: true });
+  });
+
+  it('A/A: a tied ingest row is not false, and an N/A one is not tallied', () => {
+    const tied = card([]);
+    Object.assign(tied.rows[0] as RowResult, { verdict: 'TIE', ratio: 1.02, ci: [0.9, 1.15] });
+    expect(aaTally(tied).ingest).toEqual({ row: 'ingest.1-client TIE (1.02 [0.9, 1.15])', false: false });
+    const na = card([]);
+    Object.assign(na.rows[0] as RowResult, { verdict: 'N/A' });
+    expect(aaTally(na).ingest).toBeUndefined();
   });
 
   it('A/A by CPU per request: an interval clear of 1 beyond the margin is false', () => {

@@ -64,6 +64,9 @@ describe('ci:gate runner', () => {
       join(dir, 'scorecards'),
       '--families',
       'query.count',
+      // Eight bulks, so the ingest row has eight paired rounds to be decided on.
+      '--bulk-size',
+      '250',
       ...engines,
       ...TINY,
     ];
@@ -82,7 +85,7 @@ describe('ci:gate runner', () => {
     ]);
     expect(lose.code, lose.stdout + lose.stderr).toBe(1);
     expect(lose.stdout).toContain(
-      '--docs 20000 --iterations 300 --prewarm 100 --no-sweep --families query.count',
+      '--docs 20000 --iterations 300 --prewarm 100 --no-sweep --families query.count --bulk-size 250',
     );
     const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
     expect(summary).toMatch(/^## ❌ everycell gate failed: LOSE \(exit 1\)/);

@@ -114,6 +114,8 @@ function aaSummary(tallies: AaTally[]) {
     falseLose: sum(tallies, (t) => t.counts.LOSE),
     cpuRowRuns: sum(tallies, (t) => t.cpuRows),
     falseCpu: sum(tallies, (t) => t.falseCpuVerdicts.length),
+    ingestRuns: tallies.filter((t) => t.ingest).length,
+    falseIngest: tallies.filter((t) => t.ingest?.false).length,
     perRun: tallies,
   };
 }
@@ -222,7 +224,7 @@ async function main(argv: string[]): Promise<number> {
         tallies.push(t);
         load.push(loadavg()[0] as number);
         console.log(
-          `A/A ${engine} run ${k + 1}: ${t.falseVerdicts.length} false by latency, ${t.falseCpuVerdicts.length} false by CPU, of ${t.readRows} read rows ${[...t.falseVerdicts, ...t.falseCpuVerdicts].join(', ')}`,
+          `A/A ${engine} run ${k + 1}: ${t.falseVerdicts.length} false by latency, ${t.falseCpuVerdicts.length} false by CPU, of ${t.readRows} read rows ${[...t.falseVerdicts, ...t.falseCpuVerdicts].join(', ')}${t.ingest ? `; ingest ${t.ingest.row}` : ''}`,
         );
         await checkpoint();
       }
@@ -232,7 +234,7 @@ async function main(argv: string[]): Promise<number> {
   const { variance } = result;
   for (const [engine, a] of Object.entries(result.aa))
     console.log(
-      `A/A ${engine}: ${a.falseWin} false WIN, ${a.falseLose} false LOSE of ${a.comparableRowRuns} comparable row-runs over ${a.runs} runs; ${a.falseCpu} false by CPU of ${a.cpuRowRuns}`,
+      `A/A ${engine}: ${a.falseWin} false WIN, ${a.falseLose} false LOSE of ${a.comparableRowRuns} comparable row-runs over ${a.runs} runs; ${a.falseCpu} false by CPU of ${a.cpuRowRuns}; ingest ${a.falseIngest} false of ${a.ingestRuns}`,
     );
   if (power)
     console.log(

@@ -26,6 +26,8 @@ export interface AaTally {
   /** Read rows marked below resolution (TIE by rule, so not a test of the statistics). */
   belowResolution: number;
   remeasured: number;
+  /** The load's `ingest.1-client` row ("id VERDICT (ratio, CI)"): a WIN or LOSE is false too. */
+  ingest?: { row: string; false: boolean };
 }
 
 const describe = (r: RowResult) =>
@@ -51,7 +53,14 @@ export function aaTally(card: Scorecard): AaTally {
     falseCpuVerdicts: cpu.filter(([, v]) => v !== 'TIE').map(([r, v]) => describeCpu(r, v as string)),
     belowResolution: rows.filter((r) => r.belowResolution).length,
     remeasured: rows.filter((r) => r.remeasured).length,
+    ...ingestOf(card),
   };
+}
+
+function ingestOf(card: Scorecard): Pick<AaTally, 'ingest'> {
+  const row = card.rows.find((r) => r.id === 'ingest.1-client');
+  if (!row || row.verdict === 'N/A') return {};
+  return { ingest: { row: describe(row), false: row.verdict === 'WIN' || row.verdict === 'LOSE' } };
 }
 
 export interface PowerTally {

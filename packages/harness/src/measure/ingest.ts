@@ -1,8 +1,8 @@
 import { indexBodyFor, type PreparedCorpus } from '../corpus/bulk.js';
 import { esErrorSummary, TransportError } from '../load/http.js';
-import type { Side } from '../load/side.js';
+import { otherRole, type Side, whileFrozen } from '../load/side.js';
 import type { IngestSideRaw } from '../model/raw.js';
-import type { RunSettings } from '../model/settings.js';
+import { type RunSettings, singleFork } from '../model/settings.js';
 
 export const WARMUP_INDEX = 'everycell-warmup';
 
@@ -72,13 +72,20 @@ async function warmIngest(
 }
 
 type Sides = { candidate: Side; baseline: Side };
+
+/**
+ * The load's paired rounds: every planned round of the read rows' forks (the load runs in one
+ * process per engine, like kNN), at most one per bulk.
+ */
+export const ingestRounds = (settings: RunSettings, bulks: number): number =>
+  Math.max(1, Math.min(singleFork(settings).rounds, bulks));
 type Role = keyof Sides;
 
 /** Send a run of bulks (and, for a side's last chunk, the refresh) and add the time to `raw`. */
 async function ingestChunk(
   side: Side,
   raw: IngestSideRaw,
-  chunk: { n: number; body: Buffer }[],
+  chunk: { n: number; body: Buffer; docs: number }[],
   index: string,
   settings: RunSettings,
   refreshAfter: boolean,
@@ -106,15 +113,18 @@ async function ingestChunk(
       raw.error = `refresh: ${esErrorSummary(refresh.status, parse(refresh.text))}`;
     }
   }
-  raw.elapsedMs += Number(process.hrtime.bigint() - t0) / 1e6;
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  raw.elapsedMs += ms;
+  raw.chunks.push({ docs: chunk.reduce((n, b) => n + b.docs, 0), ms });
 }
 
 /**
  * The ingest row: one client per engine, bulk bodies prepared in advance. Each engine first
- * warms its write path on a throwaway index; then the corpus goes in as `rounds` contiguous
+ * warms its write path on a throwaway index; then the corpus goes in as `ingestRounds` contiguous
  * chunks, engines alternating per round (C B, B C, ...) so drift on the machine hits both.
  * An engine's time is the sum of its chunks, its last chunk ending with the `_refresh`; then
- * `_count` must equal the corpus.
+ * `_count` must equal the corpus. Each round is one paired unit of the row's interval, timed with
+ * the other engine frozen (Side.freeze), so neither engine's background merges land in the other's time.
  */
 export async function ingestBoth(
   sides: Sides,
@@ -124,8 +134,8 @@ export async function ingestBoth(
   onStep?: (what: string) => void,
 ): Promise<Record<Role, IngestSideRaw>> {
   const raws: Record<Role, IngestSideRaw> = {
-    candidate: { supported: true, bulkMs: [], elapsedMs: 0, failedBulks: 0, failedItems: 0 },
-    baseline: { supported: true, bulkMs: [], elapsedMs: 0, failedBulks: 0, failedItems: 0 },
+    candidate: { supported: true, bulkMs: [], elapsedMs: 0, chunks: [], failedBulks: 0, failedItems: 0 },
+    baseline: { supported: true, bulkMs: [], elapsedMs: 0, chunks: [], failedBulks: 0, failedItems: 0 },
   };
   // Every side operation goes through here: a timeout or reset fails that side, not the run.
   const guarded = async (role: Role, what: () => Promise<string | undefined>) => {
@@ -147,16 +157,19 @@ export async function ingestBoth(
         (await warmIngest(sides[role], corpus, settings)) ?? recreateIndex(sides[role], index, corpus),
     );
   }
-  const numbered = corpus.batches.map((b, n) => ({ n, body: b.body }));
-  const rounds = Math.max(1, Math.min(settings.rounds, numbered.length));
+  const numbered = corpus.batches.map((b, n) => ({ n, body: b.body, docs: b.docs }));
+  const rounds = ingestRounds(settings, numbered.length);
   const per = Math.ceil(numbered.length / rounds);
   for (let r = 0; r < rounds; r++) {
     const chunk = numbered.slice(r * per, (r + 1) * per);
     const order = r % 2 === 0 ? (['candidate', 'baseline'] as const) : (['baseline', 'candidate'] as const);
     for (const role of order) {
       onStep?.(`${role} round ${r + 1}/${rounds}`);
+      // The other engine frozen: its merges from the chunk it just took run on its own time.
       await guarded(role, async () => {
-        await ingestChunk(sides[role], raws[role], chunk, index, settings, r === rounds - 1);
+        await whileFrozen([sides[otherRole(role)]], () =>
+          ingestChunk(sides[role], raws[role], chunk, index, settings, r === rounds - 1),
+        );
         return undefined;
       });
     }
@@ -179,10 +192,17 @@ export async function ingestBoth(
  * index to be measured on the read rows, not an ingest figure). Throws when it did not take it all.
  */
 export async function loadUntimed(side: Side, corpus: PreparedCorpus, index: string, settings: RunSettings) {
-  const raw: IngestSideRaw = { supported: true, bulkMs: [], elapsedMs: 0, failedBulks: 0, failedItems: 0 };
+  const raw: IngestSideRaw = {
+    supported: true,
+    bulkMs: [],
+    elapsedMs: 0,
+    chunks: [],
+    failedBulks: 0,
+    failedItems: 0,
+  };
   const error = await recreateIndex(side, index, corpus);
   if (error) throw new Error(`${side.role}: ${error}`);
-  const numbered = corpus.batches.map((b, n) => ({ n, body: b.body }));
+  const numbered = corpus.batches.map((b, n) => ({ n, body: b.body, docs: b.docs }));
   await ingestChunk(side, raw, numbered, index, settings, true);
   const count = await side.json('POST', `/${index}/_count`, { query: { match_all: {} } });
   const n = (count.body as { count?: number }).count;

@@ -73,6 +73,8 @@ export interface IngestSideRaw {
   bulkMs: number[];
   /** Sum over this engine's chunks of first bulk sent -> last bulk (or the final refresh) returned, ms. */
   elapsedMs: number;
+  /** Each timed chunk in round order: its documents and its elapsed ms (the ingest row's paired rounds). */
+  chunks: { docs: number; ms: number }[];
   docsPerSec?: number;
   /** `_count` after the refresh. */
   count?: number;

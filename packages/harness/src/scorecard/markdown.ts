@@ -53,6 +53,20 @@ function cpuCell(row: RowResult): string {
   return `${num(c, 3)} vs ${num(b, 3)} ms${ratio}`;
 }
 
+/** How many chunks the load was cut into: the row's own rounds (forks x rounds), or (older cards) the rounds setting. */
+function ingestChunksText(card: Scorecard, rounds: string): string {
+  const row = card.rows.find((r) => r.id === 'ingest.1-client');
+  return row?.roundRatios ? String(row.roundRatios.length) : rounds;
+}
+
+/** How the card's ingest row got its interval: over the paired rounds, or (older cards) by resampling bulks. */
+function ingestIntervalText(card: Scorecard, confidence: string, resamples: string): string {
+  const row = card.rows.find((r) => r.id === 'ingest.1-client');
+  return row?.roundRatios
+    ? `the ${confidence} interval is a t interval over the paired rounds' ratios (each round the same chunk into both engines), and a WIN or LOSE needs most rounds to agree`
+    : `the interval resamples each side's per-bulk latencies (${resamples} resamples)`;
+}
+
 function methodology(card: Scorecard): string[] {
   const s = card.manifest.settings;
   const v = (key: string) => {
@@ -63,7 +77,7 @@ function methodology(card: Scorecard): string[] {
   const c = card.manifest.corpus;
   return [
     `- **Corpus**: \`${c.name}\`, ${num(c.docs, 0)} documents from seed ${c.seed}, sha256 \`${c.contentHash}\`. Both engines receive the same documents with explicit ids.`,
-    `- **Ingest** (\`ingest.1-client\`): one client, ${v('bulkSize')} documents per bulk, bodies built before the clock starts; each engine first indexes ${v('ingestWarmupBatches')} bulks into a throwaway index (warmup), then the corpus goes in as ${v('rounds')} contiguous chunks with the engine order alternating per round (C B, B C, ...); an engine's time is the sum of its chunks, from the first bulk of a chunk to its last response, the last chunk ending with the \`_refresh\`. \`_count\` must equal the corpus size on both. Ratio = candidate docs/s / baseline docs/s; the interval resamples each side's per-bulk latencies (${v('bootstrapResamples')} resamples).`,
+    `- **Ingest** (\`ingest.1-client\`): one client, ${v('bulkSize')} documents per bulk, bodies built before the clock starts; each engine first indexes ${v('ingestWarmupBatches')} bulks into a throwaway index (warmup), then the corpus goes in as ${ingestChunksText(card, v('rounds'))} contiguous chunks with the engine order alternating per round (C B, B C, ...)${card.manifest.design?.othersFrozen ? ', the other engine frozen while a chunk is timed' : ''}; an engine's time is the sum of its chunks, from the first bulk of a chunk to its last response, the last chunk ending with the \`_refresh\`. \`_count\` must equal the corpus size on both. Ratio = candidate docs/s / baseline docs/s over the whole load; ${ingestIntervalText(card, confidenceLabel(card), v('bootstrapResamples'))}.`,
     // Cards from before these rows existed have no margin setting: no bullet rather than a guess.
     ...(s.singleMeasurementMargin === undefined
       ? []
@@ -89,7 +103,7 @@ function methodology(card: Scorecard): string[] {
     // Cards from before forks described a single process per engine.
     ...(card.manifest.design
       ? [
-          `- **Forks and schedule**: ${designLine(card)} Each fork restarts both engines on the same data (JIT, caches and heap start over), pins them to ${card.manifest.placement?.engineCpus === undefined ? 'the machine' : `CPU ${card.manifest.placement.engineCpus}`} while the harness spins on ${card.manifest.placement?.harnessCpus === undefined ? 'the same CPUs' : `CPU ${card.manifest.placement.harnessCpus}`}, prewarms every row (${v('prewarm')} untimed requests per engine, a few in flight, the first engine alternating per fork), then waits until both engines' process trees spend under 30 ms of CPU per second for 1.5 s (merges, refreshes and JIT compilation finished${idleLine(card)}), and times every row in an order shuffled per fork. Within a fork an engine is measured one at a time, the other idle, the order alternating per round (C B, B C, ...), ${v('warmup')} untimed warmups before each engine's round. Rows still undecided after ${v('forks')} forks get more forks, up to ${v('maxForks')}, whichever way they lean. Both engines receive the identical request sequence; every search carries \`track_total_hits: true\` and \`request_cache=false\`.`,
+          `- **Forks and schedule**: ${designLine(card)} Each fork restarts both engines on the same data (JIT, caches and heap start over), pins them to ${card.manifest.placement?.engineCpus === undefined ? 'the machine' : `CPU ${card.manifest.placement.engineCpus}`} while the harness spins on ${card.manifest.placement?.harnessCpus === undefined ? 'the same CPUs' : `CPU ${card.manifest.placement.harnessCpus}`}, prewarms every row (${v('prewarm')} untimed requests per engine, a few in flight, the first engine alternating per fork), then waits until both engines' process trees spend under 30 ms of CPU per second for 1.5 s (merges, refreshes and JIT compilation finished${idleLine(card)}), and times every row in an order shuffled per fork. Within a fork an engine is measured one at a time, ${card.manifest.design.othersFrozen ? "the other frozen (SIGSTOP on its process tree, so its JIT, GC and merges cannot run on the timed engine's CPUs; the floor is measured with both frozen)" : 'the other idle'}, the order alternating per round (C B, B C, ...), ${v('warmup')} untimed warmups before each engine's round. Rows still undecided after ${v('forks')} forks get more forks, up to ${v('maxForks')}, whichever way they lean. Both engines receive the identical request sequence; every search carries \`track_total_hits: true\` and \`request_cache=false\`.`,
         ]
       : [
           `- **Schedule**: engines are measured one at a time, the other idle; ${v('iterations')} timed requests per engine per row over ${v('rounds')} rounds with the engine order alternating per round (C B, B C, ...); ${v('warmup')} untimed warmup requests per engine per round. Before any read row is timed, each engine (one at a time) gets ${v('prewarm')} untimed requests of every row, so a JIT-compiled engine is measured warm (breadth rows, marked in the code, get a third of the timed requests and half the prewarm). Both engines receive the identical request sequence; every search carries \`track_total_hits: true\` and \`request_cache=false\`.`,

@@ -1,8 +1,7 @@
 import type { IngestSideRaw } from '../model/raw.js';
 import type { RunSettings } from '../model/settings.js';
-import { Rng } from '../rng.js';
 import type { RowResult, SideMeasurement } from '../scorecard/schema.js';
-import { bootstrapRatio, throughputStatistic } from '../stats/bootstrap.js';
+import { nestedRatioOfSums } from '../stats/nestedInterval.js';
 import { percentile } from '../stats/percentile.js';
 import { countMismatch } from './countMismatch.js';
 import { settleRow } from './decide.js';
@@ -27,11 +26,12 @@ function summarize(raw: IngestSideRaw): SideMeasurement {
   return m;
 }
 
-const fixedMs = (raw: IngestSideRaw) => raw.elapsedMs - raw.bulkMs.reduce((a, b) => a + b, 0);
-
 /**
- * Ingest row: ratio = candidate docs/s / baseline docs/s. The interval resamples each side's
- * bulk latencies (keeping refresh and gaps fixed), one whole-run docs/s per resample.
+ * Ingest row: ratio = candidate docs/s / baseline docs/s over the whole load. The interval is a
+ * t interval over the paired rounds (the same chunk into each engine, order alternating), like
+ * a read row's over forks: a bulk's latency depends on the merges and the JIT state its
+ * predecessors left, so resampling single bulks as if independent gave two identical
+ * OpenSearch processes 1.737x [1.405, 2.111]; a round carries that noise in its own time.
  */
 export function ingestRowResult(
   sides: { candidate: IngestSideRaw; baseline: IngestSideRaw },
@@ -57,20 +57,25 @@ export function ingestRowResult(
   const b = sides.baseline;
   const mismatch = countMismatch('after ingest', c, b, docs);
   if (mismatch) row.mismatch = mismatch;
-  if (c.supported && b.supported && !row.mismatch && c.bulkMs.length > 0 && b.bulkMs.length > 0) {
-    const seed = Rng.derive(settings.seed, 'bootstrap', INGEST_ROW_ID).int(1, 2 ** 30);
-    const ci = bootstrapRatio(
-      c.bulkMs,
-      b.bulkMs,
-      throughputStatistic(docs, fixedMs(c)),
-      { resamples: settings.bootstrapResamples, seed },
-      throughputStatistic(docs, fixedMs(b)),
+  const paired = Math.min(c.chunks.length, b.chunks.length);
+  if (c.supported && b.supported && !row.mismatch && paired > 0) {
+    // Time per document, baseline over candidate: the candidate's docs/s over the baseline's.
+    const ci = nestedRatioOfSums(
+      Array.from({ length: paired }, (_, r) => ({
+        fork: 0,
+        num: [b.chunks[r]?.ms ?? 0, b.chunks[r]?.docs ?? 0] as [number, number],
+        den: [c.chunks[r]?.ms ?? 0, c.chunks[r]?.docs ?? 0] as [number, number],
+      })),
+      settings.confidence,
     );
     row.ratio = round3(ci.estimate);
-    row.ci = [round3(ci.low) as number, round3(ci.high) as number];
+    // One round gives no interval: nothing can be decided from one replication.
+    if (Number.isFinite(ci.high)) row.ci = [round3(ci.low) as number, round3(ci.high) as number];
+    row.roundRatios = ci.roundRatios.map((x) => round3(x) as number);
   }
   return settleRow(row, {
     tieMargin: settings.tieMargin,
     collapseErrorRate: settings.collapseErrorRate,
+    confidence: settings.confidence,
   });
 }

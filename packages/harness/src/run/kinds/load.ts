@@ -1,4 +1,4 @@
-import { ingestBoth, loadUntimed } from '../../measure/ingest.js';
+import { ingestBoth, ingestRounds, loadUntimed } from '../../measure/ingest.js';
 import { clientCounts } from '../../model/settings.js';
 import { writeSamples } from '../../scorecard/write.js';
 import { INGEST_ROW_ID, ingestRowResult } from '../../verdict/ingestRowResult.js';
@@ -19,7 +19,7 @@ export const loadStage: Stage = {
     // Units: documents sent (each engine's warmup bulks, then its chunks, as ingestBoth orders them).
     const { docs, batches } = ctx.corpus;
     const warm = batches.slice(0, settings.ingestWarmupBatches).reduce((n, b) => n + b.docs, 0);
-    const rounds = Math.max(1, Math.min(settings.rounds, batches.length));
+    const rounds = ingestRounds(settings, batches.length);
     const steps = [warm, warm, ...Array<number>(2 * rounds).fill(docs / rounds)];
     ctx.phases.begin('load', 'ingest', 2 * (warm + docs) + (ctx.base ? docs : 0));
     await placeEngines(ctx, 'load');
