@@ -168,6 +168,18 @@ function figureRows(f: CardFigures, settings: Scorecard['manifest']['settings'])
       `ingest, ${i.clients} client${i.clients === 1 ? '' : 's'}`,
       pairCell(i, (x) => `${num(x, 0)} docs/s`),
     ]);
+  if (f.resolution) {
+    const r = f.resolution;
+    rows.push([
+      'read rows the intervals resolve',
+      `${r.resolved} of ${r.rows} (${r.belowResolution} forced to a TIE below the floor's resolution; ${r.onServiceTime} scored on service time, the harness behind its schedule)`,
+    ]);
+  }
+  if (f.floor)
+    rows.push([
+      "the harness's floor (its client against a null server, same run)",
+      `p50 ${num(f.floor.p50, 3)} ms, p99 ${num(f.floor.p99, 3)} ms (send lag p99 ${num(f.floor.sendLagP99, 3)} ms)`,
+    ]);
   if (f.disk) rows.push(['disk after a force-merge', pairCell(f.disk, mib)]);
   if (f.memory) rows.push(['resident memory after the reads', pairCell(f.memory, mib)]);
   const ratios = (ps: PairFigure[], prefix: string) =>

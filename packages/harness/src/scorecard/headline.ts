@@ -41,6 +41,14 @@ export interface CardFigures {
   knnRecall?: PairFigure;
   conformance?: { candidatePass: number; baselinePass: number };
   restSuite?: { candidatePass: number; baselinePass: number };
+  /** The harness against a null server in the same run: what every latency includes. */
+  floor?: { p50: number; p99: number; sendLagP99: number };
+  /**
+   * What the read rows' intervals could decide: rows with a ratio, those forced to a TIE because
+   * both engines sat within twice the floor, and those scored on service time because the harness
+   * fell behind its schedule on both sides.
+   */
+  resolution?: { rows: number; resolved: number; belowResolution: number; onServiceTime: number };
 }
 
 const clientsOf = (id: string): number => Number(/^ingest\.(\d+)-clients?$/.exec(id)?.[1] ?? Number.NaN);
@@ -90,6 +98,22 @@ export function cardFigures(card: Scorecard): CardFigures {
   set('memory', pair(byId.get('memory.rss'), 'value'));
   set('knnLatency', pair(byId.get('knn.latency'), 'p50'));
   set('knnRecall', pair(byId.get('knn.recall'), 'value'));
+  if (card.floor) out.floor = { p50: card.floor.p50, p99: card.floor.p99, sendLagP99: card.floor.sendLagP99 };
+  const scored = read.filter((r) => r.ratio !== undefined);
+  if (scored.length > 0) {
+    const maxLag = Number(card.manifest.settings.maxSendLagP99Ms);
+    const lagging = (r: RowResult) =>
+      Number.isFinite(maxLag) &&
+      (r.candidate.sendLagP99 ?? 0) > maxLag &&
+      (r.baseline.sendLagP99 ?? 0) > maxLag;
+    const below = scored.filter((r) => r.belowResolution === true).length;
+    out.resolution = {
+      rows: scored.length,
+      resolved: scored.length - below,
+      belowResolution: below,
+      onServiceTime: scored.filter(lagging).length,
+    };
+  }
   if (card.conformance)
     out.conformance = {
       candidatePass: card.conformance.candidatePass,
