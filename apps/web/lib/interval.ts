@@ -13,7 +13,10 @@ import type { Manifest, RowResult } from './definitions';
 /** The level harnesses used before `--confidence` existed, and the bootstraps' fixed level. */
 export const BOOTSTRAP_LEVEL = 0.95;
 
-/** Rows whose interval is a bootstrap at a fixed 95% (verdict/ingestRowResult.ts, knnRowResults.ts). */
+/**
+ * Rows whose interval is a bootstrap at a fixed 95% (knnRowResults.ts; ingest.1-client on cards
+ * from before its interval over paired rounds, which a row without round ratios is).
+ */
 const FIXED_LEVEL_ROWS = new Set(['ingest.1-client', 'knn.recall']);
 
 /** The run's `--confidence`, or 95% for a card from before the setting. */
@@ -24,11 +27,12 @@ export function runConfidence(settings: Manifest['settings']): number {
 
 /** The two-sided confidence of the row's interval; undefined when the row has none. */
 export function intervalLevel(
-  row: Pick<RowResult, 'id' | 'ci'>,
+  row: Pick<RowResult, 'id' | 'ci' | 'roundRatios'>,
   settings: Manifest['settings'],
 ): number | undefined {
   if (!row.ci) return undefined;
-  return FIXED_LEVEL_ROWS.has(row.id) ? BOOTSTRAP_LEVEL : runConfidence(settings);
+  const fixed = FIXED_LEVEL_ROWS.has(row.id) && !(row.id === 'ingest.1-client' && row.roundRatios);
+  return fixed ? BOOTSTRAP_LEVEL : runConfidence(settings);
 }
 
 /** 0.99 -> "99%", 0.995 -> "99.5%". */

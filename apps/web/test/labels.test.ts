@@ -27,6 +27,9 @@ describe('the interval label comes from the run', () => {
     expect(intervalLevel(rowOf(newest, 'query.term'), settings)).toBe(0.99);
     expect(intervalLevel(rowOf(newest, 'ingest.1-client'), settings)).toBe(0.95);
     expect(intervalLevel(rowOf(newest, 'ingest.2-clients'), settings)).toBeUndefined();
+    // The ingest row over paired rounds (cards since its round ratios) is at the run's level.
+    const overRounds = { ...rowOf(newest, 'ingest.1-client'), roundRatios: [3.1, 3.4] };
+    expect(intervalLevel(overRounds, settings)).toBe(0.99);
     // A card from before the setting: 95% throughout.
     expect(intervalLevel(rowOf(oldest, 'query.term'), oldest.manifest.settings)).toBe(0.95);
     expect(levelText(0.995)).toBe('99.5%');
