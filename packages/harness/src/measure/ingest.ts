@@ -72,6 +72,7 @@ async function warmIngest(
 }
 
 type Sides = { candidate: Side; baseline: Side };
+type Role = keyof Sides;
 
 /**
  * The load's paired rounds: every planned round of the read rows' forks (the load runs in one
@@ -79,7 +80,6 @@ type Sides = { candidate: Side; baseline: Side };
  */
 export const ingestRounds = (settings: RunSettings, bulks: number): number =>
   Math.max(1, Math.min(singleFork(settings).rounds, bulks));
-type Role = keyof Sides;
 
 /** Send a run of bulks (and, for a side's last chunk, the refresh) and add the time to `raw`. */
 async function ingestChunk(
