@@ -102,11 +102,11 @@ export async function treeCpuNs(root: number, proc: ProcReader = procFs): Promis
 }
 
 /**
- * Send `signal` to `root` and every descendant: SIGSTOP freezes an engine's whole process tree
- * (every thread of every process), SIGCONT thaws it. A process gone meanwhile is skipped.
+ * Send `signal` to each process: SIGSTOP freezes every thread of it, SIGCONT thaws it. A process
+ * gone meanwhile is skipped.
  */
-export async function signalTree(root: number, signal: 'SIGSTOP' | 'SIGCONT', proc: ProcReader = procFs) {
-  for (const pid of [root, ...(await descendants(root, proc))]) {
+export function signalAll(pids: readonly number[], signal: 'SIGSTOP' | 'SIGCONT'): void {
+  for (const pid of pids) {
     try {
       process.kill(pid, signal);
     } catch {

@@ -1,6 +1,6 @@
 import { nodeStatsCpuNs } from '../engines/nodeStats.js';
 import { pinTree } from '../engines/placement.js';
-import { signalTree, treeCpuNs } from '../engines/proc.js';
+import { descendants, procFs, signalAll, treeCpuNs } from '../engines/proc.js';
 import type { RunningEngine } from '../engines/types.js';
 import { EngineFailure, Interrupted } from './errors.js';
 import { EngineClient, type HttpResponse, TransportError } from './http.js';
@@ -27,8 +27,8 @@ export class Side {
   restarts = 0;
   /** Why this engine's node stats could not give its CPU time (engines by URL), once it failed. */
   nodeStatsError: string | undefined;
-  /** SIGSTOPped by `freeze` and not yet thawed. */
-  private frozen = false;
+  /** The processes `freeze` stopped (the engine and its descendants), until `thaw` resumes them. */
+  private frozen: number[] | undefined;
 
   constructor(
     engine: RunningEngine,
@@ -187,16 +187,16 @@ export class Side {
   async freeze(): Promise<void> {
     const pid = this.current.pid;
     if (pid === undefined || this.frozen || this.stopped) return;
-    this.frozen = true;
-    await signalTree(pid, 'SIGSTOP');
+    // A stopped tree cannot fork, so the list taken here is the one to resume.
+    this.frozen = [pid, ...(await descendants(pid, procFs))];
+    signalAll(this.frozen, 'SIGSTOP');
   }
 
   /** Undo `freeze` (SIGCONT); the engine then catches up on whatever it had deferred, on its own time. */
   async thaw(): Promise<void> {
     if (!this.frozen) return;
-    this.frozen = false;
-    const pid = this.current.pid;
-    if (pid !== undefined) await signalTree(pid, 'SIGCONT');
+    signalAll(this.frozen, 'SIGCONT');
+    this.frozen = undefined;
   }
 
   /** Does the engine answer GET / at all? A hung engine (alive process, no answers) does not. */

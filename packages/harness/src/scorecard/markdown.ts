@@ -53,18 +53,21 @@ function cpuCell(row: RowResult): string {
   return `${num(c, 3)} vs ${num(b, 3)} ms${ratio}`;
 }
 
-/** How many chunks the load was cut into: the row's own rounds (forks x rounds), or (older cards) the rounds setting. */
-function ingestChunksText(card: Scorecard, rounds: string): string {
-  const row = card.rows.find((r) => r.id === 'ingest.1-client');
-  return row?.roundRatios ? String(row.roundRatios.length) : rounds;
-}
-
-/** How the card's ingest row got its interval: over the paired rounds, or (older cards) by resampling bulks. */
-function ingestIntervalText(card: Scorecard, confidence: string, resamples: string): string {
-  const row = card.rows.find((r) => r.id === 'ingest.1-client');
-  return row?.roundRatios
-    ? `the ${confidence} interval is a t interval over the paired rounds' ratios (each round the same chunk into both engines), and a WIN or LOSE needs most rounds to agree`
-    : `the interval resamples each side's per-bulk latencies (${resamples} resamples)`;
+/**
+ * How the card's load was cut and how its ingest row got its interval: over paired rounds (its
+ * round ratios), or on older cards by the rounds setting and a bootstrap over single bulks.
+ */
+function ingestMethod(card: Scorecard, v: (key: string) => string): { chunks: string; interval: string } {
+  const rounds = card.rows.find((r) => r.id === 'ingest.1-client')?.roundRatios;
+  return rounds
+    ? {
+        chunks: String(rounds.length),
+        interval: `the ${confidenceLabel(card)} interval is a t interval over the paired rounds' ratios (each round the same chunk into both engines), and a WIN or LOSE needs most rounds to agree`,
+      }
+    : {
+        chunks: v('rounds'),
+        interval: `the interval resamples each side's per-bulk latencies (${v('bootstrapResamples')} resamples)`,
+      };
 }
 
 function methodology(card: Scorecard): string[] {
@@ -75,9 +78,10 @@ function methodology(card: Scorecard): string[] {
   };
   const pct = (key: string) => (typeof s[key] === 'number' ? `${num((s[key] as number) * 100, 2)}%` : '?');
   const c = card.manifest.corpus;
+  const ingest = ingestMethod(card, v);
   return [
     `- **Corpus**: \`${c.name}\`, ${num(c.docs, 0)} documents from seed ${c.seed}, sha256 \`${c.contentHash}\`. Both engines receive the same documents with explicit ids.`,
-    `- **Ingest** (\`ingest.1-client\`): one client, ${v('bulkSize')} documents per bulk, bodies built before the clock starts; each engine first indexes ${v('ingestWarmupBatches')} bulks into a throwaway index (warmup), then the corpus goes in as ${ingestChunksText(card, v('rounds'))} contiguous chunks with the engine order alternating per round (C B, B C, ...)${card.manifest.design?.othersFrozen ? ', the other engine frozen while a chunk is timed' : ''}; an engine's time is the sum of its chunks, from the first bulk of a chunk to its last response, the last chunk ending with the \`_refresh\`. \`_count\` must equal the corpus size on both. Ratio = candidate docs/s / baseline docs/s over the whole load; ${ingestIntervalText(card, confidenceLabel(card), v('bootstrapResamples'))}.`,
+    `- **Ingest** (\`ingest.1-client\`): one client, ${v('bulkSize')} documents per bulk, bodies built before the clock starts; each engine first indexes ${v('ingestWarmupBatches')} bulks into a throwaway index (warmup), then the corpus goes in as ${ingest.chunks} contiguous chunks with the engine order alternating per round (C B, B C, ...)${card.manifest.design?.othersFrozen ? ', the other engine frozen while a chunk is timed' : ''}; an engine's time is the sum of its chunks, from the first bulk of a chunk to its last response, the last chunk ending with the \`_refresh\`. \`_count\` must equal the corpus size on both. Ratio = candidate docs/s / baseline docs/s over the whole load; ${ingest.interval}.`,
     // Cards from before these rows existed have no margin setting: no bullet rather than a guess.
     ...(s.singleMeasurementMargin === undefined
       ? []

@@ -1,6 +1,8 @@
 import type { FloorSplit, Waterfall } from './latencyParts.js';
+import type { MeasurementDesign, Placement } from './runLayout.js';
 
 export type { FloorSplit, Waterfall } from './latencyParts.js';
+export type { MeasurementDesign, Placement } from './runLayout.js';
 /**
  * The scorecard contract: what one run of the harness publishes. Everything downstream
  * (SCORECARD.md, the DuckDB history, the site, the gate) reads only this shape.
@@ -39,30 +41,6 @@ export interface EngineInfo {
    * replicas, and each node's JVM heap (MiB) for a cluster the harness started (--baseline-nodes).
    */
   topology?: { nodes: number; shards: number; replicas: number; heapMbPerNode?: number };
-}
-
-/**
- * How the timed requests of a read row are laid out (Kalibera & Jones's levels): each engine runs
- * in `forks` process executions per run, each fork measures `roundsPerFork` paired rounds, each
- * round `requestsPerRound` timed requests. `basis` says where the counts came from.
- */
-export interface MeasurementDesign {
-  forks: number;
-  roundsPerFork: number;
-  requestsPerRound: number;
-  basis: string;
-  /**
-   * The engines not being timed were frozen (SIGSTOP on their process trees) during every timed
-   * phase, the floor and each ingest chunk; absent on older cards, whose idle engine ran on.
-   */
-  othersFrozen?: boolean;
-}
-
-/** Where the harness and the engines ran: CPU sets (as taskset lists), or why they were not pinned. */
-export interface Placement {
-  harnessCpus?: string;
-  engineCpus?: string;
-  note: string;
 }
 
 /** The engine's differential conformance suite against the real baseline, as committed at this revision. */
