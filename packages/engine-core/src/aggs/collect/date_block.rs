@@ -11,6 +11,7 @@ use tantivy::columnar::Cardinality;
 use tantivy::DocId;
 
 use super::key_hasher::KeyMap;
+use super::keyed_block::is_pipeline;
 use super::numeric_block::{collect_numeric_block, BlockValues};
 use super::state::new_state;
 use super::{collect_into, Accessor, Plan, SegBucket};
@@ -92,8 +93,8 @@ fn date_key(plan: &Plan, ms: i64) -> Option<u64> {
     plan.date_bucket(ms).map(|(key, _, _)| key)
 }
 
-/// Adds `docs` to the bucket and its sub-aggregations (a new bucket may coarsen
-/// auto_date_histogram's rung, which has no sub-aggregations here).
+/// Adds `docs` to the bucket and its sub-aggregations, pipelines aside (they collect nothing; a
+/// new bucket may coarsen auto_date_histogram's rung, which has no sub-aggregations here).
 pub(super) fn add_run(plan: &Plan, buckets: &mut KeyMap<SegBucket>, key: u64, docs: &[DocId], scratch: &mut Scratch) {
     let mut created = false;
     let bucket = buckets.entry(key).or_insert_with(|| {
@@ -101,7 +102,7 @@ pub(super) fn add_run(plan: &Plan, buckets: &mut KeyMap<SegBucket>, key: u64, do
         SegBucket { count: 0, subs: plan.subs.iter().map(new_state).collect() }
     });
     bucket.count += docs.len() as u64;
-    for (sub_plan, sub_state) in plan.subs.iter().zip(bucket.subs.iter_mut()) {
+    for (sub_plan, sub_state) in plan.subs.iter().zip(bucket.subs.iter_mut()).filter(|(sub, _)| !is_pipeline(sub)) {
         if !collect_numeric_block(sub_plan, sub_state, docs, scratch.numeric) {
             for &doc in docs {
                 collect_into(sub_plan, sub_state, doc, 0.0, scratch.keys);

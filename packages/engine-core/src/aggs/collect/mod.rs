@@ -14,6 +14,7 @@ mod date_block;
 mod dense_block;
 mod harvest;
 pub(crate) mod key_hasher;
+mod keyed_block;
 mod numeric_block;
 mod open;
 mod plan;
@@ -22,6 +23,7 @@ mod state;
 use date_block::{add_run, collect_date_block, Scratch};
 use dense_block::collect_dense_block;
 use harvest::harvest_state;
+use keyed_block::{collect_keyed_block, KeyedScratch};
 use numeric_block::{collect_numeric_block, BlockValues};
 use state::new_state;
 
@@ -33,7 +35,6 @@ use crate::aggs::bucket::adjacency_matrix::adjacency_keys;
 use crate::aggs::bucket::auto_date_histogram::AutoCollect;
 use crate::aggs::bucket::composite_segment::SegSources;
 use crate::aggs::bucket::filters::SegFilters;
-use crate::aggs::bucket::histogram;
 use crate::aggs::bucket::nested::for_each_joined;
 use crate::aggs::bucket::sampler::{DocSample, TopSample};
 use crate::aggs::bucket::text_dedup::TextDedup;
@@ -150,6 +151,7 @@ pub struct AggSegment {
     /// A block's keyword ordinals (`dense_block.rs`).
     ords: Vec<Option<u64>>,
     numeric: BlockValues,
+    keyed: KeyedScratch,
 }
 
 /// The bucket keys (range indexes) of a `numeric_word` bit set, ascending.
@@ -276,33 +278,6 @@ impl Plan {
             auto.push_key(ms, keys);
         }
     }
-
-    /// Histogram: the bucket start's f64 bits. Range: the index of every range holding `v`.
-    fn numeric_keys(&self, v: f64, keys: &mut Vec<u64>) {
-        match (&self.kind, self.numeric_word(v)) {
-            (AggKind::Histogram { .. }, Some(key)) if key != NO_BUCKET => keys.push(key),
-            (AggKind::Range { .. }, Some(mask)) => keys.extend(mask_keys(mask)),
-            (AggKind::Range { ranges, .. }, None) => {
-                keys.extend(ranges.iter().enumerate().filter(|(_, r)| r.contains(v)).map(|(i, _)| i as u64))
-            }
-            _ => {}
-        }
-    }
-
-    /// The buckets `v` falls in as one word, so a run of values in the same buckets is found by
-    /// comparing integers (the block path's hot loop): a histogram's key, or the bit set of the
-    /// ranges that hold `v`. None for other kinds and for more than 64 ranges.
-    fn numeric_word(&self, v: f64) -> Option<u64> {
-        match &self.kind {
-            AggKind::Histogram { interval, opts, .. } => {
-                Some(histogram::bucket_key(v, *interval, opts).map_or(NO_BUCKET, f64::to_bits))
-            }
-            AggKind::Range { ranges, .. } if ranges.len() <= 64 => {
-                Some(ranges.iter().enumerate().fold(0, |m, (i, r)| if r.contains(v) { m | 1 << i } else { m }))
-            }
-            _ => None,
-        }
-    }
 }
 
 fn collect_into(plan: &Plan, state: &mut SegState, doc: DocId, score: Score, keys: &mut Vec<u64>) {
@@ -424,6 +399,7 @@ impl Collector for AggCollector {
             values: Vec::new(),
             ords: Vec::new(),
             numeric: BlockValues::default(),
+            keyed: KeyedScratch::default(),
         })
     }
 
@@ -453,8 +429,9 @@ impl SegmentCollector for AggSegment {
     }
 
     /// Without scores tantivy hands over blocks of documents: a dense keyword composite, plain
-    /// keyword terms, `global`, a date histogram, numeric metrics and plain histogram / range
-    /// buckets take a block through bulk column reads, the rest per document.
+    /// keyword terms, `global`, a date histogram, numeric metrics, plain histogram / range
+    /// buckets, and terms / range with numeric metric sub-aggregations take a block through bulk
+    /// column reads, the rest per document.
     fn collect_block(&mut self, docs: &[DocId]) {
         for (plan, state) in self.plans.iter().zip(self.states.iter_mut()) {
             if let (SegState::CompositeDense { slots, counts }, Some(SegColumns::Composite(sources))) =
@@ -489,7 +466,9 @@ impl SegmentCollector for AggSegment {
                     continue;
                 }
             }
-            if collect_numeric_block(plan, state, docs, &mut self.numeric) {
+            if collect_numeric_block(plan, state, docs, &mut self.numeric)
+                || collect_keyed_block(plan, state, docs, &mut self.keyed)
+            {
                 continue;
             }
             for &doc in docs {

@@ -6,9 +6,10 @@ use tantivy::columnar::ColumnIndex;
 use tantivy::{DocId, SegmentOrdinal, SegmentReader};
 
 use super::open::{open_segment, SegColumns};
-use super::{Accessor, AggCollector, Plan};
+use super::{mask_keys, Accessor, AggCollector, Plan, NO_BUCKET};
 use crate::aggs::bucket::auto_date_histogram::AutoCollect;
 use crate::aggs::bucket::filters::SegFilters;
+use crate::aggs::bucket::histogram;
 use crate::aggs::bucket::sampler::{DocSample, TopSample};
 use crate::aggs::request::{AggKind, AggRequest};
 use crate::columns::zone_map::zone_map;
@@ -79,7 +80,7 @@ fn date_keyer(kind: &AggKind) -> Option<DateKeyer> {
     }
 }
 
-/// What a plan knows of its documents' values.
+/// What a plan knows of its documents' values, and the buckets a value falls in.
 impl Plan {
     pub(super) fn has_value(&self, doc: DocId) -> bool {
         match &self.accessor {
@@ -119,6 +120,33 @@ impl Plan {
         }
         if out.len() == before {
             out.extend(self.kind.missing_value());
+        }
+    }
+
+    /// Histogram: the bucket start's f64 bits. Range: the index of every range holding `v`.
+    pub(super) fn numeric_keys(&self, v: f64, keys: &mut Vec<u64>) {
+        match (&self.kind, self.numeric_word(v)) {
+            (AggKind::Histogram { .. }, Some(key)) if key != NO_BUCKET => keys.push(key),
+            (AggKind::Range { .. }, Some(mask)) => keys.extend(mask_keys(mask)),
+            (AggKind::Range { ranges, .. }, None) => {
+                keys.extend(ranges.iter().enumerate().filter(|(_, r)| r.contains(v)).map(|(i, _)| i as u64))
+            }
+            _ => {}
+        }
+    }
+
+    /// The buckets `v` falls in as one word, so a run of values in the same buckets is found by
+    /// comparing integers (the block path's hot loop): a histogram's key, or the bit set of the
+    /// ranges that hold `v`. None for other kinds and for more than 64 ranges.
+    pub(super) fn numeric_word(&self, v: f64) -> Option<u64> {
+        match &self.kind {
+            AggKind::Histogram { interval, opts, .. } => {
+                Some(histogram::bucket_key(v, *interval, opts).map_or(NO_BUCKET, f64::to_bits))
+            }
+            AggKind::Range { ranges, .. } if ranges.len() <= 64 => {
+                Some(ranges.iter().enumerate().fold(0, |m, (i, r)| if r.contains(v) { m | 1 << i } else { m }))
+            }
+            _ => None,
         }
     }
 }
