@@ -87,6 +87,9 @@ impl Query for FunctionScoreQuery {
     }
 }
 
+/// Matches scored together: each function reads its column once per block.
+const BLOCK: usize = 256;
+
 struct FunctionScoreWeight {
     inner: Box<dyn Weight>,
     functions: Vec<(Option<Box<dyn Weight>>, LoweredFunction)>,
@@ -111,12 +114,24 @@ impl FunctionScoreWeight {
             .collect::<tantivy::Result<Vec<_>>>()?;
         let alive = reader.alive_bitset();
         let mut out = Vec::new();
+        let (mut docs, mut subs) = (Vec::with_capacity(BLOCK), Vec::with_capacity(BLOCK));
         let mut doc = inner.doc();
         while doc != TERMINATED {
-            if alive.is_none_or(|a| a.is_alive(doc)) {
-                // Inner scores are on tantivy's scale (ES x 2.2): combine on ES's scale.
-                let sub = (inner.score() / self.scale) as f64;
-                let factor = self.factor(&mut functions, doc, sub).map_err(TantivyError::InvalidArgument)?;
+            // A block of live matches with their query scores, then each function's column
+            // values for the block in one bulk read, then the scores in doc order.
+            docs.clear();
+            subs.clear();
+            while doc != TERMINATED && docs.len() < BLOCK {
+                if alive.is_none_or(|a| a.is_alive(doc)) {
+                    docs.push(doc);
+                    // Inner scores are on tantivy's scale (ES x 2.2): combine on ES's scale.
+                    subs.push((inner.score() / self.scale) as f64);
+                }
+                doc = inner.advance();
+            }
+            functions.iter_mut().for_each(|f| f.read_block(&docs));
+            for (i, (&doc, &sub)) in docs.iter().zip(&subs).enumerate() {
+                let factor = self.factor(&mut functions, doc, i).map_err(TantivyError::InvalidArgument)?;
                 let score = combine(self.boost_mode, sub, factor.min(self.max_boost)) as f32;
                 if score < 0.0 || score.is_nan() {
                     return Err(TantivyError::InvalidArgument(format!(
@@ -127,27 +142,26 @@ impl FunctionScoreWeight {
                     out.push((doc, score * self.scale * boost));
                 }
             }
-            doc = inner.advance();
         }
         Ok(out)
     }
 
-    /// ES FunctionScoreQuery.computeScore: the functions whose filter matches, combined by
-    /// `score_mode`; 1 when none matches.
-    fn factor(&self, functions: &mut [SegmentFunction], doc: DocId, sub: f64) -> Result<f64, String> {
+    /// ES FunctionScoreQuery.computeScore for the `i`th doc of the block the functions last
+    /// read: the functions whose filter matches, combined by `score_mode`; 1 when none matches.
+    fn factor(&self, functions: &mut [SegmentFunction], doc: DocId, i: usize) -> Result<f64, String> {
         let mut factor = 1.0;
         match self.score_mode {
             ScoreMode::First => {
                 for f in functions.iter_mut() {
                     if f.matches(doc) {
-                        return f.score(doc, sub);
+                        return f.score_in_block(doc, i);
                     }
                 }
             }
             ScoreMode::Multiply => {
                 for f in functions.iter_mut() {
                     if f.matches(doc) {
-                        factor *= f.score(doc, sub)?;
+                        factor *= f.score_in_block(doc, i)?;
                     }
                 }
             }
@@ -155,7 +169,7 @@ impl FunctionScoreWeight {
                 let mut best: Option<f64> = None;
                 for f in functions.iter_mut() {
                     if f.matches(doc) {
-                        let s = f.score(doc, sub)?;
+                        let s = f.score_in_block(doc, i)?;
                         best = Some(match (best, self.score_mode) {
                             (None, _) => s,
                             (Some(b), ScoreMode::Max) => b.max(s),
@@ -169,7 +183,7 @@ impl FunctionScoreWeight {
                 let (mut total, mut weights) = (0.0, 0.0);
                 for f in functions.iter_mut() {
                     if f.matches(doc) {
-                        total += f.score(doc, sub)?;
+                        total += f.score_in_block(doc, i)?;
                         // `avg` is weighted: a function's weight counts in the divisor.
                         weights += f.weight.unwrap_or(1.0);
                     }

@@ -2,7 +2,7 @@
 //! their per-segment evaluation, following ES's FieldValueFactorFunction and
 //! DecayFunctionBuilder formulas.
 
-use tantivy::columnar::Column;
+use tantivy::columnar::{Cardinality, Column};
 use tantivy::query::{Query, Scorer};
 use tantivy::{DocId, DocSet, SegmentReader};
 
@@ -103,6 +103,27 @@ impl Values {
             Values::F64(c) => c.values_for_doc(doc).for_each(f),
         }
     }
+
+    /// Each doc's value through one bulk column read; false (nothing read) when a doc may hold
+    /// several values.
+    fn read_block(&self, docs: &[DocId], ints: &mut Vec<Option<i64>>, out: &mut Vec<Option<f64>>) -> bool {
+        out.clear();
+        match self {
+            Values::I64(c) if c.get_cardinality() != Cardinality::Multivalued => {
+                ints.clear();
+                ints.resize(docs.len(), None);
+                c.first_vals(docs, ints);
+                out.extend(ints.iter().map(|v| v.map(|v| v as f64)));
+                true
+            }
+            Values::F64(c) if c.get_cardinality() != Cardinality::Multivalued => {
+                out.resize(docs.len(), None);
+                c.first_vals(docs, out);
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 pub struct SegmentFunction {
@@ -110,6 +131,10 @@ pub struct SegmentFunction {
     pub weight: Option<f64>,
     kind: LoweredKind,
     values: Option<Values>,
+    /// The current block's values (`read_block`), when its column has one value per doc.
+    block: Vec<Option<f64>>,
+    block_read: bool,
+    ints: Vec<Option<i64>>,
 }
 
 impl SegmentFunction {
@@ -120,7 +145,44 @@ impl SegmentFunction {
                 Some(Values::open(c, reader)?)
             }
         };
-        Ok(SegmentFunction { filter, weight: f.weight, kind: f.kind.clone(), values })
+        Ok(SegmentFunction {
+            filter,
+            weight: f.weight,
+            kind: f.kind.clone(),
+            values,
+            block: Vec::new(),
+            block_read: false,
+            ints: Vec::new(),
+        })
+    }
+
+    /// Reads the values of a block of docs at once, for `score_in_block`.
+    pub fn read_block(&mut self, docs: &[DocId]) {
+        self.block_read = match &self.values {
+            Some(values) => values.read_block(docs, &mut self.ints, &mut self.block),
+            None => false,
+        };
+    }
+
+    /// `score(doc)` for the `i`th doc of the block last read: from the block's value when the
+    /// column has one value per doc (the same formula as for a doc holding one value).
+    pub fn score_in_block(&mut self, doc: DocId, i: usize) -> Result<f64, String> {
+        if !self.block_read {
+            return self.score(doc, 0.0);
+        }
+        let value = self.block[i];
+        let raw = match &self.kind {
+            LoweredKind::One => 1.0,
+            LoweredKind::FieldValue { field, factor, modifier, missing, .. } => {
+                field_value(field, *factor, *modifier, value.or(*missing))?
+            }
+            LoweredKind::Decay { curve, origin, scale, offset, .. } => {
+                // One value: min, max, sum and avg of its distance are the distance.
+                let distance = value.map_or(0.0, |v| ((v - origin).abs() - offset).max(0.0));
+                evaluate(*curve, distance, *scale)
+            }
+        };
+        Ok(raw * self.weight.unwrap_or(1.0))
     }
 
     /// Whether the function's filter matches `doc`; docs are asked in increasing order.
@@ -146,14 +208,7 @@ impl SegmentFunction {
                 if let Some(values) = &self.values {
                     values.for_each(doc, |v| value = Some(value.map_or(v, |m: f64| m.min(v))));
                 }
-                let value = value.or(*missing).ok_or_else(|| format!("Missing value for field [{field}]"))?;
-                let result = apply_modifier(*modifier, value * factor);
-                if result.is_nan() || result.is_infinite() || result < 0.0 {
-                    return Err(format!(
-                        "field value function must not produce negative or non-finite scores, but got: [{result}] for field value: [{value}]"
-                    ));
-                }
-                result
+                field_value(field, *factor, *modifier, value.or(*missing))?
             }
             LoweredKind::Decay { curve, origin, scale, offset, mode, .. } => {
                 let (mut n, mut sum, mut min, mut max) = (0u32, 0.0, f64::INFINITY, f64::NEG_INFINITY);
@@ -179,6 +234,18 @@ impl SegmentFunction {
         };
         Ok(raw * self.weight.unwrap_or(1.0))
     }
+}
+
+/// ES FieldValueFactorFunction of a doc's (least) value, or its refusal.
+fn field_value(field: &str, factor: f64, modifier: Modifier, value: Option<f64>) -> Result<f64, String> {
+    let value = value.ok_or_else(|| format!("Missing value for field [{field}]"))?;
+    let result = apply_modifier(modifier, value * factor);
+    if result.is_nan() || result.is_infinite() || result < 0.0 {
+        return Err(format!(
+            "field value function must not produce negative or non-finite scores, but got: [{result}] for field value: [{value}]"
+        ));
+    }
+    Ok(result)
 }
 
 #[cfg(test)]
