@@ -27,7 +27,7 @@ fn indexed() -> (tempfile::TempDir, Engine) {
     let docs: Vec<Value> = (0..DOCS)
         .map(|i| {
             let (bytes, prices) = fields(i);
-            let mut doc = json!({"title": "x", "status": if i % 3 == 0 { "a" } else { "b" }, "price": prices});
+            let mut doc = json!({"title": "x", "status": if i.is_multiple_of(3) { "a" } else { "b" }, "price": prices});
             if let Some(b) = bytes {
                 doc["bytes"] = json!(b);
             }
@@ -79,7 +79,7 @@ fn block_scores_equal_the_es_formulas() {
     // A document without `bytes` is at distance 0 of the decay: it scores 1.
     let want = |i: usize| {
         let decay = fields(i).0.map_or(1.0, |b| gauss(b as f64));
-        let weight = if i % 3 == 0 { 3.0 } else { 0.0 };
+        let weight = if i.is_multiple_of(3) { 3.0 } else { 0.0 };
         fvf(i).max(decay).max(weight)
     };
     assert_scores(&scores(&engine, body.clone()), |_| true, want);

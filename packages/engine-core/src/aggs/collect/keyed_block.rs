@@ -6,10 +6,11 @@
 //! and a dynamic call each, most of a terms-with-averages request in the profile). Each metric
 //! still adds its values in document order, so sums come out the same bits as one by one.
 
-use tantivy::columnar::{Cardinality, Column};
+use tantivy::columnar::Cardinality;
 use tantivy::DocId;
 
 use super::key_hasher::KeyMap;
+use super::numeric_block::{read, single_valued};
 use super::state::new_state;
 use super::{mask_keys, Accessor, Plan, SegBucket, SegState};
 use crate::aggs::request::AggKind;
@@ -68,12 +69,16 @@ fn block_metric(sub: &Plan) -> bool {
         && sub.sampler.is_none()
         && sub.columns.is_none()
         && sub.missing.as_ref().is_none_or(|m| m.as_f64().is_some());
-    simple
-        && match &sub.accessor {
-            Accessor::I64(c) => single_valued(c),
-            Accessor::F64(c) => single_valued(c),
-            _ => false,
-        }
+    simple && single_numeric(&sub.accessor)
+}
+
+/// A numeric column with at most one value per document.
+fn single_numeric(accessor: &Accessor) -> bool {
+    match accessor {
+        Accessor::I64(c) => single_valued(c),
+        Accessor::F64(c) => single_valued(c),
+        _ => false,
+    }
 }
 
 fn collect_terms(
@@ -111,12 +116,7 @@ fn collect_ranges(plan: &Plan, buckets: &mut KeyMap<SegBucket>, docs: &[DocId], 
         AggKind::Range { ranges, .. } if ranges.len() <= MAX_RANGES => ranges.len(),
         _ => return false,
     };
-    let single = match &plan.accessor {
-        Accessor::I64(c) => single_valued(c),
-        Accessor::F64(c) => single_valued(c),
-        _ => false,
-    };
-    if !single {
+    if !single_numeric(&plan.accessor) {
         return false;
     }
     plan_values(&plan.accessor, docs, scratch);
@@ -174,18 +174,4 @@ fn plan_values(accessor: &Accessor, docs: &[DocId], scratch: &mut KeyedScratch) 
         }
         _ => scratch.values.resize(docs.len(), None),
     }
-}
-
-fn single_valued<T: PartialOrd + Copy + std::fmt::Debug + Send + Sync + 'static>(column: &Column<T>) -> bool {
-    column.get_cardinality() != Cardinality::Multivalued
-}
-
-fn read<T: PartialOrd + Copy + std::fmt::Debug + Send + Sync + 'static>(
-    column: &Column<T>,
-    docs: &[DocId],
-    out: &mut Vec<Option<T>>,
-) {
-    out.clear();
-    out.resize(docs.len(), None);
-    column.first_vals(docs, out);
 }

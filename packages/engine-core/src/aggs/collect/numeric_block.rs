@@ -96,11 +96,13 @@ fn for_each_value(accessor: &Accessor, docs: &[DocId], values: &mut BlockValues,
     }
 }
 
-fn single_valued<T: PartialOrd + Copy + std::fmt::Debug + Send + Sync + 'static>(column: &Column<T>) -> bool {
+pub(super) fn single_valued<T: PartialOrd + Copy + std::fmt::Debug + Send + Sync + 'static>(
+    column: &Column<T>,
+) -> bool {
     column.get_cardinality() != Cardinality::Multivalued
 }
 
-fn read<T: PartialOrd + Copy + std::fmt::Debug + Send + Sync + 'static>(
+pub(super) fn read<T: PartialOrd + Copy + std::fmt::Debug + Send + Sync + 'static>(
     column: &Column<T>,
     docs: &[DocId],
     out: &mut Vec<Option<T>>,
