@@ -92,3 +92,13 @@ export function corpusById(id: string): CorpusSpec {
     throw new Error(`--corpus ${id} is not a corpus: use one of ${CORPORA.map((c) => c.id).join(', ')}`);
   return spec;
 }
+
+/** The corpus a scorecard's manifest names: its versioned name (llm-telemetry-v1), not its --corpus id. */
+export function corpusByName(name: string): CorpusSpec {
+  const spec = CORPORA.find((c) => c.name === name);
+  if (!spec)
+    throw new Error(
+      `corpus ${name} is not one this harness generates: ${CORPORA.map((c) => c.name).join(', ')}`,
+    );
+  return spec;
+}

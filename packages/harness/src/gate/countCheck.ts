@@ -1,9 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { corpusById } from '../corpus/corpora.js';
+import { corpusByName } from '../corpus/corpora.js';
 import { selectFamilies } from '../families/index.js';
 import { workloadById } from '../families/workloads.js';
 import { gitRevision, REPO_ROOT } from '../repo.js';
+import type { Manifest } from '../scorecard/schema.js';
 import { COUNT_THRESHOLD } from '../workcount/compare.js';
 import { compareWithBase, DEFAULT_SIZES } from '../workcount/compareBuilds.js';
 import { writeCountComparison } from '../workcount/countFile.js';
@@ -21,17 +22,11 @@ export async function runCountCheck(
   log: (line: string) => void,
 ): Promise<CountComparison> {
   const card = readScorecard(join(runDir, 'scorecard.json'));
-  const { corpus, settings } = card.manifest;
-  const spec = corpusById(corpus.name);
-  const families = selectFamilies(String(settings.families ?? '*'), workloadById(spec.id).families);
   const started = performance.now();
   const workDir = join(REPO_ROOT, '.runs', 'workcount', card.runId);
   const comparison = await compareWithBase(
     {
-      corpus: spec,
-      docs: corpus.docs,
-      seed: corpus.seed,
-      families,
+      ...countedWorkOf(card.manifest),
       sizes: DEFAULT_SIZES,
       workDir,
       cacheSim: false,
@@ -44,6 +39,17 @@ export async function runCountCheck(
   writeCountComparison(runDir, comparison);
   await rm(workDir, { recursive: true, force: true });
   return comparison;
+}
+
+/**
+ * What the count check replays for a run: the corpus its manifest names (by its versioned name:
+ * the --corpus id is a setting), the same size and seed, and the run's row selection.
+ */
+export function countedWorkOf(manifest: Pick<Manifest, 'corpus' | 'settings'>) {
+  const { corpus, settings } = manifest;
+  const spec = corpusByName(corpus.name);
+  const families = selectFamilies(String(settings.families ?? '*'), workloadById(spec.id).families);
+  return { corpus: spec, docs: corpus.docs, seed: corpus.seed, families };
 }
 
 /** The worktree of a merge-base build from its engine package folder (what buildBase returns). */
