@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 use tantivy::store::{Compressor, ZstdCompressor};
@@ -20,8 +20,11 @@ use crate::store::mapping_update::merge_json;
 use crate::store::settings::IndexSettings;
 use crate::store::translog::{Op, OpKind, Translog};
 use crate::store::versioning::DocState;
+use commit_watch::CommitStamp;
 
+mod commit_watch;
 mod copy;
+mod refresh;
 mod state;
 mod stats_view;
 mod write;
@@ -53,6 +56,8 @@ struct WriterState {
     /// yet: they are committed and read through it, as ES's real-time get reads without
     /// refreshing what searches see. `stale` until reloaded after a commit.
     realtime: Option<(IndexReader, bool)>,
+    /// tantivy's commit point when `reader` last reloaded: a background merge moves it.
+    reloaded_at: Option<CommitStamp>,
 }
 
 pub struct IndexHandle {
@@ -74,6 +79,19 @@ pub struct IndexHandle {
 }
 
 impl WriterState {
+    /// Reloads searches' reader, noting the commit point first: a merge that commits during the
+    /// reload is then seen as a change by the next refresh, never missed.
+    fn reload_reader(&mut self, tantivy_dir: &Path) -> Result<()> {
+        self.reloaded_at = CommitStamp::read(tantivy_dir);
+        self.reader.reload()?;
+        Ok(())
+    }
+
+    /// Whether tantivy committed since the last reload without us (a background merge).
+    fn commit_moved(&self, tantivy_dir: &Path) -> bool {
+        CommitStamp::read(tantivy_dir) != self.reloaded_at
+    }
+
     fn mark_realtime_stale(&mut self) {
         if let Some((_, stale)) = &mut self.realtime {
             *stale = true;
@@ -172,6 +190,7 @@ impl IndexHandle {
                 unreloaded: false,
                 last_refresh: Instant::now(),
                 realtime: None,
+                reloaded_at: CommitStamp::read(&dir.join(TANTIVY_DIR)),
             })),
             counters: Arc::default(),
         };
@@ -228,88 +247,6 @@ impl IndexHandle {
         self.refresh_locked(&mut st)
     }
 
-    /// A refresh asked for through the API or a write's `?refresh` (ES's external refresh).
-    pub fn refresh(&self) -> Result<()> {
-        let started = Instant::now();
-        let mut st = lock(&self.state);
-        self.refresh_locked(&mut st)?;
-        drop(st);
-        let took = started.elapsed();
-        self.counters.refresh.add(1, took);
-        self.counters.external_refresh.add(1, took);
-        Ok(())
-    }
-
-    /// The refresher's periodic refresh (`refresh_interval`): counted in `refresh.total` only.
-    pub fn scheduled_refresh(&self) -> Result<()> {
-        let started = Instant::now();
-        let mut st = lock(&self.state);
-        self.refresh_locked(&mut st)?;
-        drop(st);
-        self.counters.refresh.add(1, started.elapsed());
-        Ok(())
-    }
-
-    fn refresh_locked(&self, st: &mut WriterState) -> Result<()> {
-        if st.unreloaded && !st.dirty {
-            st.reader.reload()?;
-            // Searches see what gets saw: the gets' reader would only pin old segments now.
-            st.realtime = None;
-        }
-        st.unreloaded = false;
-        if st.dirty {
-            st.writer_mut().commit()?;
-            st.reader.reload()?;
-            st.realtime = None;
-            st.translog.truncate()?;
-            let now = Instant::now();
-            st.tombstones.retain(|_, (_, at)| now.duration_since(*at) < TOMBSTONE_TTL);
-            for (id, state) in std::mem::take(&mut st.live) {
-                if state.deleted {
-                    st.tombstones.insert(id, (state, now));
-                } else {
-                    st.tombstones.remove(&id);
-                }
-            }
-            st.dirty = false;
-            crate::store::memory_release::note_write();
-        }
-        st.last_refresh = Instant::now();
-        Ok(())
-    }
-
-    /// `_forcemerge`: commits pending writes, then merges every searchable segment into one and
-    /// waits for it (ES's default `wait_for_completion=true`). Merging to one segment satisfies any
-    /// `max_num_segments >= 1`; old segment files are collected so the store size reflects the merge.
-    pub fn force_merge(&self) -> Result<()> {
-        let _merging = self.counters.merge_current.enter();
-        let mut st = lock(&self.state);
-        self.refresh_locked(&mut st)?;
-        // The merge policy may be merging some of these segments in the background: then our
-        // merge is refused, or its result is dropped because its inputs were merged away first.
-        // Either way, retry over the segments as they are now, within a bounded time.
-        let deadline = Instant::now() + FORCE_MERGE_RETRY_FOR;
-        loop {
-            let segments = st.writer().index().searchable_segment_ids()?;
-            if segments.len() <= 1 {
-                break;
-            }
-            let started = Instant::now();
-            match st.writer_mut().merge(&segments).wait() {
-                Ok(merged) => {
-                    self.record_merge(merged.as_ref(), started.elapsed());
-                    break;
-                }
-                Err(e) if Instant::now() >= deadline => return Err(e.into()),
-                Err(_) => std::thread::sleep(Duration::from_millis(50)),
-            }
-        }
-        st.reader.reload()?;
-        st.writer().garbage_collect_files().wait()?;
-        crate::store::memory_release::note_write();
-        Ok(())
-    }
-
     /// This index under a new mapping: `update` (a `mappings` body) is recorded in the index's
     /// meta file, then pending writes are committed and tantivy's schema gains the new fields
     /// (appended, so existing segments stay valid). The new handle shares the writer state with
@@ -339,12 +276,15 @@ impl IndexHandle {
                 st.writer = Some(writer);
                 st.reader = reader;
                 st.realtime = None;
+                // A fresh reader of an unknown commit point: the next refresh reloads it once.
+                st.reloaded_at = None;
                 return Err(e);
             }
         };
         st.writer = Some(writer);
         st.reader = reader.clone();
         st.realtime = None;
+        st.reloaded_at = None;
         let mut mappings_json = self.mappings_json.clone();
         merge_json(&mut mappings_json, update);
         Ok(IndexHandle {
@@ -386,29 +326,6 @@ impl IndexHandle {
         })
     }
 
-    /// `_flush`: commits pending writes and empties the translog without making them visible
-    /// (ES's flush is durability, not a refresh): the next refresh reloads the reader.
-    pub fn flush(&self) -> Result<()> {
-        let started = Instant::now();
-        let mut st = lock(&self.state);
-        Self::commit_unpublished(&mut st)?;
-        drop(st);
-        self.counters.flush.add(1, started.elapsed());
-        Ok(())
-    }
-
-    /// Commits pending writes and empties the translog, leaving what searches see as it is.
-    fn commit_unpublished(st: &mut WriterState) -> Result<()> {
-        if st.dirty {
-            st.writer_mut().commit()?;
-            st.translog.truncate()?;
-            st.dirty = false;
-            st.unreloaded = true;
-            st.mark_realtime_stale();
-        }
-        Ok(())
-    }
-
     /// What a real-time get reads: every acknowledged write. Writes searches cannot see yet are
     /// committed (as a flush commits them) and read through the gets' own reader, so a get never
     /// makes them visible to search (ES's real-time get does not refresh either).
@@ -429,13 +346,6 @@ impl IndexHandle {
         let searcher = reader.searcher();
         st.realtime = Some((reader, false));
         Ok(searcher)
-    }
-
-    /// True when writes are pending and the refresh interval has elapsed.
-    pub fn refresh_due(&self) -> bool {
-        let Some(interval) = self.settings.refresh_interval_ms else { return false };
-        let st = lock(&self.state);
-        (st.dirty || st.unreloaded) && st.last_refresh.elapsed() >= Duration::from_millis(interval)
     }
 
     pub fn searcher(&self) -> Searcher {
@@ -460,12 +370,6 @@ impl IndexHandle {
         self.refresh_locked(&mut st)
     }
 }
-
-/// ES's `index.gc_deletes`: how long a deleted id's version is remembered.
-const TOMBSTONE_TTL: Duration = Duration::from_secs(60);
-
-/// How long `_forcemerge` retries while background merges hold its segments.
-const FORCE_MERGE_RETRY_FOR: Duration = Duration::from_secs(120);
 
 /// Opens the tantivy index in `dir` with its writer and a manually reloaded reader.
 fn open_tantivy(dir: &Path) -> Result<(Index, IndexWriter, IndexReader)> {
