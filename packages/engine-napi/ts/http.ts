@@ -33,7 +33,27 @@ function decodeSegment(segment: string): string {
   }
 }
 
-function parseTarget(target: string): { segments: string[]; params: Record<string, string> } {
+/** A path URL parsing would leave as it is: no escapes, dot segments, backslashes or `//` start. */
+const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9_\-,*+:./]*$/;
+const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/;
+/** A query URL parsing would only percent-encode (and URLSearchParams decode) back to itself. */
+const PLAIN_QUERY = /^[\x21-\x22\x24-\x7e]*$/;
+
+export function parseTarget(target: string): { segments: string[]; params: Record<string, string> } {
+  // Most requests (`/logs/_search?size=0`) skip building a URL: split as the URL would.
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  const query = q < 0 ? '' : target.slice(q + 1);
+  // (URLSearchParams would drop a second `?` that starts the query; URL keeps it in the first key.)
+  if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path) && PLAIN_QUERY.test(query) && !query.startsWith('?')) {
+    const params: Record<string, string> = {};
+    if (query.length > 0) for (const [key, value] of new URLSearchParams(query)) params[key] = value;
+    return { segments: path.split('/').filter((s) => s.length > 0), params };
+  }
+  return parseTargetAsUrl(target);
+}
+
+export function parseTargetAsUrl(target: string): { segments: string[]; params: Record<string, string> } {
   // A target starting with `//` (an empty index in `//_refresh`) is a path, not an authority.
   const url = new URL(target.startsWith('/') ? `http://localhost${target}` : target, 'http://localhost');
   const segments = url.pathname
@@ -129,23 +149,19 @@ export function createService(engine: Engine, options: ServiceOptions): http.Ser
       warnings?: string[],
       timing?: { engineMs: number; callMs: number },
     ) => {
-      res.statusCode = status;
-      res.setHeader('X-Elastic-Product', 'Elasticsearch');
+      // Every header in one flat list to writeHead: node's path that skips a header object.
+      const headers = ['X-Elastic-Product', 'Elasticsearch'];
       if (timing !== undefined)
-        res.setHeader(
+        headers.push(
           'Server-Timing',
           serverTiming(timing.engineMs, timing.callMs, performance.now() - started),
         );
-      if (warnings !== undefined && warnings.length > 0)
-        res.setHeader('Warning', warnings.map(warningHeader));
-      res.setHeader('Content-Type', contentType ?? (wantsCompat ? COMPAT_TYPE : JSON_TYPE));
-      if (body === undefined || req.method === 'HEAD') {
-        res.setHeader('Content-Length', body === undefined ? 0 : Buffer.byteLength(body));
-        res.end();
-      } else {
-        res.setHeader('Content-Length', Buffer.byteLength(body));
-        res.end(body);
-      }
+      for (const warning of warnings ?? []) headers.push('Warning', warningHeader(warning));
+      headers.push('Content-Type', contentType ?? (wantsCompat ? COMPAT_TYPE : JSON_TYPE));
+      headers.push('Content-Length', String(body === undefined ? 0 : Buffer.byteLength(body)));
+      res.writeHead(status, headers);
+      if (body === undefined || req.method === 'HEAD') res.end();
+      else res.end(body);
     };
     const cpuStart = requestCpuStart();
     try {

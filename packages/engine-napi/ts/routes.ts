@@ -15,6 +15,7 @@ import { identity } from './node/local-node.js';
 import { nodeInfoRoutes } from './node-info-routes.js';
 import { nodeStatsRoutes } from './node-stats-routes.js';
 import { GLOBAL_PARAMS, type Reply, type Request, type Route, WRITE_WAIT_PARAMS } from './route.js';
+import { RouteTable } from './route-table.js';
 import { settingsRoutes } from './settings-routes.js';
 import { statsRoutes } from './stats-routes.js';
 import { templateRoutes } from './template-routes.js';
@@ -242,78 +243,39 @@ function checkParams(route: Route, req: Request): Request {
   return { ...req, params: own };
 }
 
-function match(pattern: string[], segments: string[]): Record<string, string> | undefined {
-  if (pattern.length !== segments.length) return undefined;
-  const vars: Record<string, string> = {};
-  for (const [i, part] of pattern.entries()) {
-    const seg = segments[i] ?? '';
-    if (part.startsWith(':')) {
-      // A variable never swallows an API name such as `_search`.
-      const docApi = ['_doc', '_create', '_update'].includes(pattern[1] ?? '');
-      if (seg.startsWith('_') && seg !== '_all' && !docApi && part === ':index' && pattern.length > 1)
-        return undefined;
-      vars[part.slice(1)] = seg;
-    } else if (part !== seg) {
-      return undefined;
-    }
-  }
-  return vars;
-}
+/** Every route but the debug ones, in the order the router tries them. */
+const servedRoutes: Route[] = [
+  ...contextRoutes,
+  ...catRoutes,
+  ...templateRoutes,
+  ...indexAdminRoutes,
+  ...nodeStatsRoutes,
+  ...nodeInfoRoutes,
+  ...clusterRoutes,
+  ...statsRoutes,
+  ...aliasRoutes,
+  ...settingsRoutes,
+  ...textRoutes,
+  ...writeRoutes,
+  ...docRoutes,
+  ...routes,
+];
+
+const servedTable = new RouteTable(servedRoutes);
 
 /** The methods a path takes (for methods node routes elsewhere, such as CONNECT). */
 export function allowedMethods(segments: string[]): string[] {
-  const allowed = new Set<string>();
-  for (const route of [
-    ...contextRoutes,
-    ...catRoutes,
-    ...templateRoutes,
-    ...indexAdminRoutes,
-    ...nodeStatsRoutes,
-    ...nodeInfoRoutes,
-    ...clusterRoutes,
-    ...statsRoutes,
-    ...aliasRoutes,
-    ...settingsRoutes,
-    ...textRoutes,
-    ...writeRoutes,
-    ...docRoutes,
-    ...routes,
-  ]) {
-    if (match(route.pattern, segments)) for (const m of route.methods) allowed.add(m);
-  }
-  return [...allowed].sort();
+  return [...servedTable.allowedMethods(segments)].sort();
 }
 
 export function makeRouter(options: { debugRoutes: boolean }) {
-  const table = [
-    ...(options.debugRoutes ? debugRoutes : []),
-    ...contextRoutes,
-    ...catRoutes,
-    ...templateRoutes,
-    ...indexAdminRoutes,
-    ...nodeStatsRoutes,
-    ...nodeInfoRoutes,
-    ...clusterRoutes,
-    ...statsRoutes,
-    ...aliasRoutes,
-    ...settingsRoutes,
-    ...textRoutes,
-    ...writeRoutes,
-    ...docRoutes,
-    ...routes,
-  ];
+  const table = options.debugRoutes ? new RouteTable([...debugRoutes, ...servedRoutes]) : servedTable;
   return async (engine: Engine, req: Request): Promise<Reply> => {
-    const allowed = new Set<string>();
-    for (const route of table) {
-      const vars = match(route.pattern, req.segments);
-      if (!vars) continue;
-      if (route.methods.includes(req.method)) {
-        return route.handler(engine, checkParams(route, req), vars);
-      }
-      for (const m of route.methods) allowed.add(m);
-    }
-    if (allowed.size > 0) {
-      const list = [...allowed].sort().join(', ');
+    const found = table.find(req.segments, req.method);
+    if (found.route !== undefined)
+      return found.route.handler(engine, checkParams(found.route, req), found.vars);
+    if (found.allowed.size > 0) {
+      const list = [...found.allowed].sort().join(', ');
       throw EngineError.plain(
         405,
         `Incorrect HTTP method for uri [${req.uri}] and method [${req.method}], allowed: [${list}]`,
