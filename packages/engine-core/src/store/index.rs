@@ -9,7 +9,6 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
-use tantivy::store::{Compressor, ZstdCompressor};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, Term};
 
 use crate::analyzers::ES_STANDARD_TOKENIZER;
@@ -28,6 +27,7 @@ mod refresh;
 mod state;
 mod stats_view;
 mod write;
+mod writer_swap;
 
 pub(crate) use write::push_json_str;
 pub use write::{PreparedWrite, WriteOutcome};
@@ -140,7 +140,7 @@ impl IndexHandle {
         write_atomically(&dir.join(META_FILE), &serde_json::to_vec_pretty(&meta).unwrap())?;
         Index::builder()
             .schema(mapping.schema.clone())
-            .settings(doc_store_settings())
+            .settings(settings.codec.tantivy_settings())
             .create_in_dir(dir.join(TANTIVY_DIR))?;
         Self::open(dir)
     }
@@ -165,6 +165,7 @@ impl IndexHandle {
         if on_disk.num_fields() < mapping.schema.num_fields() {
             write_tantivy_schema(&dir.join(TANTIVY_DIR), &mapping.schema)?;
         }
+        settings.codec.reconcile(&dir.join(TANTIVY_DIR))?;
         let (index, writer, reader) = open_tantivy(dir)?;
         // Before the translog replay below writes anything: it must check against these dims.
         crate::knn::restore_inferred_dims(&mapping.vectors, &reader.searcher())?;
@@ -261,30 +262,8 @@ impl IndexHandle {
             None => meta["mapping_updates"] = json!([update]),
         }
         write_atomically(&meta_path, &serde_json::to_vec_pretty(&meta).unwrap())?;
-        self.refresh_locked(&mut st)?;
-        let old = st.writer.take().expect("a writer outside a mapping swap");
-        let swapped = old
-            .wait_merging_threads()
-            .map_err(EngineError::from)
-            .and_then(|_| write_tantivy_schema(&self.dir.join(TANTIVY_DIR), &mapping.schema))
-            .and_then(|_| open_tantivy(&self.dir));
-        let (_, writer, reader) = match swapped {
-            Ok(opened) => opened,
-            Err(e) => {
-                // Keep the index writable under the schema it has on disk.
-                let (_, writer, reader) = open_tantivy(&self.dir)?;
-                st.writer = Some(writer);
-                st.reader = reader;
-                st.realtime = None;
-                // A fresh reader of an unknown commit point: the next refresh reloads it once.
-                st.reloaded_at = None;
-                return Err(e);
-            }
-        };
-        st.writer = Some(writer);
-        st.reader = reader.clone();
-        st.realtime = None;
-        st.reloaded_at = None;
+        let reader =
+            self.swap_writer(&mut st, || write_tantivy_schema(&self.dir.join(TANTIVY_DIR), &mapping.schema))?;
         let mut mappings_json = self.mappings_json.clone();
         merge_json(&mut mappings_json, update);
         Ok(IndexHandle {
@@ -305,12 +284,19 @@ impl IndexHandle {
     /// This index under new settings (`PUT /{index}/_settings`): `stored` (the settings as given)
     /// replaces them in the index's meta file; the new handle shares the writer state.
     pub fn with_settings(&self, settings: IndexSettings, stored: &Value) -> Result<IndexHandle> {
-        let _st = lock(&self.state);
+        let mut st = lock(&self.state);
         let meta_path = self.dir.join(META_FILE);
         let mut meta: Value = serde_json::from_slice(&std::fs::read(&meta_path)?)
             .map_err(|e| EngineError::Internal(format!("corrupt {META_FILE}: {e}")))?;
         meta["settings"] = stored.clone();
         write_atomically(&meta_path, &serde_json::to_vec_pretty(&meta).unwrap())?;
+        // tantivy reads the doc store's compression when it opens an index (a closed index is
+        // the only one whose codec may change).
+        let reader = if settings.codec == self.settings.codec {
+            self.reader.clone()
+        } else {
+            self.swap_writer(&mut st, || settings.codec.reconcile(&self.dir.join(TANTIVY_DIR)).map(|_| ()))?
+        };
         Ok(IndexHandle {
             name: self.name.clone(),
             uuid: self.uuid.clone(),
@@ -318,7 +304,7 @@ impl IndexHandle {
             mapping: self.mapping.clone(),
             settings,
             mappings_json: self.mappings_json.clone(),
-            reader: self.reader.clone(),
+            reader,
             closed: self.closed,
             dir: self.dir.clone(),
             state: self.state.clone(),
@@ -391,16 +377,6 @@ fn write_tantivy_schema(tantivy_dir: &Path, schema: &tantivy::schema::Schema) ->
         .map_err(|e| EngineError::Internal(format!("corrupt tantivy meta.json: {e}")))?;
     meta["schema"] = serde_json::to_value(schema).map_err(|e| EngineError::Internal(e.to_string()))?;
     write_atomically(&path, &serde_json::to_vec_pretty(&meta).unwrap())
-}
-
-/// The doc store holds `_source` (most of the index): zstd level 3 keeps it well under LZ4's
-/// size at a small cost per fetched hit. The setting is recorded in the index's meta, so an
-/// index keeps the compressor it was created with.
-fn doc_store_settings() -> tantivy::IndexSettings {
-    tantivy::IndexSettings {
-        docstore_compression: Compressor::Zstd(ZstdCompressor { compression_level: Some(3) }),
-        ..tantivy::IndexSettings::default()
-    }
 }
 
 fn dir_size(path: &Path) -> u64 {

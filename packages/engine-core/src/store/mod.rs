@@ -9,6 +9,7 @@ pub mod blocks;
 pub mod bulk;
 pub mod bulk_action;
 pub mod bulk_item;
+pub mod codec;
 pub mod counters;
 pub mod document;
 pub mod dynamic;

@@ -29,6 +29,8 @@ pub struct IndexSettings {
     pub hidden: bool,
     /// `index.blocks.*` (`store/blocks.rs`).
     pub blocks: crate::store::blocks::Blocks,
+    /// `index.codec`: the doc store's compression (`store/codec.rs`).
+    pub codec: crate::store::codec::Codec,
 }
 
 /// Settings an open index may change (`PUT /{index}/_settings`).
@@ -57,6 +59,7 @@ impl Default for IndexSettings {
             limits: Default::default(),
             hidden: false,
             blocks: Default::default(),
+            codec: Default::default(),
         }
     }
 }
@@ -139,7 +142,8 @@ impl IndexSettings {
                 // Settings with no effect on a single-shard tantivy index, accepted so index
                 // bodies written for ES/OpenSearch load unchanged.
                 "mapping.total_fields.limit" => out.total_fields_limit = as_u64(key, value)? as usize,
-                "codec" | "search.idle.after" | "auto_expand_replicas" => {}
+                "codec" => out.codec = crate::store::codec::Codec::parse(value)?,
+                "search.idle.after" | "auto_expand_replicas" => {}
                 // OpenSearch's switch for `knn_vector` fields and its graph search width: our
                 // vector search is an exact scan, on for every index (see `knn`).
                 "knn" | "knn.algo_param.ef_search" => {}
