@@ -54,6 +54,9 @@ fn aggs() -> Value {
         "b_avg": {"avg": {"field": "bytes"}},
         "b_count": {"value_count": {"field": "bytes"}},
         "b_hist": {"histogram": {"field": "bytes", "interval": 500}},
+        // Whole interval and offset over an integer column: bucketed by integer division.
+        "b_hist_off": {"histogram": {"field": "bytes", "interval": 7, "offset": -3}},
+        "b_hist_half": {"histogram": {"field": "bytes", "interval": 2.5, "offset": 1}},
         "p_hist": {"histogram": {"field": "price", "interval": 12.5}},
         "b_ranges": {"range": {"field": "bytes", "ranges": [{"to": 0}, {"from": -500, "to": 3_000}, {"from": 3_000}]}},
     })
@@ -83,10 +86,15 @@ fn block_collection_matches_the_documents_and_the_per_document_path() {
     assert_eq!(aggs_b["p_stats"]["count"], json!(ps.len()));
     close(&aggs_b["p_max"]["value"], max(&ps), "price max");
     close(&aggs_b["p_sum"]["value"], sum(&ps), "price sum");
-    for (name, values, interval) in [("b_hist", &bs, 500.0), ("p_hist", &ps, 12.5)] {
+    for (name, values, interval, offset) in [
+        ("b_hist", &bs, 500.0, 0.0),
+        ("b_hist_off", &bs, 7.0, -3.0),
+        ("b_hist_half", &bs, 2.5, 1.0),
+        ("p_hist", &ps, 12.5, 0.0),
+    ] {
         for bucket in aggs_b[name]["buckets"].as_array().unwrap() {
             let key = bucket["key"].as_f64().unwrap();
-            let want = values.iter().filter(|v| (**v / interval).floor() * interval == key).count();
+            let want = values.iter().filter(|v| ((**v - offset) / interval).floor() * interval + offset == key).count();
             assert_eq!(bucket["doc_count"], json!(want), "{name} {key}");
         }
         let listed: u64 =

@@ -44,6 +44,9 @@ pub(super) fn collect_numeric_block(
                 return false;
             }
             let histogram = matches!(plan.kind, AggKind::Histogram { .. });
+            if let Some(counted) = integer_histogram(plan, buckets, docs, values) {
+                return counted;
+            }
             let (mut run, mut run_docs) = (0u64, 0u64);
             let counted = for_each_value(&plan.accessor, docs, values, |v| {
                 let word = plan.numeric_word(v).unwrap_or_default();
@@ -63,6 +66,55 @@ pub(super) fn collect_numeric_block(
         }
         _ => false,
     }
+}
+
+/// A histogram with a whole interval and offset over an integer column: each value's bucket
+/// by integer floor division instead of `f64` division and `floor` (a libm call here, 12% of a
+/// histogram request's CPU under `perf`). The key is then `index * interval + offset` in
+/// `f64`, the same operations `histogram::bucket_key` applies to the same floored quotient, so
+/// the same bits: below 2^52 a quotient of integers is never rounded onto the next integer.
+/// `None` when the aggregation or the column does not qualify.
+fn integer_histogram(
+    plan: &Plan,
+    buckets: &mut KeyMap<SegBucket>,
+    docs: &[DocId],
+    values: &mut BlockValues,
+) -> Option<bool> {
+    let (AggKind::Histogram { interval, opts, .. }, Accessor::I64(column)) = (&plan.kind, &plan.accessor) else {
+        return None;
+    };
+    const EXACT: f64 = (1u64 << 52) as f64;
+    let whole = |x: f64| x.fract() == 0.0 && x.abs() < EXACT;
+    let in_range = |v: i64| (v as f64).abs() < EXACT;
+    if !single_valued(column)
+        || opts.hard_bounds.is_some()
+        || !whole(*interval)
+        || *interval < 1.0
+        || !whole(opts.offset)
+        || !in_range(column.min_value())
+        || !in_range(column.max_value())
+    {
+        return None;
+    }
+    let (step, offset) = (*interval as i64, opts.offset as i64);
+    let key = |index: i64| ((index as f64) * interval + opts.offset).to_bits();
+    read(column, docs, &mut values.ints);
+    let (mut run, mut run_docs) = (0i64, 0u64);
+    for v in values.ints.iter().flatten() {
+        let index = (v - offset).div_euclid(step);
+        if run_docs > 0 && index == run {
+            run_docs += 1;
+            continue;
+        }
+        if run_docs > 0 {
+            add(buckets, true, key(run), run_docs);
+        }
+        (run, run_docs) = (index, 1);
+    }
+    if run_docs > 0 {
+        add(buckets, true, key(run), run_docs);
+    }
+    Some(true)
 }
 
 /// Adds a run of `n` values to its buckets: a histogram's word is its key; a range's, the bit
