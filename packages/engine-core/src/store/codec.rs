@@ -65,8 +65,8 @@ impl Codec {
     }
 
     /// Rewrites the doc-store settings in tantivy's `meta.json` when they differ from this
-    /// codec's (no writer may be open). Returns whether it rewrote them.
-    pub fn reconcile(self, tantivy_dir: &Path) -> Result<bool> {
+    /// codec's (no writer may be open).
+    pub fn reconcile(self, tantivy_dir: &Path) -> Result<()> {
         let path = tantivy_dir.join("meta.json");
         let mut meta: Value = serde_json::from_slice(&std::fs::read(&path)?)
             .map_err(|e| EngineError::Internal(format!("corrupt tantivy meta.json: {e}")))?;
@@ -77,12 +77,11 @@ impl Codec {
         if settings["docstore_compression"] == compression
             && settings["docstore_blocksize"] == wanted.docstore_blocksize
         {
-            return Ok(false);
+            return Ok(());
         }
         settings["docstore_compression"] = compression;
         settings["docstore_blocksize"] = wanted.docstore_blocksize.into();
-        crate::store::index::write_atomically(&path, &serde_json::to_vec_pretty(&meta).unwrap())?;
-        Ok(true)
+        crate::store::atomic_write::write_atomically(&path, &serde_json::to_vec_pretty(&meta).unwrap())
     }
 }
 

@@ -13,6 +13,7 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, Term};
 
 use crate::analyzers::ES_STANDARD_TOKENIZER;
 use crate::error::{EngineError, Result};
+use crate::store::atomic_write::write_atomically;
 use crate::store::counters::IndexCounters;
 use crate::store::mapping::Mapping;
 use crate::store::mapping_update::merge_json;
@@ -295,7 +296,7 @@ impl IndexHandle {
         let reader = if settings.codec == self.settings.codec {
             self.reader.clone()
         } else {
-            self.swap_writer(&mut st, || settings.codec.reconcile(&self.dir.join(TANTIVY_DIR)).map(|_| ()))?
+            self.swap_writer(&mut st, || settings.codec.reconcile(&self.dir.join(TANTIVY_DIR)))?
         };
         Ok(IndexHandle {
             name: self.name.clone(),
@@ -389,17 +390,4 @@ fn dir_size(path: &Path) -> u64 {
             Err(_) => 0,
         })
         .sum()
-}
-
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let tmp = path.with_extension("tmp");
-    let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(bytes)?;
-    f.sync_all()?;
-    std::fs::rename(&tmp, path)?;
-    if let Some(parent) = path.parent() {
-        std::fs::File::open(parent)?.sync_all()?;
-    }
-    Ok(())
 }
