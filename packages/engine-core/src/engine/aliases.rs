@@ -129,7 +129,7 @@ impl Aliases {
         change(&mut next)?;
         next.retain(|_, indices| !indices.is_empty());
         let bytes = serde_json::to_vec_pretty(&next).map_err(|e| EngineError::Internal(e.to_string()))?;
-        crate::store::atomic_write::write_atomically(&self.path, &bytes)?;
+        crate::store::index::write_atomically(&self.path, &bytes)?;
         *map = next;
         self.changes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(())

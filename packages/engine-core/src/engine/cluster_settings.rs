@@ -286,7 +286,7 @@ impl ClusterSettings {
         }
         if persistent != scopes.persistent {
             let bytes = serde_json::to_vec_pretty(&persistent).map_err(|e| EngineError::Internal(e.to_string()))?;
-            crate::store::atomic_write::write_atomically(&self.path, &bytes)?;
+            crate::store::index::write_atomically(&self.path, &bytes)?;
         }
         scopes.persistent = persistent;
         scopes.transient = transient;

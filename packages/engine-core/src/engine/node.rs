@@ -7,8 +7,8 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use crate::error::{EngineError, Result};
-use crate::store::atomic_write::write_atomically;
 use crate::store::ids::random_uuid;
+use crate::store::index::write_atomically;
 
 const NODE_FILE: &str = "node.json";
 

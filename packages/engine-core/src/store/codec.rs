@@ -65,8 +65,9 @@ impl Codec {
     }
 
     /// Rewrites the doc-store settings in tantivy's `meta.json` when they differ from this
-    /// codec's (no writer may be open).
-    pub fn reconcile(self, tantivy_dir: &Path) -> Result<()> {
+    /// codec's (no writer may be open), through `write` (the store's crash-safe file write,
+    /// passed in so this leaf does not import the index that uses it).
+    pub fn reconcile(self, tantivy_dir: &Path, write: impl FnOnce(&Path, &[u8]) -> Result<()>) -> Result<()> {
         let path = tantivy_dir.join("meta.json");
         let mut meta: Value = serde_json::from_slice(&std::fs::read(&path)?)
             .map_err(|e| EngineError::Internal(format!("corrupt tantivy meta.json: {e}")))?;
@@ -81,7 +82,7 @@ impl Codec {
         }
         settings["docstore_compression"] = compression;
         settings["docstore_blocksize"] = wanted.docstore_blocksize.into();
-        crate::store::atomic_write::write_atomically(&path, &serde_json::to_vec_pretty(&meta).unwrap())
+        write(&path, &serde_json::to_vec_pretty(&meta).unwrap())
     }
 }
 

@@ -13,7 +13,6 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, Term};
 
 use crate::analyzers::ES_STANDARD_TOKENIZER;
 use crate::error::{EngineError, Result};
-use crate::store::atomic_write::write_atomically;
 use crate::store::counters::IndexCounters;
 use crate::store::mapping::Mapping;
 use crate::store::mapping_update::merge_json;
@@ -166,7 +165,7 @@ impl IndexHandle {
         if on_disk.num_fields() < mapping.schema.num_fields() {
             write_tantivy_schema(&dir.join(TANTIVY_DIR), &mapping.schema)?;
         }
-        settings.codec.reconcile(&dir.join(TANTIVY_DIR))?;
+        settings.codec.reconcile(&dir.join(TANTIVY_DIR), write_atomically)?;
         let (index, writer, reader) = open_tantivy(dir)?;
         // Before the translog replay below writes anything: it must check against these dims.
         crate::knn::restore_inferred_dims(&mapping.vectors, &reader.searcher())?;
@@ -296,7 +295,7 @@ impl IndexHandle {
         let reader = if settings.codec == self.settings.codec {
             self.reader.clone()
         } else {
-            self.swap_writer(&mut st, || settings.codec.reconcile(&self.dir.join(TANTIVY_DIR)))?
+            self.swap_writer(&mut st, || settings.codec.reconcile(&self.dir.join(TANTIVY_DIR), write_atomically))?
         };
         Ok(IndexHandle {
             name: self.name.clone(),
@@ -390,4 +389,17 @@ fn dir_size(path: &Path) -> u64 {
             Err(_) => 0,
         })
         .sum()
+}
+
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let tmp = path.with_extension("tmp");
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(bytes)?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, path)?;
+    if let Some(parent) = path.parent() {
+        std::fs::File::open(parent)?.sync_all()?;
+    }
+    Ok(())
 }

@@ -5,7 +5,6 @@
 //! Layer: the store, below `query/` and `hits/`. Uses the value types and the leaves
 //! (ARCHITECTURE.md).
 
-pub mod atomic_write;
 pub mod blocks;
 pub mod bulk;
 pub mod bulk_action;

@@ -125,7 +125,7 @@ impl Templates {
         let mut next = set.clone();
         let out = change(&mut next)?;
         let bytes = serde_json::to_vec_pretty(&next).map_err(|e| EngineError::Internal(e.to_string()))?;
-        crate::store::atomic_write::write_atomically(&self.path, &bytes)?;
+        crate::store::index::write_atomically(&self.path, &bytes)?;
         *set = next;
         Ok(out)
     }
