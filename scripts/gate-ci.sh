@@ -9,7 +9,7 @@
 # row counting 3% or more instructions per request under callgrind: the count check, after the
 # bench and only with the merge-base build; scorecards/calibration/counts-*.json has its cost: the two
 # builds' counts, 64.5 s of CPU each, run at once, 238-261 s of wall time on the shared 2-core box at
-# load 9-11, plus two runner builds of 7-10 s; `npm run ci:gate -- --no-counts` skips it), and
+# load 9-11, plus two runner builds that compile the engine crate, about 150 s each; `npm run ci:gate -- --no-counts` skips it), and
 # 5: Elasticsearch's own REST API tests, the candidate failing one it passed at the merge base or in
 # the committed results (restsuite/results.json; waivers in restsuite/waivers.json).
 set -uo pipefail

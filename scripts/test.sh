@@ -19,6 +19,9 @@ step "engine layers: no folder or file cycle in engine-core (ARCHITECTURE.md)"
 node --test scripts/engine-layers.test.mjs
 node scripts/engine-layers.mjs
 
+step "shared cargo target: a worktree's build compiles its own engine (scripts/engine-target.mjs)"
+node --test scripts/engine-target.test.mjs
+
 step "build (engine addon, baseline launcher)"
 npm run build
 

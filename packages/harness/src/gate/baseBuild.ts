@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { withEngineTarget } from '../engineTarget.js';
 import { REPO_ROOT } from '../repo.js';
 import { git, revParse, worktreeAt } from '../worktree.js';
 
@@ -53,16 +54,21 @@ export type BuildStep = (packageDir: string, revision: string) => void;
 
 const napiBuild =
   (repo: string): BuildStep =>
-  (pkg, revision) => {
-    const env = { ...process.env, CARGO_TARGET_DIR: join(repo, 'target') };
-    for (const script of ['build:native', 'build:ts']) {
-      const r = spawnSync('npm', ['run', script], { cwd: pkg, env, stdio: 'inherit' });
-      if (r.status !== 0)
-        throw new Error(
-          `building the candidate at ${revision.slice(0, 7)} failed (npm run ${script} in ${pkg})`,
-        );
-    }
-  };
+  (pkg, revision) =>
+    withEngineTarget(
+      resolve(pkg, '..', '..'),
+      () => {
+        const env = { ...process.env, CARGO_TARGET_DIR: join(repo, 'target') };
+        for (const script of ['build:native', 'build:ts']) {
+          const r = spawnSync('npm', ['run', script], { cwd: pkg, env, stdio: 'inherit' });
+          if (r.status !== 0)
+            throw new Error(
+              `building the candidate at ${revision.slice(0, 7)} failed (npm run ${script} in ${pkg})`,
+            );
+        }
+      },
+      repo,
+    );
 
 /**
  * Build the candidate at `revision` in a worktree of its own under .runs/base-builds/ (kept
@@ -79,12 +85,15 @@ export function buildBase(
   const tree = worktreeAt(revision, repo);
   const full = basename(tree);
   const pkg = join(tree, 'packages', 'engine-napi');
-  if (existsSync(join(pkg, 'dist', 'server.js')) && existsSync(join(tree, '.built'))) {
+  // The mark of a build whose engine crates were compiled from this tree (withEngineTarget);
+  // trees built before that guard (marked `.built`) may hold another tree's engine, and rebuild.
+  const mark = join(tree, '.built-own-engine');
+  if (existsSync(join(pkg, 'dist', 'server.js')) && existsSync(mark)) {
     log(`build ${full.slice(0, 7)}: reusing ${tree}`);
     return pkg;
   }
   log(`build ${full.slice(0, 7)}: building the candidate engine in ${tree}`);
   build(pkg, full);
-  execFileSync('touch', [join(tree, '.built')]);
+  execFileSync('touch', [mark]);
   return pkg;
 }

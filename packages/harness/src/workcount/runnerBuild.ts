@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { withEngineTarget } from '../engineTarget.js';
 import { REPO_ROOT } from '../repo.js';
 
 /** The runner's source in this checkout (a binary of the engine crate). */
@@ -19,7 +20,8 @@ export class RunnerBuildError extends Error {}
 
 /**
  * Build the runner against the engine in `tree` (release profile, the workspace's own settings),
- * sharing this checkout's cargo target folder so the engine crates compile once per tree. Another
+ * sharing this checkout's cargo target folder so the dependencies compile once; another tree's
+ * engine crates are compiled from its own sources (withEngineTarget). Another
  * tree gets this checkout's runner source first: both sides of a comparison are counted by the
  * same instrument, and a merge base older than the runner has none of its own. The binary is
  * copied out of the shared target folder (the next tree's build would overwrite it).
@@ -32,6 +34,15 @@ export function buildRunner(tree: string, log: (line: string) => void, repo = RE
     cpSync(join(repo, RUNNER_SOURCE), to, { recursive: true });
   }
   const started = performance.now();
+  const path = withEngineTarget(tree, () => cargoBuildRunner(tree, own, repo), repo);
+  log(
+    `runner: built against ${own ? 'this checkout' : tree} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return { path, tree };
+}
+
+/** `cargo build` of the runner in `tree`, copied out of the target folder; returns its path. */
+function cargoBuildRunner(tree: string, own: boolean, repo: string): string {
   const r = spawnSync(
     'cargo',
     ['build', '--release', '--manifest-path', join(tree, ENGINE_MANIFEST), '--bin', 'workcount'],
@@ -62,8 +73,5 @@ export function buildRunner(tree: string, log: (line: string) => void, repo = RE
   const staged = `${path}.${process.pid}`;
   copyFileSync(built, staged);
   renameSync(staged, path);
-  log(
-    `runner: built against ${own ? 'this checkout' : tree} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-  );
-  return { path, tree };
+  return path;
 }
