@@ -14,11 +14,14 @@ import { readScorecard } from './scorecards.js';
 /**
  * The gate's count check, after the bench: the run's read rows (its corpus, size, seed and row
  * selection, from its manifest) counted on this build and on the merge-base build the bench
- * measured, written to the run folder's workcount.json for the judge.
+ * measured, written to the run folder's workcount.json for the judge. With the merge base's
+ * service (`base.server`), the index is the one the merge base writes: this build must read it
+ * (indices outlive upgrades) and the merge base can, so both do the same work even when this
+ * build changes what it writes.
  */
 export async function runCountCheck(
   runDir: string,
-  base: { tree: string; revision: string },
+  base: { tree: string; revision: string; server?: string },
   log: (line: string) => void,
 ): Promise<CountComparison> {
   const card = readScorecard(join(runDir, 'scorecard.json'));

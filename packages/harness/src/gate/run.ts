@@ -222,7 +222,11 @@ async function main(argv: string[]): Promise<number> {
     try {
       const comparison = await runCountCheck(
         join(args.out, newest),
-        { tree: treeOfPackage(base.pkg), revision: base.revision },
+        {
+          tree: treeOfPackage(base.pkg),
+          revision: base.revision,
+          server: join(base.pkg, 'dist', 'server.js'),
+        },
         (line) => console.log(`ci:gate: ${line}`),
       );
       console.log(

@@ -48,7 +48,9 @@ const HELP = `usage: npm run workcount -w packages/harness -- [flags]
 Counts each read row's instructions per request under callgrind: the runner binary
 (packages/engine-core/src/bin/workcount/) replays the bench's requests in process against an index
 loaded through the candidate's service. Exit 0, or 4 with --base when a row counts 3% or more
-instructions per request than REV's build, 2 on an error.
+instructions per request than REV's build, 2 on an error. With --base, both builds count one index
+loaded by this checkout's service (the gate loads it with the merge base's): a row the two builds
+answer with replies of different sizes, as when REV cannot read what this build writes, is N/A.
 
 ${renderFlagHelp(FLAGS)}`;
 
@@ -103,11 +105,12 @@ async function main(argv: string[]): Promise<number> {
   if (!revision) throw new UsageError(`--base ${base} is not a commit of this repository`);
   const comparison = await compareWithBase(setup, { tree: worktreeAt(revision), revision }, gitRevision());
   if (comparison.note) console.log(`workcount: not compared: ${comparison.note}`);
-  for (const r of byChangeSize(comparison.rows))
+  const unmatched = comparison.rows.filter((r) => r.verdict === 'N/A');
+  for (const r of [...byChangeSize(comparison.rows), ...unmatched])
     console.log(`${r.row.padEnd(40)} ${r.verdict.padEnd(9)} ${r.reason}`);
   const moved = comparison.rows.filter((r) => r.verdict === 'REGRESSED');
   console.log(
-    `workcount: ${comparison.rows.length} rows compared with ${revision.slice(0, 7)}: ${moved.length} regressed, ${comparison.rows.filter((r) => r.verdict === 'IMPROVED').length} improved`,
+    `workcount: ${comparison.rows.length} rows compared with ${revision.slice(0, 7)}: ${moved.length} regressed, ${comparison.rows.filter((r) => r.verdict === 'IMPROVED').length} improved, ${unmatched.length} not comparable (N/A)`,
   );
   await save(comparison);
   return moved.length > 0 ? 4 : 0;

@@ -7,6 +7,8 @@ import type { BuildCount, CountComparison, RowCountChange } from './types.js';
  */
 export const COUNT_THRESHOLD = 0.03;
 
+const perRequestBytes = (r: BuildCount['rows'][number]) =>
+  Math.round((r.replyBytes ?? 0) / Math.max(1, r.requests)).toLocaleString('en-US');
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(2)}%`;
 
 /** One row: its change and verdict, or N/A with why it cannot be compared. */
@@ -29,6 +31,16 @@ export function compareRow(
       head: head.instructionsPerRequest,
       verdict: 'N/A',
       reason: `the builds answered differently: ${head.ok} of ${head.requests} requests ok against ${base.ok} of ${base.requests} on the merge base${head.firstError ? ` (${head.firstError.slice(0, 160)})` : ''}`,
+    };
+  // Counts of different work say nothing about speed: a build that cannot read the other's index
+  // answers `_source: {}` and does less. Older count files carry no reply sizes.
+  if (base.replyBytes !== undefined && head.replyBytes !== undefined && base.replyBytes !== head.replyBytes)
+    return {
+      row,
+      base: base.instructionsPerRequest,
+      head: head.instructionsPerRequest,
+      verdict: 'N/A',
+      reason: `the builds answered differently: ${perRequestBytes(head)} bytes of reply per request against ${perRequestBytes(base)} on the merge base`,
     };
   const change = head.instructionsPerRequest / base.instructionsPerRequest - 1;
   const figures = `${Math.round(head.instructionsPerRequest).toLocaleString('en-US')} against ${Math.round(base.instructionsPerRequest).toLocaleString('en-US')} instructions per request (${pct(change)})`;

@@ -89,12 +89,13 @@ export async function countBuilds(
 
 /**
  * The gate's count check: this checkout's build against the merge-base build in `baseTree`, both
- * counted on the same index (loaded by this checkout's service) with the same requests. A merge
+ * counted on the same index (loaded by `base.server`, the merge base's service, when given; else
+ * by this checkout's) with the same requests; a row the two answer differently is not compared. A merge
  * base the runner cannot be built against gives a comparison with a note and no rows.
  */
 export async function compareWithBase(
   setup: CountSetup,
-  base: { tree: string; revision: string },
+  base: { tree: string; revision: string; server?: string },
   headRevision: string,
 ): Promise<CountComparison> {
   const timings: Record<string, number> = {};
@@ -118,7 +119,7 @@ export async function compareWithBase(
     return { ...context, threshold: COUNT_THRESHOLD, rows: [], note: error.message };
   }
   timings.buildBaseRunner = performance.now() - t;
-  const prepared = await prepareCount(setup);
+  const prepared = await prepareCount(setup, base.server);
   timings.prepare = prepared.prepareMs;
   t = performance.now();
   const [baseCount, headCount] = await countBuilds(setup, prepared, [

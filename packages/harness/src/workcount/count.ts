@@ -82,6 +82,7 @@ export async function countBuild(opts: CountOptions): Promise<BuildCount> {
       requests: line.timed,
       ok: line.ok,
       ...(line.firstError ? { firstError: line.firstError } : {}),
+      replyBytes: line.replyBytes,
       instructions,
       instructionsPerRequest: perRequest(instructions),
       ...(cycles === undefined ? {} : { cyclesPerRequest: perRequest(cycles) }),

@@ -12,6 +12,11 @@ export interface RowCount {
   /** Requests the engine answered with a 2xx; the rest are counted on their error path. */
   ok: number;
   firstError?: string;
+  /**
+   * Bytes of the timed requests' replies: the runner pins the clock, so one build's replies are
+   * the same every run, and two builds doing the same work answer with the same length.
+   */
+  replyBytes?: number;
   /** Instructions executed by the engine for the row's timed requests (callgrind's Ir). */
   instructions: number;
   instructionsPerRequest: number;

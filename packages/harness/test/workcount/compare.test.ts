@@ -42,6 +42,17 @@ describe('the count rule', () => {
     const differs = compareRow('r', count('r', 100, 40), count('r', 100, 39), COUNT_THRESHOLD);
     expect(differs.verdict).toBe('N/A');
     expect(differs.reason).toMatch(/answered differently: 39 of 40/);
+    const replied = (bytes: number | undefined): RowCount => ({
+      ...count('r', 100),
+      ...(bytes === undefined ? {} : { replyBytes: bytes }),
+    });
+    const otherReply = compareRow('r', replied(4_000), replied(1_600), COUNT_THRESHOLD);
+    expect(otherReply.verdict).toBe('N/A');
+    expect(otherReply.reason).toBe(
+      'the builds answered differently: 40 bytes of reply per request against 100 on the merge base',
+    );
+    expect(compareRow('r', replied(4_000), replied(4_000), COUNT_THRESHOLD).verdict).toBe('SAME');
+    expect(compareRow('r', replied(undefined), replied(1_600), COUNT_THRESHOLD).verdict).toBe('SAME');
     expect(compareRow('r', undefined, count('r', 1), COUNT_THRESHOLD).reason).toMatch(/merge-base build/);
     expect(compareRow('r', count('r', 1), undefined, COUNT_THRESHOLD).reason).toMatch(/pull request build/);
   });
