@@ -32,8 +32,9 @@ export function compareRow(
       verdict: 'N/A',
       reason: `the builds answered differently: ${head.ok} of ${head.requests} requests ok against ${base.ok} of ${base.requests} on the merge base${head.firstError ? ` (${head.firstError.slice(0, 160)})` : ''}`,
     };
-  // Counts of different work say nothing about speed: a build that cannot read the other's index
-  // answers `_source: {}` and does less. Older count files carry no reply sizes.
+  // Counts of different work say nothing about speed: a build that cannot read what the other
+  // wrote (a stored field of another type, say) answers less and does less. Older count files
+  // carry no reply sizes.
   if (base.replyBytes !== undefined && head.replyBytes !== undefined && base.replyBytes !== head.replyBytes)
     return {
       row,
