@@ -42,10 +42,17 @@ const settings: RunSettings = {
 const family = ALL_FAMILIES.find((f) => f.id === 'query.term') as Family;
 
 /** Measure a row on three fake engines in 4 "forks" of 2 rounds, as the read stage would. */
-async function measure(delays: { candidate: number; baseline: number; base: number }) {
+async function measure(
+  delays: { candidate: number; baseline: number; base: number },
+  base: { total?: number; searchExtra?: Record<string, unknown> } = {},
+) {
   const abort = new AbortController().signal;
   const side = async (role: EngineRole, delayMs: number) => {
-    const fake = await startFakeEs({ name: role, delayMs });
+    const fake = await startFakeEs({
+      name: role,
+      delayMs,
+      ...(role === 'base' ? base : {}),
+    });
     fakes.push(fake);
     return new Side(engine(role, fake.url), 16, 5000, abort);
   };
@@ -80,6 +87,26 @@ describe('the merge-base build as a third engine', () => {
     // Far past the 25% fail margin: this row alone fails the gate.
     expect(row.versusBase?.blocking).toBe(true);
     expect(row.versusBase?.reason).toMatch(/against bbbbbbb .*: latency worse beyond the margin/);
+  }, 60_000);
+
+  it('leaves a row out of the A/B (N/A) when the merge-base build answers differently', async () => {
+    const { row } = await measure({ candidate: 5, baseline: 30, base: 1 }, { total: 7 });
+    expect(row.verdict).toBe('WIN');
+    expect(row.versusBase?.verdict).toBe('N/A');
+    expect(row.versusBase?.reason).toMatch(
+      /^the merge-base build answered differently from this build: hits.total: \d+ \(eq\) vs 7 \(eq\)/,
+    );
+  }, 60_000);
+
+  it('leaves a row out when the answers agree on what the row compares but differ in size', async () => {
+    const { row } = await measure(
+      { candidate: 5, baseline: 30, base: 1 },
+      { searchExtra: { note: 'x'.repeat(40) } },
+    );
+    expect(row.versusBase?.verdict).toBe('N/A');
+    expect(row.versusBase?.reason).toMatch(
+      /answered differently from this build: \d+ bytes of reply against \d+ \(took aside\)/,
+    );
   }, 60_000);
 
   it('calls the same build against itself SAME', async () => {

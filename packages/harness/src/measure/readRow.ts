@@ -12,7 +12,7 @@ import type { Role } from '../scorecard/schema.js';
 
 export { rowSettings, wireRequest } from '../load/readPhase.js';
 
-type ProbeResult = { ok: true; signal: Signal } | { ok: false; error: string };
+type ProbeResult = { ok: true; signal: Signal; text: string } | { ok: false; error: string };
 
 async function probe(side: Side, path: string, body: string, family: Family): Promise<ProbeResult> {
   let res: Awaited<ReturnType<Side['send']>>;
@@ -30,7 +30,7 @@ async function probe(side: Side, path: string, body: string, family: Family): Pr
   }
   if (res.status < 200 || res.status >= 300) return { ok: false, error: esErrorSummary(res.status, parsed) };
   try {
-    return { ok: true, signal: family.signal(parsed) };
+    return { ok: true, signal: family.signal(parsed), text: res.text };
   } catch (error) {
     return { ok: false, error: `malformed response: ${(error as Error).message}` };
   }
@@ -227,11 +227,32 @@ export async function probeReadRow(
     recordCheck(raw, probes.candidate.signal, probes.baseline.signal, () => probeBody);
   if (sides.base) {
     const p = await probe(sides.base, probeWire.path, probeWire.body, family);
-    raw.base = p.ok
-      ? { supported: true, timed: [], warmup: [] }
-      : { supported: false, error: p.error, timed: [], warmup: [] };
+    const error = p.ok ? baseDisagrees(probes.candidate, p) : p.error;
+    raw.base =
+      error === undefined
+        ? { supported: true, timed: [], warmup: [] }
+        : { supported: false, error, timed: [], warmup: [] };
   }
   return raw;
+}
+
+/**
+ * Why the merge-base build's answer to the probe rules the row out of the A/B: it differs from
+ * this build's, in what the row compares or in size (`took` aside). The base serves a copy of this
+ * build's index (run/kinds/read.ts), which it may read otherwise when this build changed what it
+ * writes: a base keeping `_source` as bytes, on a copy that stores it as text, found no `_source`,
+ * highlighted nothing and spent 23-27% less CPU per request on `feature.highlight` (two gate runs
+ * failed on that row); rows whose signal leaves `_source` out differed only in size. A comparison
+ * of different work is no verdict on speed.
+ */
+function baseDisagrees(candidate: ProbeResult, base: ProbeResult & { ok: true }): string | undefined {
+  if (!candidate.ok) return undefined;
+  const diff = compareSignals(candidate.signal, base.signal);
+  const what = 'the merge-base build answered differently from this build';
+  if (diff !== undefined) return `${what}: ${diff}`;
+  const size = (text: string) => text.replace(/"took":\d+/, '').length;
+  const [mine, theirs] = [size(candidate.text), size(base.text)];
+  return mine === theirs ? undefined : `${what}: ${mine} bytes of reply against ${theirs} (took aside)`;
 }
 
 /** Whether a probed row can be timed: both engines answered the probe. */

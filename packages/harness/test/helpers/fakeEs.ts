@@ -13,6 +13,8 @@ export interface FakeEsOptions {
   delayMs?: number;
   /** hits.total.value returned for every search. */
   total?: number;
+  /** Fields added to every search reply (an answer the rows' signals leave out, e.g. `_source`). */
+  searchExtra?: Record<string, unknown>;
   /** Status for searches (e.g. 400 to look unsupported). */
   searchStatus?: number;
   /** `_stats` store size per document held (default 100 bytes). */
@@ -130,6 +132,7 @@ export async function startFakeEs(opts: FakeEsOptions): Promise<FakeEs> {
         timed_out: false,
         hits: { total: { value: opts.total ?? 42, relation: 'eq' }, hits: [] },
         aggregations: aggsFor(parsed.aggs),
+        ...opts.searchExtra,
       });
     }
     if (req.method === 'DELETE') {
