@@ -9,7 +9,7 @@ import type { Family } from '../src/families/types.js';
 import { defaultBaseRevision, engineChanged } from '../src/gate/baseBuild.js';
 import { realClock } from '../src/load/clock.js';
 import { Side } from '../src/load/side.js';
-import { measureRounds, probeReadRow, roundOrder } from '../src/measure/readRow.js';
+import { measureRounds, probeReadRow, roundOrder, sizeTookAside } from '../src/measure/readRow.js';
 import { DEFAULT_SETTINGS, type RunSettings } from '../src/model/settings.js';
 import { readRowResult } from '../src/verdict/readRowResult.js';
 import { type FakeEs, startFakeEs } from './helpers/fakeEs.js';
@@ -108,6 +108,13 @@ describe('the merge-base build as a third engine', () => {
       /answered differently from this build: \d+ bytes of reply against \d+ \(took aside\)/,
     );
   }, 60_000);
+
+  it('sets every took aside when it sizes a reply (an _msearch has one per response)', () => {
+    expect(sizeTookAside('{"took":5,"responses":[{"took":12,"hits":1}]}')).toBe(
+      sizeTookAside('{"took":123,"responses":[{"took":1,"hits":1}]}'),
+    );
+    expect(sizeTookAside('{"took":5,"hits":12}')).not.toBe(sizeTookAside('{"took":5,"hits":1}'));
+  });
 
   it('calls the same build against itself SAME', async () => {
     const { row } = await measure({ candidate: 5, baseline: 5, base: 5 });

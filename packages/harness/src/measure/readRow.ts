@@ -250,10 +250,12 @@ function baseDisagrees(candidate: ProbeResult, base: ProbeResult & { ok: true })
   const diff = compareSignals(candidate.signal, base.signal);
   const what = 'the merge-base build answered differently from this build';
   if (diff !== undefined) return `${what}: ${diff}`;
-  const size = (text: string) => text.replace(/"took":\d+/, '').length;
-  const [mine, theirs] = [size(candidate.text), size(base.text)];
+  const [mine, theirs] = [sizeTookAside(candidate.text), sizeTookAside(base.text)];
   return mine === theirs ? undefined : `${what}: ${mine} bytes of reply against ${theirs} (took aside)`;
 }
+
+/** A reply's length without its `took` values (one per response of an `_msearch`), which vary. */
+export const sizeTookAside = (text: string): number => text.replace(/"took":\d+/g, '').length;
 
 /** Whether a probed row can be timed: both engines answered the probe. */
 export const measurable = (raw: ReadRowRaw) => raw.candidate.supported && raw.baseline.supported;
