@@ -25,7 +25,12 @@ pub fn build_document(mapping: &Mapping, id: &str, source: &Value, raw: &[u8]) -
     }
     let mut doc = TantivyDocument::default();
     doc.add_text(mapping.id_field, id);
-    if mapping.source_enabled {
+    if mapping.source_enabled && mapping.source_as_text {
+        // `raw` parsed as JSON, so it is UTF-8; checked again rather than trusted.
+        let text = std::str::from_utf8(raw)
+            .map_err(|_| EngineError::DocumentParsing("failed to parse, document is not valid UTF-8".to_string()))?;
+        doc.add_text(mapping.source_field, text);
+    } else if mapping.source_enabled {
         doc.add_bytes(mapping.source_field, raw);
     }
     // Fields of `nested` objects live on the objects' own documents (`store::nested_documents`).

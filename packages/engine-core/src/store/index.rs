@@ -153,6 +153,9 @@ impl IndexHandle {
         let meta_fields = crate::store::mapping::MetaFields {
             routing: on_disk.get_field(crate::store::mapping::ROUTING_FIELD).is_ok(),
             ignored: on_disk.get_field(crate::store::mapping::IGNORED_FIELD).is_ok(),
+            source_as_text: on_disk
+                .get_field(crate::store::mapping::SOURCE_FIELD)
+                .is_ok_and(|f| matches!(on_disk.get_field_entry(f).field_type(), tantivy::schema::FieldType::Str(_))),
         };
         let mut mapping = Mapping::from_stored_schema(&meta["mappings"], meta_fields)?;
         let mut mappings_json = meta["mappings"].clone();

@@ -176,6 +176,10 @@ pub struct Mapping {
     pub schema: Schema,
     pub id_field: Field,
     pub source_field: Field,
+    /// Whether `_source` is stored as text (every index created since it was) rather than bytes:
+    /// tantivy reads stored bytes back one byte at a time and text in one copy, which made
+    /// reading `_source` the largest cost of a page of hits.
+    pub source_as_text: bool,
     pub version_field: Field,
     pub seq_no_field: Field,
     /// ES's `_field_names`: the text fields a document has a value for, so `exists` on a text
@@ -225,7 +229,7 @@ pub const NESTED_ROOT_FIELD: &str = "_nested_root";
 impl Mapping {
     /// Parses `mappings` (the object holding `properties`) and builds the schema.
     pub fn from_mappings_json(mappings: &Value) -> Result<Mapping> {
-        Self::from_stored_schema(mappings, MetaFields { routing: true, ignored: true })
+        Self::from_stored_schema(mappings, MetaFields { routing: true, ignored: true, source_as_text: true })
     }
 
     /// As `from_mappings_json`, for an index on disk: `routing_field` says whether its schema
@@ -233,7 +237,8 @@ impl Mapping {
     /// with `_ignored`, which came after it).
     #[cfg(test)]
     pub(crate) fn from_stored_mappings(mappings: &Value, routing_field: bool) -> Result<Mapping> {
-        Self::from_stored_schema(mappings, MetaFields { routing: routing_field, ignored: routing_field })
+        let meta = MetaFields { routing: routing_field, ignored: routing_field, source_as_text: routing_field };
+        Self::from_stored_schema(mappings, meta)
     }
 
     /// As `from_mappings_json`, for an index on disk whose schema has the metadata fields `meta`.
@@ -283,8 +288,7 @@ impl Mapping {
 
     /// The stored `_source` of a document, when the mapping keeps it.
     pub fn stored_source<'d>(&self, doc: &'d tantivy::TantivyDocument) -> Option<&'d [u8]> {
-        use tantivy::schema::Value as _;
-        doc.get_first(self.source_field).and_then(|v| v.as_bytes())
+        stored_source_in(doc, self.source_field)
     }
 
     /// Every alias must name a concrete field (not an object, not another alias), as ES checks.
@@ -308,7 +312,11 @@ impl Mapping {
         let Parsed { specs, nested: nested_paths, completions, aliases, .. } = parsed;
         let mut builder = SchemaBuilder::new();
         let id_field = builder.add_text_field(ID_FIELD, exact_text() | STORED | FAST);
-        let source_field = builder.add_bytes_field(SOURCE_FIELD, STORED);
+        let source_field = if meta.source_as_text {
+            builder.add_text_field(SOURCE_FIELD, STORED)
+        } else {
+            builder.add_bytes_field(SOURCE_FIELD, STORED)
+        };
         let version_field = builder.add_u64_field(VERSION_FIELD, FAST);
         let seq_no_field = builder.add_u64_field(SEQ_NO_FIELD, FAST);
         let field_names_field = builder.add_text_field(FIELD_NAMES_FIELD, exact_text());
@@ -348,6 +356,7 @@ impl Mapping {
             schema: builder.build(),
             id_field,
             source_field,
+            source_as_text: meta.source_as_text,
             version_field,
             seq_no_field,
             field_names_field,
@@ -382,6 +391,16 @@ pub(crate) fn has_custom_analyzers(fields: &BTreeMap<String, FieldMapping>) -> b
 pub(crate) struct MetaFields {
     pub(crate) routing: bool,
     pub(crate) ignored: bool,
+    /// `_source` as text; older indices keep it as bytes (its field number is the same).
+    pub(crate) source_as_text: bool,
+}
+
+/// A document's stored `_source` in `field`, whichever way its index stores it (text, or bytes
+/// in an index from before text).
+pub fn stored_source_in(doc: &tantivy::TantivyDocument, field: Field) -> Option<&[u8]> {
+    use tantivy::schema::Value as _;
+    let value = doc.get_first(field)?;
+    value.as_str().map(str::as_bytes).or_else(|| value.as_bytes())
 }
 
 /// `_routing` of a mapping: `{"required": true|false}`; whether routing is required.

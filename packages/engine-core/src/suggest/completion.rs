@@ -185,7 +185,7 @@ fn render(handle: &IndexHandle, searcher: &Searcher, found: &Found, source: &Sou
     option.insert("_index".into(), json!(handle.name));
     option.insert("_id".into(), json!(id));
     option.insert("_score".into(), json!(found.score));
-    let raw = doc.get_first(handle.mapping.source_field).and_then(|v| v.as_bytes()).unwrap_or(b"{}");
+    let raw = handle.mapping.stored_source(&doc).unwrap_or(b"{}");
     if let Some(text) = source.apply(raw) {
         let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
         option.insert("_source".into(), value);

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use super::text_dedup::DuplicateSpotter;
 use crate::aggs::options::TextSource;
 use serde_json::Value;
-use tantivy::schema::{Field, Value as _};
+use tantivy::schema::Field;
 use tantivy::store::StoreReader;
 use tantivy::tokenizer::{TextAnalyzer, TokenStream};
 use tantivy::{DocId, SegmentReader, TantivyDocument};
@@ -46,7 +46,7 @@ impl SourceText {
     /// already seen, with `filter_duplicate_text`).
     pub(crate) fn terms(&self, doc: DocId) -> Vec<String> {
         let Ok(stored) = self.store.get::<TantivyDocument>(doc) else { return Vec::new() };
-        let Some(raw) = stored.get_first(self.source_field).and_then(|v| v.as_bytes()) else { return Vec::new() };
+        let Some(raw) = crate::store::mapping::stored_source_in(&stored, self.source_field) else { return Vec::new() };
         let Ok(source) = serde_json::from_slice::<Value>(raw) else { return Vec::new() };
         let mut texts = Vec::new();
         for path in &self.paths {

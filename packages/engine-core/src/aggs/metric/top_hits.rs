@@ -193,8 +193,7 @@ fn render_top_hits(spec: &TopHitsSpec, fruit: &TopHitsFruit) -> Value {
                 }
                 let raw = doc
                     .as_ref()
-                    .and_then(|d| d.get_first(ctx.source_field))
-                    .and_then(|v| v.as_bytes())
+                    .and_then(|d| crate::store::mapping::stored_source_in(d, ctx.source_field))
                     .unwrap_or(b"{}");
                 if let Some(source) = spec.source.apply(raw) {
                     obj.insert("_source".into(), serde_json::from_str(&source).unwrap_or(Value::Null));
