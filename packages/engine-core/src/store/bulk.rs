@@ -2,7 +2,7 @@
 //! Items are grouped per index (keeping their positions) so each index takes its writer lock
 //! and fsyncs its translog once per request.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -114,7 +114,7 @@ const MAPPING_ROUNDS: usize = 3;
 /// Runs a parsed bulk against the resolved indices and renders ES's response body.
 pub fn execute_bulk(mut items: Vec<BulkItem<'_>>, indices: &dyn Indices, refresh: bool) -> Result<String> {
     let started = Instant::now();
-    let mut handles: HashMap<String, Result<Arc<IndexHandle>>> = HashMap::new();
+    let mut handles: HashMap<String, Result<Arc<IndexHandle>>> = HashMap::default();
     // An item that requires an alias never creates the index it names.
     let needs_alias = |item: &BulkItem<'_>| item.meta.require_alias == Some(true) && !indices.is_alias(&item.index);
     for item in items.iter().filter(|i| !needs_alias(i)) {
@@ -295,7 +295,7 @@ fn run_writes(
         }
     }
     let mut groups: Vec<(Arc<IndexHandle>, Vec<usize>, Vec<PreparedWrite>)> = Vec::new();
-    let mut group_of: HashMap<&str, usize> = HashMap::new();
+    let mut group_of: HashMap<&str, usize> = HashMap::default();
     for (pos, (item, prepared)) in items.iter().zip(prepared).enumerate() {
         let write = match prepared {
             Ok(w) => w,

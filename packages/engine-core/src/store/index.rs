@@ -3,7 +3,6 @@
 //! outside it (group commit, see translog.rs); `refresh` = tantivy commit +
 //! reader reload + translog truncate, which is what makes writes visible to search.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
@@ -37,6 +36,9 @@ const TANTIVY_DIR: &str = "tantivy";
 const TRANSLOG_FILE: &str = "translog.log";
 const WRITER_MEMORY_BUDGET: usize = 128 << 20;
 
+/// A map keyed by `_id`, hashed with foldhash: looked up and written once per indexed document.
+type IdMap<V> = foldhash::HashMap<String, V>;
+
 struct WriterState {
     /// `None` only while a mapping update swaps the schema (`with_mapping`).
     writer: Option<IndexWriter>,
@@ -44,9 +46,9 @@ struct WriterState {
     reader: IndexReader,
     translog: Translog,
     /// Versions written since the last refresh, which the reader cannot see yet.
-    live: HashMap<String, DocState>,
+    live: IdMap<DocState>,
     /// Deleted ids and when, kept past refreshes for `TOMBSTONE_TTL` so their versions continue.
-    tombstones: HashMap<String, (DocState, Instant)>,
+    tombstones: IdMap<(DocState, Instant)>,
     next_seq_no: u64,
     dirty: bool,
     /// Committed by a flush but not yet visible: the next refresh reloads the reader.
@@ -187,8 +189,8 @@ impl IndexHandle {
                 writer: Some(writer),
                 reader,
                 translog,
-                live: HashMap::new(),
-                tombstones: HashMap::new(),
+                live: IdMap::default(),
+                tombstones: IdMap::default(),
                 next_seq_no: 0,
                 dirty: false,
                 unreloaded: false,
