@@ -3,15 +3,17 @@
 //! (`dense_vector` mappings, the top-level `knn` search section).
 //!
 //! This folder holds the vector field itself: mappings, document checks, the segment vector
-//! cache, distances and quantisation. The queries that use it sit in the query layer above:
+//! cache, distances, quantisation and the graph. The queries that use it sit in the query layer above:
 //! `query::dsl::knn` (the `knn` query), `query::dsl::knn_top_level` (ES 8's section),
 //! `query::lower::knn_es` and `query::lower::knn` (the scan).
 //!
-//! Search is an exact scan, not an approximate graph: every live vector of every segment is
-//! compared with the query vector, so recall is 1.0 by construction. Vectors are indexed as
-//! a bytes fast field (little-endian f32) and decoded once per immutable segment into one
-//! contiguous array, plus an 8-bit copy (`quantized`) that the first pass walks front to
-//! back; its error is bounded, and only rows that bound cannot rule out are compared exactly.
+//! Vectors are indexed as a bytes fast field (little-endian f32) and decoded once per immutable
+//! segment into one contiguous array, plus an 8-bit copy (`quantized`). A segment is searched
+//! by an exact scan: the first pass walks the 8-bit copy front to back; its error is bounded,
+//! and only rows that bound cannot rule out are compared exactly, so recall is 1.0. A segment
+//! of at least `graph::GRAPH_MIN_ROWS` vectors also gets an HNSW graph, built in the
+//! background; once it is ready, unfiltered searches take that segment's candidates from the
+//! graph (approximate, recall measured by the harness's `knn.recall` row) and score them exactly.
 //!
 //! Layer: value types, below `store/`. Uses only the leaves (ARCHITECTURE.md).
 
@@ -20,6 +22,7 @@ pub(crate) mod dense_vector;
 pub(crate) mod distance;
 pub(crate) mod document;
 pub(crate) mod field;
+pub(crate) mod graph;
 pub(crate) mod index_options;
 pub(crate) mod quantized;
 pub(crate) mod restore_dims;

@@ -7,6 +7,7 @@ use serde_json::Value;
 use tantivy::schema::Field;
 
 use super::cache::VectorCache;
+use super::graph::GraphMetric;
 use super::space::{ElementType, SpaceType};
 
 /// A vector field as declared, before it has a tantivy field.
@@ -47,6 +48,18 @@ impl VectorField {
     /// vectors too, and it turns the cosine into a plain dot product for the scan).
     pub fn normalizes(&self) -> bool {
         self.space == SpaceType::Cosine && self.dense.as_ref().is_some_and(|d| d.index)
+    }
+
+    /// How an approximate graph may rank this field's vectors: l2 as it is, the inner product
+    /// only where every vector has unit length (there it orders as the similarity does).
+    /// `None`: the field is always scanned.
+    pub fn graph_metric(&self) -> Option<GraphMetric> {
+        match (self.space, self.element) {
+            (SpaceType::L2, _) => Some(GraphMetric::L2),
+            (SpaceType::Cosine, _) if self.normalizes() => Some(GraphMetric::Dot),
+            (SpaceType::DotProduct, ElementType::Float) => Some(GraphMetric::Dot),
+            _ => None,
+        }
     }
 }
 

@@ -60,6 +60,8 @@ pub struct Figures<'a> {
     pub fielddata: BTreeMap<String, u64>,
     pub completion: BTreeMap<String, u64>,
     pub query_cache: (u64, u64),
+    /// kNN graph builds of new segments (`knn::graph`): in progress, done, milliseconds.
+    pub warmer: (u64, u64, u64),
 }
 
 impl<'a> Figures<'a> {
@@ -95,6 +97,7 @@ impl<'a> Figures<'a> {
             fielddata: handle.counters.fielddata(),
             completion: super::completion::sizes(&handle.mapping, &searcher)?,
             query_cache: crate::query::tantivy::query_cache::usage(&searcher),
+            warmer: graph_builds(handle),
         })
     }
 
@@ -166,8 +169,11 @@ impl<'a> Figures<'a> {
                 "listeners": 0,
             }),
             "flush" => json!({ "total": c.flush.count(), "periodic": 0, "total_time_in_millis": c.flush.millis() }),
-            // No warmers: a new reader serves as soon as it is opened.
-            "warmer" => json!({ "current": 0, "total": 0, "total_time_in_millis": 0 }),
+            // The only warming: kNN graphs of large new segments, built after a refresh.
+            "warmer" => {
+                let (current, total, millis) = self.warmer;
+                json!({ "current": current, "total": total, "total_time_in_millis": millis })
+            }
             "query_cache" => json!({
                 "memory_size_in_bytes": self.query_cache.1,
                 "total_count": 0,
@@ -278,5 +284,14 @@ fn search_section(c: &SearchCounters) -> Value {
         "suggest_total": 0,
         "suggest_time_in_millis": 0,
         "suggest_current": 0,
+    })
+}
+
+/// The index's kNN graph builds, summed over its vector fields: (pending, built, milliseconds).
+fn graph_builds(handle: &IndexHandle) -> (u64, u64, u64) {
+    use std::sync::atomic::Ordering::Relaxed;
+    handle.mapping.vectors.values().fold((0, 0, 0), |(p, b, m), vf| {
+        let g = &vf.cache.graphs;
+        (p + g.pending.load(Relaxed), b + g.built.load(Relaxed), m + g.millis.load(Relaxed))
     })
 }

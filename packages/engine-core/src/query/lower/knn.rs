@@ -13,6 +13,7 @@ use tantivy::{DocId, DocSet, Score, Searcher, SegmentReader, TantivyError, TERMI
 use crate::error::{EngineError, Result, ShardCause};
 use crate::knn::cache::{SegmentVectors, VectorCache};
 use crate::knn::distance::{l2_squared_rows, neg_dot_rows, Candidate, TopK};
+use crate::knn::graph::GraphMetric;
 use crate::knn::quantized::QuantizedQuery;
 use crate::knn::space::{ElementType, SpaceType};
 use crate::query::ast::{KnnAst, KnnDialect};
@@ -57,6 +58,7 @@ pub fn lower_knn(ast: &KnnAst, ctx: &mut LowerContext) -> Result<Box<dyn Query>>
         scale: ctx.scale,
         filter,
         cache: vf.cache.clone(),
+        graph_metric: vf.graph_metric(),
         chosen: Arc::new(Mutex::new(None)),
     }))
 }
@@ -83,6 +85,8 @@ struct KnnQuery {
     scale: f32,
     filter: Option<Arc<dyn Query>>,
     cache: Arc<VectorCache>,
+    /// How the field's graphs rank vectors; `None`: every segment is scanned.
+    graph_metric: Option<GraphMetric>,
     /// One search builds this query's weight more than once (a count, then the top hits):
     /// the neighbours are chosen once per searcher generation and reused.
     chosen: Arc<ChosenMemo>,
@@ -96,7 +100,7 @@ impl KnnQuery {
                 return Ok(chosen.clone());
             }
         }
-        let segments = self.cache.segments(searcher, &self.field, self.vector.len())?;
+        let segments = self.cache.segments(searcher, &self.field, self.vector.len(), self.graph_metric)?;
         let filter = match &self.filter {
             Some(f) => Some(f.weight(EnableScoring::disabled_from_searcher(searcher))?),
             None => None,
@@ -106,7 +110,16 @@ impl KnnQuery {
         // nearest merge into one list (candidates are totally ordered, so the split does not
         // change which k win).
         let mut stretches = Vec::new();
+        let mut from_graphs = Vec::new();
         for (ord, (reader, vectors)) in searcher.segment_readers().iter().zip(&segments).enumerate() {
+            // A filter can leave few candidates, where a graph walk finds too few of them:
+            // filtered searches scan, as Lucene falls back to exact search for selective filters.
+            if filter.is_none() {
+                if let Some(rows) = self.graph_candidates(reader, vectors) {
+                    from_graphs.push((ord as u32, vectors.clone(), rows));
+                    continue;
+                }
+            }
             let allowed = match &filter {
                 Some(w) => Some(Arc::new(matching_docs(w.as_ref(), reader)?)),
                 None => None,
@@ -137,6 +150,11 @@ impl KnnQuery {
         let mut top = TopK::new(self.k);
         for list in &shortlists {
             self.rescore(list, cutoff, &mut top);
+        }
+        for (ord, vectors, rows) in &from_graphs {
+            for &row in rows {
+                top.push(Candidate { distance: self.distance(vectors, row), segment: *ord, doc: vectors.docs[row] });
+            }
         }
         let readers = searcher.segment_readers();
         let mut chosen = Chosen::new();
@@ -213,19 +231,41 @@ impl KnnQuery {
 
     /// Compares the shortlisted rows whose lower bound is at most `cutoff` exactly.
     fn rescore(&self, list: &Shortlist, cutoff: f32, top: &mut TopK) {
-        let dim = self.vector.len();
-        let mut distance = [0f32];
         for &(lower, row) in &list.rows {
             if lower > cutoff {
                 continue;
             }
-            let data = &list.vectors.data[row * dim..(row + 1) * dim];
-            if self.space.uses_dot() {
-                neg_dot_rows(&self.vector, data, &mut distance);
-            } else {
-                l2_squared_rows(&self.vector, data, &mut distance);
+            top.push(Candidate {
+                distance: self.distance(&list.vectors, row),
+                segment: list.ord,
+                doc: list.vectors.docs[row],
+            });
+        }
+    }
+
+    /// The exact scan key of one row (the float kernel both paths score with).
+    fn distance(&self, vectors: &SegmentVectors, row: usize) -> f32 {
+        let dim = self.vector.len();
+        let data = &vectors.data[row * dim..(row + 1) * dim];
+        let mut distance = [0f32];
+        if self.space.uses_dot() {
+            neg_dot_rows(&self.vector, data, &mut distance);
+        } else {
+            l2_squared_rows(&self.vector, data, &mut distance);
+        }
+        distance[0]
+    }
+
+    /// The segment's k nearest live rows by its graph, when it has one ready and a free
+    /// search context; `None`: scan the segment.
+    fn graph_candidates(&self, reader: &SegmentReader, vectors: &SegmentVectors) -> Option<Vec<usize>> {
+        let graph = vectors.graph.ready()?;
+        match reader.alive_bitset() {
+            Some(alive) => {
+                let live = |row: usize| alive.is_alive(vectors.docs[row]);
+                graph.nearest_rows(&self.vector, self.k, Some(&live))
             }
-            top.push(Candidate { distance: distance[0], segment: list.ord, doc: list.vectors.docs[row] });
+            None => graph.nearest_rows(&self.vector, self.k, None),
         }
     }
 }

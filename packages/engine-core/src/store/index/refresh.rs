@@ -19,6 +19,7 @@ impl IndexHandle {
         let mut st = lock(&self.state);
         self.refresh_locked(&mut st)?;
         drop(st);
+        self.prepare_vectors(false);
         let took = started.elapsed();
         self.counters.refresh.add(1, took);
         self.counters.external_refresh.add(1, took);
@@ -31,6 +32,7 @@ impl IndexHandle {
         let mut st = lock(&self.state);
         self.refresh_locked(&mut st)?;
         drop(st);
+        self.prepare_vectors(false);
         self.counters.refresh.add(1, started.elapsed());
         Ok(())
     }
@@ -92,8 +94,27 @@ impl IndexHandle {
         }
         st.reload_reader(&self.dir.join(TANTIVY_DIR))?;
         st.writer().garbage_collect_files().wait()?;
+        drop(st);
+        self.prepare_vectors(true);
         crate::store::memory_release::note_write();
         Ok(())
+    }
+
+    /// Queues kNN graphs for the large segments searches now see (`knn::graph`), outside the
+    /// writer's lock. A force merge (`wait`) returns once they are built, as Lucene's merge
+    /// returns once the merged segment's graph is written; a refresh leaves them to the
+    /// builder, and searches scan a segment until its graph is ready.
+    /// A segment whose vectors cannot be decoded is skipped here: searches report that error.
+    fn prepare_vectors(&self, wait: bool) {
+        let searcher = self.reader.searcher();
+        for vf in self.mapping.vectors.values() {
+            let (Some(dim), Some(metric)) = (vf.dimension(), vf.graph_metric()) else { continue };
+            if let Ok(segments) = vf.cache.prepare(&searcher, &vf.tantivy_name, dim, metric) {
+                if wait {
+                    crate::knn::cache::VectorCache::wait_for_graphs(&segments);
+                }
+            }
+        }
     }
 
     /// `_flush`: commits pending writes and empties the translog without making them visible
