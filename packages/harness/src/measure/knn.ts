@@ -43,9 +43,15 @@ const parse = (text: string): unknown => {
   }
 };
 
+/** How long merging the vector index to one segment may take (OpenSearch rebuilds its HNSW graph). */
+const FORCE_MERGE_TIMEOUT_MS = 30 * 60_000;
+
 /**
- * A fresh `vectors` index with the whole corpus, refreshed; returns an error when the engine
- * refused any of it or `_count` is not the corpus size (the rows are then N/A on that side).
+ * A fresh `vectors` index with the whole corpus, refreshed and merged to one segment; returns an
+ * error when the engine refused any of it or `_count` is not the corpus size (the rows are then
+ * N/A on that side). The merge puts both engines in the state OpenSearch's k-NN guide advises
+ * for a static vector index (one segment, one graph) and waits until its graph is built, so
+ * neither engine is measured while it still builds graphs in the background.
  */
 export async function loadVectors(
   side: Side,
@@ -71,6 +77,15 @@ export async function loadVectors(
   }
   const refresh = await side.send('POST', `/${VECTOR_INDEX}/_refresh`, undefined, timeout);
   if (refresh.status >= 300) return `refresh: ${esErrorSummary(refresh.status, parse(refresh.text))}`;
+  const merged = await side.send(
+    'POST',
+    `/${VECTOR_INDEX}/_forcemerge?max_num_segments=1`,
+    undefined,
+    Math.max(timeout, FORCE_MERGE_TIMEOUT_MS),
+  );
+  if (merged.status >= 300) return `_forcemerge: ${esErrorSummary(merged.status, parse(merged.text))}`;
+  const visible = await side.send('POST', `/${VECTOR_INDEX}/_refresh`, undefined, timeout);
+  if (visible.status >= 300) return `refresh: ${esErrorSummary(visible.status, parse(visible.text))}`;
   const count = await side.json('GET', `/${VECTOR_INDEX}/_count`);
   const n = (count.body as { count?: unknown }).count;
   if (count.status >= 300) return `_count: ${esErrorSummary(count.status, count.body)}`;
