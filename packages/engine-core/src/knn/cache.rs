@@ -102,7 +102,7 @@ impl VectorCache {
     }
 
     /// What a refresh does for the segments it publishes: decodes the large ones (those that
-    /// can have a graph) and queues their graphs. Returns them, so an explicit refresh can
+    /// can have a graph) and queues their graphs. Returns them, so a force merge can
     /// wait for the graphs (`wait_for_graphs`). Small segments stay for the first search.
     pub fn prepare(
         &self,
@@ -155,11 +155,5 @@ impl VectorCache {
         for vectors in segments {
             vectors.graph.wait();
         }
-    }
-
-    /// Bytes held by the graphs of the cached segments.
-    pub fn graph_bytes(&self) -> usize {
-        let cached = self.segments.lock().unwrap_or_else(|p| p.into_inner());
-        cached.values().filter_map(|v| v.graph.ready()).map(|g| g.memory_bytes()).sum()
     }
 }
