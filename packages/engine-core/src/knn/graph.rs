@@ -151,16 +151,19 @@ fn builder() -> &'static Mutex<Sender<Job>> {
             .name("everycell-knn-graph".into())
             .spawn(move || {
                 let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+                // A segment merged away before its turn is not built.
                 for job in rx {
-                    // A segment merged away before its turn is not built.
-                    if let Some(vectors) = job.vectors.upgrade() {
-                        let started = Instant::now();
-                        let graph = Graph::build(vectors.rows(), job.dim, job.metric, threads).ok();
-                        let _ = vectors.slot().built.set(graph);
-                        job.stats.built.fetch_add(1, Ordering::Relaxed);
-                        job.stats.millis.fetch_add(started.elapsed().as_millis() as u64, Ordering::Relaxed);
-                    }
+                    let Some(vectors) = job.vectors.upgrade() else {
+                        job.stats.pending.fetch_sub(1, Ordering::Relaxed);
+                        continue;
+                    };
+                    let started = Instant::now();
+                    let graph = Graph::build(vectors.rows(), job.dim, job.metric, threads).ok();
+                    // Stats first: whoever waits on the slot reads them once it is set.
+                    job.stats.built.fetch_add(1, Ordering::Relaxed);
+                    job.stats.millis.fetch_add(started.elapsed().as_millis() as u64, Ordering::Relaxed);
                     job.stats.pending.fetch_sub(1, Ordering::Relaxed);
+                    let _ = vectors.slot().built.set(graph);
                 }
             })
             .expect("spawning the kNN graph builder");
