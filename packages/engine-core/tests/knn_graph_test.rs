@@ -16,18 +16,7 @@ const DIM: usize = 8;
 const DOCS: usize = 100_001;
 
 fn vectors(n: usize, seed: u64) -> Vec<Vec<f32>> {
-    let mut state = seed.max(1);
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
-    };
-    (0..n).map(|_| (0..DIM).map(|_| next()).collect()).collect()
-}
-
-fn l2(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
+    xorshift_vectors(n, DIM, seed)
 }
 
 /// Ids of the `k` nearest by brute force among the docs `keep` accepts (ties to the lower id).

@@ -22,16 +22,8 @@ fn mapping(dim: usize) -> String {
     .to_string()
 }
 
-/// A small deterministic generator (xorshift) so the vectors are fixed without a dependency.
 fn vectors(n: usize, seed: u64) -> Vec<Vec<f32>> {
-    let mut state = seed.max(1);
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
-    };
-    (0..n).map(|_| (0..DIM).map(|_| next()).collect()).collect()
+    xorshift_vectors(n, DIM, seed)
 }
 
 /// Indexes `vecs` with ids `first..`, tagging even ids "even", and refreshes (one segment per call).
@@ -46,10 +38,6 @@ fn index(engine: &Engine, vecs: &[Vec<f32>], first: usize) -> Value {
         body.push('\n');
     }
     serde_json::from_str(&engine.bulk(None, body.as_bytes(), RefreshPolicy::Immediate).unwrap()).unwrap()
-}
-
-fn l2(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
 }
 
 /// Ids and scores of the `k` nearest by brute force, among `(id, vector)` pairs.

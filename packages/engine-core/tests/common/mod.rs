@@ -64,3 +64,21 @@ pub fn sample_docs() -> Vec<Value> {
         })
         .collect()
 }
+
+/// `n` vectors of `dim` values in [-1, 1) from a small deterministic generator (xorshift), so
+/// kNN tests have fixed vectors without a dependency.
+pub fn xorshift_vectors(n: usize, dim: usize, seed: u64) -> Vec<Vec<f32>> {
+    let mut state = seed.max(1);
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
+    };
+    (0..n).map(|_| (0..dim).map(|_| next()).collect()).collect()
+}
+
+/// Squared l2 distance.
+pub fn l2(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
+}
