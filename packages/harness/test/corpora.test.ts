@@ -70,12 +70,15 @@ describe('the mail corpus (SpamAssassin)', () => {
     expect(all.filter((m) => m.spam)).toHaveLength(1896);
     // 28 messages have no readable Date header: the field is left out, not invented.
     expect(all.filter((m) => m.date === undefined)).toHaveLength(28);
-    for (const m of all) {
-      if (m.date !== undefined) expect(new Date(m.date).toISOString()).toBe(m.date);
-      expect(Number.isInteger(m.size_bytes)).toBe(true);
-      expect(m.content_type).toMatch(/^[a-z]+\/[a-z0-9.+-]+$/);
-      expect(m.spam).toBe(m.folder.startsWith('spam'));
-    }
+    // One expect over the offenders, not four per message: 24k expects take seconds on a busy host.
+    const offenders = all.filter(
+      (m) =>
+        (m.date !== undefined && new Date(m.date).toISOString() !== m.date) ||
+        !Number.isInteger(m.size_bytes) ||
+        !/^[a-z]+\/[a-z0-9.+-]+$/.test(m.content_type) ||
+        m.spam !== m.folder.startsWith('spam'),
+    );
+    expect(offenders.map((m) => m.uid)).toEqual([]);
     expect(all.filter((m) => m.body.length > 20).length).toBeGreaterThan(MAIL_COUNT * 0.99);
     expect(() => [...mailCorpus(MAIL_COUNT + 1)]).toThrow(`use --docs ${MAIL_COUNT} or fewer`);
   });
