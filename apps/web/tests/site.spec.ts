@@ -76,7 +76,10 @@ test('a row page shows the trend of the row within its comparable set', async ({
   await expect(page.locator('.run-context')).toContainText(latest.manifest.gitRevision.slice(0, 7));
   const img = page.locator('figure.trend picture img');
   await expect(img).toBeVisible();
-  expect(await img.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBeGreaterThan(0);
+  // The chart decodes asynchronously: visible (its size is in the markup) before it has loaded.
+  await expect
+    .poll(() => img.evaluate((element: HTMLImageElement) => element.naturalWidth))
+    .toBeGreaterThan(0);
   // Only the runs of the 200k set: the 2M run of the same commit is not part of this trend.
   const runsWithRow = mainSeries().filter((card) => card.rows.some((r) => r.id === row.id));
   const runsTable = page.getByRole('table', { name: /this row in every run/i });
